@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Moving the messages: post_receive / post_send on the UD QP,
+ * poll_completion with a timeout, and the sender's and receiver's loops.
+ */
+#ifndef MC_XFER_H
+#define MC_XFER_H
+
+#include <stddef.h>
+#include <infiniband/verbs.h>
+
+#include "mc_cm.h"
+#include "mc_config.h"
+#include "mc_resources.h"
+
+int mc_post_receive(struct mc_resources *res, unsigned int slot);
+/* Post a receive into every slot: before joining, so nothing is missed. */
+int mc_post_receives(struct mc_resources *res, const struct mc_config *cfg);
+int mc_post_send(struct mc_resources *res, const struct mc_group *group,
+		 const struct mc_config *cfg);
+
+/*
+ * Wait at most @timeout_s for one completion. Returns 0 with *@wc filled
+ * (its status still to be checked), -ETIMEDOUT, or another -errno.
+ */
+int mc_poll_completion(struct mc_resources *res, unsigned int timeout_s,
+		       struct ibv_wc *wc);
+
+int mc_send_messages(struct mc_resources *res, const struct mc_group *group,
+		     const struct mc_cm *cm, const struct mc_config *cfg);
+int mc_receive_messages(struct mc_resources *res, const struct mc_config *cfg);
+
+/*
+ * The sender's address from the 40 bytes in front of a UD receive: for
+ * RoCE v2 over IPv4 the IPv4 header sits in its last 20 bytes, otherwise
+ * it is an IB/IPv6 GRH whose source GID is printed. Pure: unit tested.
+ */
+void mc_grh_source(const void *grh, char *out, size_t len);
+
+/* "message N of COUNT from ADDR" into @buf, zero-padded to @len. */
+int mc_message_format(char *buf, size_t len, unsigned int seq,
+		      unsigned int count, const char *from);
+
+#endif /* MC_XFER_H */

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+/*
+ * resources_create / resources_destroy for rdma_mc_example: everything is
+ * made on the device that address resolution bound the rdma_cm_id to
+ * (id->verbs), and destroyed in the reverse order.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mc_resources.h"
+#include "mc_trace.h"
+
+/*
+ * Receive buffers kept posted. The receiver posts them all before it
+ * joins and posts each again as soon as it is read, so a burst this long
+ * can arrive before the receiver runs again without a message dropped.
+ */
+#define MC_RECV_SLOTS 64
+/* The sender waits for each send's completion before the next one. */
+#define MC_SEND_SLOTS 1
+/* A scatter/gather list of one entry: one buffer per message. */
+#define MC_MAX_SGE 1
+
+/* Bytes of an enum ibv_mtu: IBV_MTU_256 is 1, each next one doubles. */
+static unsigned int mtu_bytes(enum ibv_mtu mtu)
+{
+	return 128u << mtu;
+}
+
+int mc_check_size(struct rdma_cm_id *id, const struct mc_config *cfg)
+{
+	struct ibv_port_attr port;
+	unsigned int mtu;
+	int err;
+
+	err = ibv_query_port(id->verbs, id->port_num, &port);
+	if (err) {
+		fprintf(stderr, "failed to query port %u of %s: %s\n",
+			id->port_num, ibv_get_device_name(id->verbs->device),
+			strerror(err));
+		return -err;
+	}
+	mtu = mtu_bytes(port.active_mtu);
+	mc_trace(cfg->verbose, "ibv_query_port: active MTU %u bytes", mtu);
+	if (cfg->size > mtu) {
+		fprintf(stderr,
+			"invalid -S/--size '%u': larger than the path MTU %u of %s port %u (a UD message is one packet)\n",
+			cfg->size, mtu, ibv_get_device_name(id->verbs->device),
+			id->port_num);
+		return -EMSGSIZE;
+	}
+	return 0;
+}
+
+char *mc_slot(const struct mc_resources *res, unsigned int i)
+{
+	return res->buf + (size_t)i * res->slot_size;
+}
+
+static int create_cq(struct mc_resources *res, struct ibv_context *verbs,
+		     const struct mc_config *cfg)
+{
+	int ret;
+
+	/* Completions wake us through this channel: no busy polling. */
+	res->comp_channel = ibv_create_comp_channel(verbs);
+	if (!res->comp_channel) {
+		ret = -errno;
+		fprintf(stderr, "failed to create completion channel: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	res->cq = ibv_create_cq(verbs, (int)res->slots, NULL, res->comp_channel,
+				0);
+	if (!res->cq) {
+		ret = -errno;
+		fprintf(stderr, "failed to create CQ of %u entries: %s\n",
+			res->slots, strerror(-ret));
+		goto destroy_comp_channel;
+	}
+	mc_trace(cfg->verbose,
+		 "ibv_create_cq: %d entries, completion channel fd %d",
+		 res->cq->cqe, res->comp_channel->fd);
+	return 0;
+
+destroy_comp_channel:
+	ibv_destroy_comp_channel(res->comp_channel);
+	return ret;
+}
+
+/*
+ * rdma_create_qp, not ibv_create_qp: the CM moves the UD QP to RTS itself,
+ * with the port's P_Key and the Q_Key of RDMA_PS_UDP, and attaches it to
+ * the group when the join completes.
+ */
+static int create_qp(struct mc_resources *res, struct rdma_cm_id *id,
+		     const struct mc_config *cfg)
+{
+	struct ibv_qp_init_attr attr = {
+		.send_cq = res->cq,
+		.recv_cq = res->cq,
+		.qp_type = IBV_QPT_UD,
+		.cap.max_send_wr = MC_SEND_SLOTS,
+		.cap.max_recv_wr = res->slots,
+		.cap.max_send_sge = MC_MAX_SGE,
+		.cap.max_recv_sge = MC_MAX_SGE,
+	};
+
+	if (rdma_create_qp(id, res->pd, &attr)) {
+		int ret = -errno;
+
+		fprintf(stderr, "failed to create UD QP: %s\n", strerror(-ret));
+		return ret;
+	}
+	res->qp = id->qp;
+	mc_trace(cfg->verbose,
+		 "rdma_create_qp: UD QP 0x%x, %u send / %u receive WRs",
+		 res->qp->qp_num, attr.cap.max_send_wr, attr.cap.max_recv_wr);
+	return 0;
+}
+
+static int register_buffers(struct mc_resources *res,
+			    const struct mc_config *cfg)
+{
+	size_t len = res->slot_size * res->slots;
+	int err;
+
+	err = posix_memalign((void **)&res->buf, (size_t)sysconf(_SC_PAGESIZE),
+			     len);
+	if (err) {
+		fprintf(stderr, "failed to allocate %zu bytes of buffers: %s\n",
+			len, strerror(err));
+		return -err;
+	}
+	memset(res->buf, 0, len);
+	/* Local write: receives are written into these buffers. */
+	res->mr = ibv_reg_mr(res->pd, res->buf, len, IBV_ACCESS_LOCAL_WRITE);
+	if (!res->mr) {
+		err = errno;
+		fprintf(stderr, "failed to register MR of %zu bytes: %s\n", len,
+			strerror(err));
+		free(res->buf);
+		return -err;
+	}
+	mc_trace(
+		cfg->verbose,
+		"ibv_reg_mr: %u slots of %zu bytes (%d GRH + %u payload), lkey 0x%x",
+		res->slots, res->slot_size, MC_GRH_SIZE, cfg->size,
+		res->mr->lkey);
+	return 0;
+}
+
+int mc_resources_create(struct mc_resources *res, struct rdma_cm_id *id,
+			const struct mc_config *cfg)
+{
+	int ret;
+
+	*res = (struct mc_resources){
+		.slot_size = MC_GRH_SIZE + (size_t)cfg->size,
+		.slots = cfg->send ? MC_SEND_SLOTS : MC_RECV_SLOTS,
+	};
+	res->pd = ibv_alloc_pd(id->verbs);
+	if (!res->pd) {
+		ret = -errno;
+		fprintf(stderr, "failed to allocate PD on %s: %s\n",
+			ibv_get_device_name(id->verbs->device), strerror(-ret));
+		return ret;
+	}
+	mc_trace(cfg->verbose, "ibv_alloc_pd");
+	ret = create_cq(res, id->verbs, cfg);
+	if (ret)
+		goto dealloc_pd;
+	ret = create_qp(res, id, cfg);
+	if (ret)
+		goto destroy_cq;
+	ret = register_buffers(res, cfg);
+	if (ret)
+		goto destroy_qp;
+	mc_step("resources created: PD, CQ, UD QP 0x%x, %u buffer(s) of %u bytes",
+		res->qp->qp_num, res->slots, cfg->size);
+	return 0;
+
+destroy_qp:
+	rdma_destroy_qp(id);
+destroy_cq:
+	ibv_destroy_cq(res->cq);
+	ibv_destroy_comp_channel(res->comp_channel);
+dealloc_pd:
+	ibv_dealloc_pd(res->pd);
+	*res = (struct mc_resources){0};
+	return ret;
+}
+
+/* Report a failed destroy and go on: a teardown never stops half-way. */
+static void check_destroy(int err, const char *what)
+{
+	if (err)
+		fprintf(stderr, "failed to destroy %s: %s\n", what,
+			strerror(err));
+}
+
+void mc_resources_destroy(struct mc_resources *res, struct rdma_cm_id *id,
+			  const struct mc_config *cfg)
+{
+	check_destroy(ibv_dereg_mr(res->mr), "MR");
+	free(res->buf);
+	rdma_destroy_qp(id);
+	check_destroy(ibv_destroy_cq(res->cq), "CQ");
+	check_destroy(ibv_destroy_comp_channel(res->comp_channel),
+		      "completion channel");
+	check_destroy(ibv_dealloc_pd(res->pd), "PD");
+	mc_trace(cfg->verbose,
+		 "resources destroyed: MR, QP, CQ, completion channel, PD");
+	*res = (struct mc_resources){0};
+}
