@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef CONFIG_H
+#define CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "op_id.h"
+
+/* The transport of the QP; the number travels in the QP-info message. */
+enum transport {
+	TRANSPORT_RC = 0,
+};
+
+#define CONFIG_DEFAULT_TCP_PORT		   19875
+#define CONFIG_DEFAULT_IB_PORT		   1
+#define CONFIG_DEFAULT_TIMEOUT_SEC	   10
+#define CONFIG_DEFAULT_CONNECT_TIMEOUT_SEC 5
+#define CONFIG_DEFAULT_ACCEPT_TIMEOUT_SEC  60
+
+/* Everything the command line decides; read-only once parsed. */
+struct config {
+	/* The TCP side: whom to talk to (NULL server_name: be the server). */
+	const char *server_name;
+	uint16_t tcp_port;
+
+	/* The RDMA side: device (NULL: the first one), port, GID index. */
+	const char *ib_devname;
+	uint8_t ib_port;
+	int gid_idx; /* -1: automatic on RoCE, no GRH on InfiniBand */
+
+	/* What to run, in order, and over which transport. */
+	enum transport transport;
+	enum op_id ops[OPS_MAX];
+	size_t op_count;
+
+	/* How to run it: completion channel events, RDMA_CM set-up. */
+	bool use_events;
+	bool use_rdma_cm;
+
+	/* Bounds on every wait, in seconds. */
+	int timeout_sec;
+	int connect_timeout_sec;
+	int accept_timeout_sec;
+
+	/* Output. */
+	bool verbose;
+};
+
+/* Fill @cfg with the defaults of every option. */
+void config_defaults(struct config *cfg);
+
+/*
+ * Parse the command line into @cfg. Pure: no exit(), no globals kept, safe to
+ * call repeatedly (getopt is reset); strings in @cfg point into @argv, and
+ * GNU getopt may reorder @argv. Help and version go to @out, errors (one
+ * line) to @err. Returns 0 to run, 1 when help or version was printed,
+ * -EINVAL on a usage error.
+ */
+int config_parse(struct config *cfg, int argc, char **argv, FILE *out,
+		 FILE *err);
+
+/* "RC" for TRANSPORT_RC, and so on. */
+const char *transport_name(enum transport transport);
+
+#endif

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DEVICE_H
+#define DEVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <infiniband/verbs.h>
+
+#include "trace.h"
+
+/* The source GID the QP uses, and how it was chosen. */
+struct gid_choice {
+	int index; /* -1: no GRH (InfiniBand without -g) */
+	union ibv_gid gid;
+	enum ibv_gid_type type;
+	bool automatic;
+};
+
+/* Open the device called @name (NULL: the first one found). */
+int device_open(const char *name, struct ibv_context **ctx,
+		const struct trace *tr);
+
+/* Query port @port of @ctx and check that it is usable (ACTIVE). */
+int device_query_port(struct ibv_context *ctx, uint8_t port,
+		      struct ibv_port_attr *attr, const struct trace *tr);
+
+/*
+ * Choose the source GID: @requested (>= 0) if given; otherwise on an Ethernet
+ * port a RoCE v2 IPv4-mapped GID, on InfiniBand none (no GRH).
+ */
+int device_choose_gid(struct ibv_context *ctx, uint8_t port,
+		      const struct ibv_port_attr *attr, int requested,
+		      struct gid_choice *out, const struct trace *tr);
+
+/* Pure choices from given port data, for the above and for unit tests. */
+
+/* True for ::ffff:a.b.c.d, the GID RoCE v2 derives from an IPv4 address. */
+bool gid_is_ipv4_mapped(const union ibv_gid *gid);
+
+/* Index (gid_index) of the first RoCE v2 IPv4-mapped entry, or -ENOENT. */
+int gid_pick_roce_v2_ipv4(const struct ibv_gid_entry *entries, size_t count);
+
+/* The path MTU to use on a port: its active MTU; -EINVAL if not valid. */
+int mtu_choose(const struct ibv_port_attr *attr);
+
+#endif

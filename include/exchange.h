@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef EXCHANGE_H
+#define EXCHANGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+
+/*
+ * The QP-info message both sides send once, in network byte order:
+ *
+ *   header (8 bytes)    magic u32, version u16, body length u16
+ *   body (64 bytes)     buffer address u64, buffer length u32, rkey u32,
+ *                       QP number u32, PSN u32, LID u16, GID 16 bytes,
+ *                       transport u8, op count u8, op ids 16 x u8,
+ *                       flags u8, reserved 3 bytes (zero)
+ */
+#define QP_INFO_MAGIC	    0x52434558u /* "RCEX" */
+#define QP_INFO_VERSION	    1
+#define QP_INFO_HEADER_SIZE 8
+#define QP_INFO_BODY_SIZE   64
+#define QP_INFO_WIRE_SIZE   (QP_INFO_HEADER_SIZE + QP_INFO_BODY_SIZE)
+
+/* QP numbers and PSNs are 24-bit quantities in the transport headers. */
+#define QP_INFO_24BIT_MASK 0xffffffu
+
+enum qp_info_flag {
+	QP_INFO_USES_EVENTS = 1 << 0, /* waits on a completion channel */
+	QP_INFO_HAS_ATOMICS = 1 << 1, /* device supports remote atomics */
+	QP_INFO_HAS_MW = 1 << 2,      /* device supports memory windows */
+	QP_INFO_KNOWN_FLAGS = (1 << 3) - 1,
+};
+
+/* What one side tells the other about its QP and buffer. */
+struct qp_info {
+	uint64_t addr;
+	uint32_t len;
+	uint32_t rkey;
+	uint32_t qp_num;
+	uint32_t psn;
+	uint16_t lid;
+	uint8_t gid[16];
+	uint8_t transport;
+	uint8_t op_count;
+	uint8_t ops[OPS_MAX];
+	uint8_t flags;
+};
+
+/* Write @info as QP_INFO_WIRE_SIZE bytes to @out. */
+void qp_info_encode(const struct qp_info *info,
+		    uint8_t out[QP_INFO_WIRE_SIZE]);
+
+/*
+ * Check the header at @buf (@len >= QP_INFO_HEADER_SIZE bytes). Returns 0, or
+ * a negative errno with a reason in *@why:
+ * -ENODATA short, -EPROTO wrong magic, -EPROTONOSUPPORT wrong version,
+ * -EBADMSG wrong body length.
+ */
+int qp_info_decode_header(const uint8_t *buf, size_t len, const char **why);
+
+/*
+ * Decode a whole message of exactly @len bytes into @info. Returns 0, or the
+ * errors of qp_info_decode_header, -EMSGSIZE if @len is more than one
+ * message, -EINVAL for a field out of range; a reason in *@why.
+ */
+int qp_info_decode(const uint8_t *buf, size_t len, struct qp_info *info,
+		   const char **why);
+
+/* 0 if @remote runs the same transport and operations as @local; else
+ * -EPROTO with a reason in *@why. */
+int qp_info_match(const struct qp_info *local, const struct qp_info *remote,
+		  const char **why);
+
+#endif

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef OP_ID_H
+#define OP_ID_H
+
+/*
+ * The operations a run can perform. These numbers travel in the QP-info
+ * message, so a new operation takes the next free number and old numbers
+ * never change; 0 is never an operation, so unused wire slots stay zero.
+ */
+enum op_id {
+	OP_SEND = 1,
+	OP_READ = 2,
+	OP_WRITE = 3,
+	OP_ID_LAST = OP_WRITE,
+};
+
+/* Most operations one run can list (also the op slots in the QP-info message). */
+#define OPS_MAX 16
+
+#endif

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef OPS_H
+#define OPS_H
+
+#include <stddef.h>
+
+#include "config.h"
+#include "op_id.h"
+#include "qp.h"
+#include "resources.h"
+
+/* What an operation sees: the connected QP, both buffers, the TCP socket. */
+struct op_ctx {
+	struct resources *res;
+	const struct connection *conn;
+	int sock;
+	int timeout_ms;
+};
+
+enum op_flag {
+	OP_NEEDS_RDMA_READ = 1 << 0,
+	OP_NEEDS_ATOMICS = 1 << 1,
+	OP_LEAVES_QP_IN_ERROR = 1 << 2,
+	/* the client receives: its receive must be posted before RTR */
+	OP_RECV_BEFORE_RTR = 1 << 3,
+};
+
+/* One row of the operations table. */
+struct op_desc {
+	enum op_id id;
+	const char *name;
+	const char *teaches;
+	unsigned int flags;
+	int (*server)(struct op_ctx *ctx);
+	int (*client)(struct op_ctx *ctx);
+};
+
+/* The table, for listing; *@count rows. */
+const struct op_desc *ops_table(size_t *count);
+const struct op_desc *op_find(enum op_id id);
+const struct op_desc *op_find_by_name(const char *name, size_t len);
+
+/* How many receives the client posts before RTR for @cfg's operations. */
+size_t ops_receives_before_rtr(const struct config *cfg);
+
+/* Run @cfg's operations in order, the server or the client half of each. */
+int ops_run(const struct config *cfg, struct op_ctx *ctx);
+
+#endif

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef POST_H
+#define POST_H
+
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#include "trace.h"
+
+/* One send-queue work request; post_send fills the verbs WR per opcode. */
+struct send_request {
+	enum ibv_wr_opcode opcode;
+	uint64_t wr_id;
+	struct ibv_sge sge;
+	uint64_t remote_addr; /* RDMA READ/WRITE and atomics */
+	uint32_t rkey;
+};
+
+int post_send(struct ibv_qp *qp, const struct send_request *req,
+	      const struct trace *tr);
+
+/* Post one receive of @sge to @qp. */
+int post_receive(struct ibv_qp *qp, const struct ibv_sge *sge, uint64_t wr_id,
+		 const struct trace *tr);
+
+#endif

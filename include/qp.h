@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef QP_H
+#define QP_H
+
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#include "config.h"
+#include "exchange.h"
+#include "resources.h"
+#include "trace.h"
+
+/*
+ * The result of connecting, however it was made (TCP exchange now, RDMA_CM
+ * later): a QP in RTS and what each side told the other.
+ */
+struct connection {
+	struct ibv_qp *qp;
+	struct qp_info local;
+	struct qp_info remote;
+};
+
+/* The local end of the path, for RTR. */
+struct qp_path {
+	uint8_t port;
+	int gid_index; /* -1: no GRH */
+	enum ibv_mtu mtu;
+};
+
+int modify_qp_to_init(struct ibv_qp *qp, uint8_t port, unsigned int access,
+		      const struct trace *tr);
+int modify_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
+		     const struct qp_info *remote, const struct trace *tr);
+int modify_qp_to_rts(struct ibv_qp *qp, uint32_t psn, const struct trace *tr);
+
+/* Exchange QP info over @sock, bring res->qp to RTS, sync. */
+int connect_qp(struct resources *res, const struct config *cfg, int sock,
+	       struct connection *conn);
+
+#endif

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RESOURCES_H
+#define RESOURCES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#include "config.h"
+#include "device.h"
+#include "trace.h"
+
+/* Room for the longest message an operation sends, with its '\0'. */
+#define RC_MSG_SIZE 64
+
+/*
+ * The layout of the one registered region. The struct keeps the atomic
+ * counter 8-byte aligned, as the verbs atomics require of their target.
+ */
+struct rc_buffer {
+	char msg[RC_MSG_SIZE];
+	uint64_t atomic_counter;
+};
+
+/* Everything resources_create makes, destroyed by resources_destroy. */
+struct resources {
+	struct ibv_context *ctx;
+	struct ibv_device_attr dev_attr;
+	struct ibv_port_attr port_attr;
+	uint8_t ib_port;
+	struct gid_choice gid;
+	enum ibv_mtu mtu;
+	struct ibv_pd *pd;
+	struct rc_buffer *buf;
+	size_t buf_size;
+	unsigned int mr_access;
+	struct ibv_mr *mr;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	struct trace trace;
+};
+
+/* Open the device, query it, allocate PD, buffer, MR, CQ and QP. */
+int resources_create(struct resources *res, const struct config *cfg);
+
+/* Free what resources_create made, in reverse order; first error or 0. */
+int resources_destroy(struct resources *res);
+
+/* True if the device supports the remote atomics. */
+bool resources_have_atomics(const struct resources *res);
+
+#endif

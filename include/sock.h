@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SOCK_H
+#define SOCK_H
+
+#include <stddef.h>
+
+#include "config.h"
+#include "exchange.h"
+
+/*
+ * Client (cfg->server_name set): connect, retrying until
+ * cfg->connect_timeout_sec. Server: listen on cfg->tcp_port and accept one
+ * client within cfg->accept_timeout_sec. The connected socket goes to *@fd.
+ */
+int sock_connect(const struct config *cfg, int *fd);
+
+/* Send @len bytes of @local and read @len bytes into @remote, within
+ * @timeout_ms for the whole exchange. */
+int sock_sync_data(int fd, const void *local, void *remote, size_t len,
+		   int timeout_ms);
+
+/* A one-byte sync: returns when both sides have reached it. */
+int sock_sync(int fd, int timeout_ms);
+
+/* Send our QP info and read the peer's: header first, checked, then body. */
+int sock_exchange_qp_info(int fd, const struct qp_info *local,
+			  struct qp_info *remote, int timeout_ms);
+
+#endif

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+/* The command line: getopt_long into one struct config, with validation. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "ops.h"
+
+#define PROGRAM_NAME "rdma_rc_example"
+#define PROGRAM_VERSION "0.1.0"
+
+/* Long-only options get values outside the character range. */
+enum long_only_option {
+	OPT_CONNECT_TIMEOUT = 256,
+	OPT_ACCEPT_TIMEOUT,
+};
+
+/* Upper bound on every timeout option: one day. */
+#define TIMEOUT_MAX_SEC 86400
+
+static const struct option long_options[] = {
+	{ "port", required_argument, NULL, 'p' },
+	{ "ib-dev", required_argument, NULL, 'd' },
+	{ "ib-port", required_argument, NULL, 'i' },
+	{ "gid-idx", required_argument, NULL, 'g' },
+	{ "ops", required_argument, NULL, 'o' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
+	{ "accept-timeout", required_argument, NULL, OPT_ACCEPT_TIMEOUT },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+void config_defaults(struct config *cfg)
+{
+	*cfg = (struct config){
+		.server_name = NULL,
+		.tcp_port = CONFIG_DEFAULT_TCP_PORT,
+		.ib_devname = NULL,
+		.ib_port = CONFIG_DEFAULT_IB_PORT,
+		.gid_idx = -1,
+		.transport = TRANSPORT_RC,
+		.ops = { OP_SEND, OP_READ, OP_WRITE },
+		.op_count = 3,
+		.use_events = false,
+		.use_rdma_cm = false,
+		.timeout_sec = CONFIG_DEFAULT_TIMEOUT_SEC,
+		.connect_timeout_sec = CONFIG_DEFAULT_CONNECT_TIMEOUT_SEC,
+		.accept_timeout_sec = CONFIG_DEFAULT_ACCEPT_TIMEOUT_SEC,
+		.verbose = false,
+	};
+}
+
+const char *transport_name(enum transport transport)
+{
+	switch (transport) {
+	case TRANSPORT_RC:
+		return "RC";
+	}
+	return "unknown";
+}
+
+static void print_usage(FILE *out)
+{
+	size_t count, i;
+	const struct op_desc *ops = ops_table(&count);
+
+	fprintf(out,
+		"usage: " PROGRAM_NAME " [options] [SERVER]\n"
+		"  without SERVER, run as the server and wait for a client\n"
+		"\n"
+		"  -p, --port PORT          TCP port for the QP-info exchange (default %d)\n"
+		"  -d, --ib-dev NAME        RDMA device (default: the first one found)\n"
+		"  -i, --ib-port N          port of that device (default %d)\n"
+		"  -g, --gid-idx N          GID index (default: a RoCE v2 IPv4-mapped GID on\n"
+		"                           Ethernet, no GRH on InfiniBand)\n"
+		"  -o, --ops LIST           operations to run, in order (default send,read,write)\n"
+		"  -t, --timeout SEC        bound on each completion wait and TCP exchange (default %d)\n"
+		"      --connect-timeout SEC  client: how long to retry connecting (default %d)\n"
+		"      --accept-timeout SEC   server: how long to wait for a client (default %d)\n"
+		"  -v, --verbose            trace every verbs step\n"
+		"  -h, --help               show this help\n"
+		"  -V, --version            show the version\n"
+		"\noperations:\n",
+		CONFIG_DEFAULT_TCP_PORT, CONFIG_DEFAULT_IB_PORT,
+		CONFIG_DEFAULT_TIMEOUT_SEC, CONFIG_DEFAULT_CONNECT_TIMEOUT_SEC,
+		CONFIG_DEFAULT_ACCEPT_TIMEOUT_SEC);
+	for (i = 0; i < count; i++)
+		fprintf(out, "  %-8s %s\n", ops[i].name, ops[i].teaches);
+}
+
+/*
+ * A decimal number in [min, max], nothing else: no sign, no spaces, no
+ * trailing junk. strtoul alone would accept " 5", "-1" and "5x".
+ */
+static int parse_number(const char *text, unsigned long min, unsigned long max,
+			unsigned long *value)
+{
+	char *end;
+
+	if (text[0] < '0' || text[0] > '9')
+		return -EINVAL;
+	errno = 0;
+	*value = strtoul(text, &end, 10);
+	if (errno || *end != '\0' || *value < min || *value > max)
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_number_option(const char *option, const char *text,
+			       unsigned long min, unsigned long max,
+			       unsigned long *value, FILE *err)
+{
+	if (parse_number(text, min, max, value) == 0)
+		return 0;
+	fprintf(err,
+		PROGRAM_NAME ": invalid %s value '%s' (expected a number from %lu to %lu)\n",
+		option, text, min, max);
+	return -EINVAL;
+}
+
+static void list_op_names(FILE *err)
+{
+	size_t count, i;
+	const struct op_desc *ops = ops_table(&count);
+
+	for (i = 0; i < count; i++)
+		fprintf(err, "%s%s", i ? ", " : "", ops[i].name);
+}
+
+/* "send,read,write" -> cfg->ops; argv is not modified. */
+static int parse_ops(struct config *cfg, const char *list, FILE *err)
+{
+	const char *name = list;
+	size_t count = 0;
+
+	for (;;) {
+		size_t len = strcspn(name, ",");
+		const struct op_desc *op = op_find_by_name(name, len);
+
+		if (!op) {
+			fprintf(err,
+				PROGRAM_NAME ": invalid --ops value '%s': unknown operation '%.*s' (known: ",
+				list, (int)len, name);
+			list_op_names(err);
+			fprintf(err, ")\n");
+			return -EINVAL;
+		}
+		if (count == OPS_MAX) {
+			fprintf(err,
+				PROGRAM_NAME ": invalid --ops value '%s': more than %d operations\n",
+				list, OPS_MAX);
+			return -EINVAL;
+		}
+		cfg->ops[count++] = op->id;
+		if (name[len] == '\0')
+			break;
+		name += len + 1;
+	}
+	cfg->op_count = count;
+	return 0;
+}
+
+/* Apply one option; 0, or -EINVAL after printing the reason. */
+static int apply_option(struct config *cfg, int opt, const char *arg,
+			FILE *err)
+{
+	unsigned long value;
+	int ret = 0;
+
+	switch (opt) {
+	case 'p':
+		ret = parse_number_option("--port", arg, 1, 65535, &value, err);
+		cfg->tcp_port = (uint16_t)value;
+		break;
+	case 'd':
+		cfg->ib_devname = arg;
+		break;
+	case 'i':
+		ret = parse_number_option("--ib-port", arg, 1, 255, &value,
+					  err);
+		cfg->ib_port = (uint8_t)value;
+		break;
+	case 'g':
+		/* The GRH's sgid_index is 8 bits wide. */
+		ret = parse_number_option("--gid-idx", arg, 0, 255, &value,
+					  err);
+		cfg->gid_idx = (int)value;
+		break;
+	case 'o':
+		ret = parse_ops(cfg, arg, err);
+		break;
+	case 't':
+		ret = parse_number_option("--timeout", arg, 1, TIMEOUT_MAX_SEC,
+					  &value, err);
+		cfg->timeout_sec = (int)value;
+		break;
+	case OPT_CONNECT_TIMEOUT:
+		ret = parse_number_option("--connect-timeout", arg, 1,
+					  TIMEOUT_MAX_SEC, &value, err);
+		cfg->connect_timeout_sec = (int)value;
+		break;
+	case OPT_ACCEPT_TIMEOUT:
+		ret = parse_number_option("--accept-timeout", arg, 1,
+					  TIMEOUT_MAX_SEC, &value, err);
+		cfg->accept_timeout_sec = (int)value;
+		break;
+	case 'v':
+		cfg->verbose = true;
+		break;
+	}
+	return ret;
+}
+
+/* Report what getopt rejected, in one line. */
+static void report_bad_option(int opt, int bad_char, const char *bad_arg,
+			      FILE *err)
+{
+	const char *what = opt == ':' ? "option needs a value" :
+					"unknown option";
+
+	if (bad_char)
+		fprintf(err, PROGRAM_NAME ": %s: '-%c'\n", what, bad_char);
+	else
+		fprintf(err, PROGRAM_NAME ": %s: '%s'\n", what, bad_arg);
+}
+
+int config_parse(struct config *cfg, int argc, char **argv, FILE *out,
+		 FILE *err)
+{
+	int opt;
+
+	config_defaults(cfg);
+	/* 0, not 1: glibc then re-initialises all of getopt's state. */
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":p:d:i:g:o:t:vhV", long_options,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			print_usage(out);
+			return 1;
+		case 'V':
+			fprintf(out, PROGRAM_NAME " " PROGRAM_VERSION "\n");
+			return 1;
+		case '?':
+		case ':':
+			report_bad_option(opt, optopt, argv[optind - 1], err);
+			return -EINVAL;
+		default:
+			if (apply_option(cfg, opt, optarg, err))
+				return -EINVAL;
+		}
+	}
+	if (optind < argc)
+		cfg->server_name = argv[optind++];
+	if (optind < argc) {
+		fprintf(err, PROGRAM_NAME ": unexpected argument '%s'\n",
+			argv[optind]);
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+/* Steps 1-3 of the manual: find the device, open it, query its port and GID. */
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+
+static void list_devices(struct ibv_device **list, int count)
+{
+	int i;
+
+	fprintf(stderr, "devices found:");
+	for (i = 0; i < count; i++)
+		fprintf(stderr, " %s", ibv_get_device_name(list[i]));
+	fprintf(stderr, "%s\n", count ? "" : " none");
+}
+
+static struct ibv_device *find_device(struct ibv_device **list, int count,
+				      const char *name)
+{
+	int i;
+
+	if (!name)
+		return count ? list[0] : NULL;
+	for (i = 0; i < count; i++)
+		if (strcmp(ibv_get_device_name(list[i]), name) == 0)
+			return list[i];
+	return NULL;
+}
+
+int device_open(const char *name, struct ibv_context **ctx,
+		const struct trace *tr)
+{
+	struct ibv_device **list;
+	struct ibv_device *dev;
+	int count, ret = 0;
+
+	list = ibv_get_device_list(&count);
+	if (!list) {
+		ret = -errno;
+		fprintf(stderr, "failed to get the RDMA device list: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	dev = find_device(list, count, name);
+	if (!dev) {
+		fprintf(stderr, "failed to find RDMA device %s: %s\n",
+			name ? name : "(any)", strerror(ENODEV));
+		list_devices(list, count);
+		ret = -ENODEV;
+		goto free_list;
+	}
+	*ctx = ibv_open_device(dev);
+	if (!*ctx) {
+		ret = -errno;
+		fprintf(stderr, "failed to open device %s: %s\n",
+			ibv_get_device_name(dev), strerror(-ret));
+		goto free_list;
+	}
+	trace_step(tr, "opened device %s (%d found)", ibv_get_device_name(dev),
+		   count);
+free_list:
+	ibv_free_device_list(list);
+	return ret;
+}
+
+int device_query_port(struct ibv_context *ctx, uint8_t port,
+		      struct ibv_port_attr *attr, const struct trace *tr)
+{
+	const char *dev = ibv_get_device_name(ctx->device);
+	int ret;
+
+	ret = ibv_query_port(ctx, port, attr);
+	if (ret) {
+		fprintf(stderr, "failed to query port %u of %s: %s\n", port,
+			dev, strerror(ret));
+		return -ret;
+	}
+	if (attr->state != IBV_PORT_ACTIVE) {
+		fprintf(stderr, "failed to use port %u of %s: %s (state %s)\n",
+			port, dev, strerror(ENETDOWN),
+			ibv_port_state_str(attr->state));
+		return -ENETDOWN;
+	}
+	trace_step(tr, "port %u of %s: %s, link layer %s, LID 0x%04x, active MTU %d",
+		   port, dev, ibv_port_state_str(attr->state),
+		   attr->link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" :
+								 "InfiniBand",
+		   attr->lid, mtu_to_bytes(attr->active_mtu));
+	return 0;
+}
+
+bool gid_is_ipv4_mapped(const union ibv_gid *gid)
+{
+	static const uint8_t prefix[12] = { 0, 0, 0, 0, 0, 0,
+					    0, 0, 0, 0, 0xff, 0xff };
+
+	return memcmp(gid->raw, prefix, sizeof(prefix)) == 0;
+}
+
+int gid_pick_roce_v2_ipv4(const struct ibv_gid_entry *entries, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		if (entries[i].gid_type == IBV_GID_TYPE_ROCE_V2 &&
+		    gid_is_ipv4_mapped(&entries[i].gid))
+			return (int)entries[i].gid_index;
+	return -ENOENT;
+}
+
+int mtu_choose(const struct ibv_port_attr *attr)
+{
+	if (attr->active_mtu < IBV_MTU_256 || attr->active_mtu > IBV_MTU_4096)
+		return -EINVAL;
+	return attr->active_mtu;
+}
+
+/* Read the port's valid GID entries; empty slots are skipped. */
+static int read_gid_table(struct ibv_context *ctx, uint8_t port, int len,
+			  struct ibv_gid_entry *entries, size_t *count)
+{
+	int i, ret;
+
+	*count = 0;
+	for (i = 0; i < len; i++) {
+		ret = ibv_query_gid_ex(ctx, port, (uint32_t)i,
+				       &entries[*count], 0);
+		if (ret == ENODATA)
+			continue; /* an empty slot of the table */
+		if (ret) {
+			fprintf(stderr,
+				"failed to query GID %d of %s port %u: %s\n", i,
+				ibv_get_device_name(ctx->device), port,
+				strerror(ret));
+			return -ret;
+		}
+		(*count)++;
+	}
+	return 0;
+}
+
+static int choose_automatic_gid(struct ibv_context *ctx, uint8_t port,
+				const struct ibv_port_attr *attr,
+				struct gid_choice *out)
+{
+	struct ibv_gid_entry *entries;
+	size_t count;
+	int ret, index;
+
+	entries = calloc((size_t)attr->gid_tbl_len, sizeof(*entries));
+	if (!entries) {
+		fprintf(stderr, "failed to allocate the GID table of %s: %s\n",
+			ibv_get_device_name(ctx->device), strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	ret = read_gid_table(ctx, port, attr->gid_tbl_len, entries, &count);
+	if (ret)
+		goto free_entries;
+	index = gid_pick_roce_v2_ipv4(entries, count);
+	if (index < 0) {
+		fprintf(stderr,
+			"failed to find a RoCE v2 IPv4-mapped GID on %s port %u: %s; choose one with -g\n",
+			ibv_get_device_name(ctx->device), port,
+			strerror(-index));
+		ret = index;
+		goto free_entries;
+	}
+	out->index = index;
+	out->automatic = true;
+free_entries:
+	free(entries);
+	return ret;
+}
+
+/* Fill out->gid and out->type for out->index. */
+static int query_chosen_gid(struct ibv_context *ctx, uint8_t port,
+			    struct gid_choice *out)
+{
+	struct ibv_gid_entry entry;
+	int ret;
+
+	ret = ibv_query_gid_ex(ctx, port, (uint32_t)out->index, &entry, 0);
+	if (ret) {
+		fprintf(stderr, "failed to query GID %d of %s port %u: %s\n",
+			out->index, ibv_get_device_name(ctx->device), port,
+			strerror(ret));
+		return -ret;
+	}
+	out->gid = entry.gid;
+	out->type = entry.gid_type;
+	return 0;
+}
+
+int device_choose_gid(struct ibv_context *ctx, uint8_t port,
+		      const struct ibv_port_attr *attr, int requested,
+		      struct gid_choice *out, const struct trace *tr)
+{
+	char text[INET6_ADDRSTRLEN];
+	int ret;
+
+	*out = (struct gid_choice){ .index = requested };
+	if (requested < 0 && attr->link_layer != IBV_LINK_LAYER_ETHERNET) {
+		trace_step(tr, "no GID given on InfiniBand: no GRH, LID routing");
+		return 0;
+	}
+	if (requested < 0) {
+		ret = choose_automatic_gid(ctx, port, attr, out);
+		if (ret)
+			return ret;
+	}
+	ret = query_chosen_gid(ctx, port, out);
+	if (ret)
+		return ret;
+	gid_to_str(&out->gid, text, sizeof(text));
+	if (out->automatic)
+		printf("using GID index %d (%s, %s), chosen automatically\n",
+		       out->index, gid_type_str(out->type), text);
+	trace_step(tr, "GID index %d: %s, type %s", out->index, text,
+		   gid_type_str(out->type));
+	return 0;
+}

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+/* The QP-info message: encode, decode and validate; no I/O here. */
+#include <errno.h>
+#include <string.h>
+
+#include "exchange.h"
+
+/* Offsets in the message (see the layout in exchange.h). */
+enum qp_info_offset {
+	OFF_MAGIC = 0,
+	OFF_VERSION = 4,
+	OFF_BODY_LEN = 6,
+	OFF_ADDR = 8,
+	OFF_LEN = 16,
+	OFF_RKEY = 20,
+	OFF_QP_NUM = 24,
+	OFF_PSN = 28,
+	OFF_LID = 32,
+	OFF_GID = 34,
+	OFF_TRANSPORT = 50,
+	OFF_OP_COUNT = 51,
+	OFF_OPS = 52,
+	OFF_FLAGS = 68,
+	OFF_RESERVED = 69,
+	OFF_END = 72,
+};
+
+_Static_assert(OFF_END == QP_INFO_WIRE_SIZE, "QP-info layout and size agree");
+
+static void put_u16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+	put_u16(p, (uint16_t)(v >> 16));
+	put_u16(p + 2, (uint16_t)v);
+}
+
+static void put_u64(uint8_t *p, uint64_t v)
+{
+	put_u32(p, (uint32_t)(v >> 32));
+	put_u32(p + 4, (uint32_t)v);
+}
+
+static uint16_t get_u16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t get_u32(const uint8_t *p)
+{
+	return (uint32_t)get_u16(p) << 16 | get_u16(p + 2);
+}
+
+static uint64_t get_u64(const uint8_t *p)
+{
+	return (uint64_t)get_u32(p) << 32 | get_u32(p + 4);
+}
+
+void qp_info_encode(const struct qp_info *info, uint8_t out[QP_INFO_WIRE_SIZE])
+{
+	memset(out, 0, QP_INFO_WIRE_SIZE);
+	put_u32(out + OFF_MAGIC, QP_INFO_MAGIC);
+	put_u16(out + OFF_VERSION, QP_INFO_VERSION);
+	put_u16(out + OFF_BODY_LEN, QP_INFO_BODY_SIZE);
+	put_u64(out + OFF_ADDR, info->addr);
+	put_u32(out + OFF_LEN, info->len);
+	put_u32(out + OFF_RKEY, info->rkey);
+	put_u32(out + OFF_QP_NUM, info->qp_num);
+	put_u32(out + OFF_PSN, info->psn);
+	put_u16(out + OFF_LID, info->lid);
+	memcpy(out + OFF_GID, info->gid, sizeof(info->gid));
+	out[OFF_TRANSPORT] = info->transport;
+	out[OFF_OP_COUNT] = info->op_count;
+	memcpy(out + OFF_OPS, info->ops, sizeof(info->ops));
+	out[OFF_FLAGS] = info->flags;
+}
+
+int qp_info_decode_header(const uint8_t *buf, size_t len, const char **why)
+{
+	if (len < QP_INFO_HEADER_SIZE) {
+		*why = "message shorter than its header";
+		return -ENODATA;
+	}
+	if (get_u32(buf + OFF_MAGIC) != QP_INFO_MAGIC) {
+		*why = "wrong magic number (the peer is not rdma_rc_example)";
+		return -EPROTO;
+	}
+	if (get_u16(buf + OFF_VERSION) != QP_INFO_VERSION) {
+		*why = "unsupported message version";
+		return -EPROTONOSUPPORT;
+	}
+	if (get_u16(buf + OFF_BODY_LEN) != QP_INFO_BODY_SIZE) {
+		*why = "body length is not the one of this version";
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/* Field checks; the values come from the network and are not trusted. */
+static int check_fields(const struct qp_info *info, const uint8_t *reserved,
+			const char **why)
+{
+	size_t i;
+
+	if (info->qp_num & ~QP_INFO_24BIT_MASK || info->qp_num == 0) {
+		*why = "QP number is not a valid 24-bit QP number";
+		return -EINVAL;
+	}
+	if (info->psn & ~QP_INFO_24BIT_MASK) {
+		*why = "PSN does not fit in 24 bits";
+		return -EINVAL;
+	}
+	if (info->len == 0) {
+		*why = "buffer length is zero";
+		return -EINVAL;
+	}
+	if (info->transport != TRANSPORT_RC) {
+		*why = "unknown transport";
+		return -EINVAL;
+	}
+	if (info->op_count == 0 || info->op_count > OPS_MAX) {
+		*why = "operation count out of range";
+		return -EINVAL;
+	}
+	for (i = 0; i < OPS_MAX; i++) {
+		bool used = i < info->op_count;
+
+		if (used && (info->ops[i] == 0 || info->ops[i] > OP_ID_LAST)) {
+			*why = "unknown operation id";
+			return -EINVAL;
+		}
+		if (!used && info->ops[i] != 0) {
+			*why = "operation id past the operation count";
+			return -EINVAL;
+		}
+	}
+	if (info->flags & ~QP_INFO_KNOWN_FLAGS) {
+		*why = "unknown flags";
+		return -EINVAL;
+	}
+	if (reserved[0] || reserved[1] || reserved[2]) {
+		*why = "reserved bytes are not zero";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int qp_info_decode(const uint8_t *buf, size_t len, struct qp_info *info,
+		   const char **why)
+{
+	int ret;
+
+	ret = qp_info_decode_header(buf, len, why);
+	if (ret)
+		return ret;
+	if (len < QP_INFO_WIRE_SIZE) {
+		*why = "message shorter than its body";
+		return -ENODATA;
+	}
+	if (len > QP_INFO_WIRE_SIZE) {
+		*why = "more bytes than one message";
+		return -EMSGSIZE;
+	}
+	*info = (struct qp_info){
+		.addr = get_u64(buf + OFF_ADDR),
+		.len = get_u32(buf + OFF_LEN),
+		.rkey = get_u32(buf + OFF_RKEY),
+		.qp_num = get_u32(buf + OFF_QP_NUM),
+		.psn = get_u32(buf + OFF_PSN),
+		.lid = get_u16(buf + OFF_LID),
+		.transport = buf[OFF_TRANSPORT],
+		.op_count = buf[OFF_OP_COUNT],
+		.flags = buf[OFF_FLAGS],
+	};
+	memcpy(info->gid, buf + OFF_GID, sizeof(info->gid));
+	memcpy(info->ops, buf + OFF_OPS, sizeof(info->ops));
+	return check_fields(info, buf + OFF_RESERVED, why);
+}
+
+int qp_info_match(const struct qp_info *local, const struct qp_info *remote,
+		  const char **why)
+{
+	if (local->transport != remote->transport) {
+		*why = "the peer uses another transport";
+		return -EPROTO;
+	}
+	if (local->op_count != remote->op_count ||
+	    memcmp(local->ops, remote->ops, local->op_count) != 0) {
+		*why = "the peer runs another list of operations (-o)";
+		return -EPROTO;
+	}
+	return 0;
+}

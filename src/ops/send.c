@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+/* SEND/RECEIVE: the server sends, the client's posted receive takes it. */
+#include "op_halves.h"
+#include "completion.h"
+#include "post.h"
+
+#define SEND_MESSAGE "SEND operation"
+
+int op_send_server(struct op_ctx *ctx)
+{
+	struct send_request req = {
+		.opcode = IBV_WR_SEND,
+		.wr_id = OP_SEND,
+		.sge = op_local_msg(ctx),
+	};
+	int ret;
+
+	op_set_msg(ctx, SEND_MESSAGE);
+	/* The text and its '\0', not the whole area. */
+	req.sge.length = (uint32_t)strlen(op_msg(ctx)) + 1;
+	printf("going to send the message: '%s'\n", op_msg(ctx));
+	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
+	if (ret)
+		return ret;
+	return poll_completion(ctx->res->cq, ctx->timeout_ms, IBV_WC_SEND,
+			       NULL, &ctx->res->trace);
+}
+
+int op_send_client(struct op_ctx *ctx)
+{
+	int ret;
+
+	/* The receive was posted before RTR (OP_RECV_BEFORE_RTR). */
+	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, IBV_WC_RECV, NULL,
+			      &ctx->res->trace);
+	if (ret)
+		return ret;
+	printf("Message is: '%s'\n", op_msg(ctx));
+	return 0;
+}

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+/* RDMA WRITE: the client writes into the server's buffer, unannounced. */
+#include "op_halves.h"
+#include "completion.h"
+#include "post.h"
+#include "sock.h"
+
+#define WRITE_MESSAGE "RDMA write operation"
+
+int op_write_server(struct op_ctx *ctx)
+{
+	int ret;
+
+	/* An RDMA WRITE makes no completion here: the client says when. */
+	ret = sock_sync(ctx->sock, ctx->timeout_ms);
+	if (ret)
+		return ret;
+	printf("Contents of server buffer: '%s'\n", op_msg(ctx));
+	return 0;
+}
+
+int op_write_client(struct op_ctx *ctx)
+{
+	struct send_request req = {
+		.opcode = IBV_WR_RDMA_WRITE,
+		.wr_id = OP_WRITE,
+		.sge = op_local_msg(ctx),
+		.remote_addr = op_remote_msg(ctx),
+		.rkey = ctx->conn->remote.rkey,
+	};
+	int ret;
+
+	op_set_msg(ctx, WRITE_MESSAGE);
+	printf("Now replacing it with: '%s'\n", op_msg(ctx));
+	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
+	if (ret)
+		return ret;
+	ret = poll_completion(ctx->res->cq, ctx->timeout_ms,
+			      IBV_WC_RDMA_WRITE, NULL, &ctx->res->trace);
+	if (ret)
+		return ret;
+	return sock_sync(ctx->sock, ctx->timeout_ms);
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+/* Step 9 of the manual, first half: post work requests. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "post.h"
+
+int post_send(struct ibv_qp *qp, const struct send_request *req,
+	      const struct trace *tr)
+{
+	struct ibv_sge sge = req->sge;
+	struct ibv_send_wr wr = {
+		.wr_id = req->wr_id,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = req->opcode,
+		.send_flags = IBV_SEND_SIGNALED,
+	};
+	struct ibv_send_wr *bad_wr = NULL;
+	int ret;
+
+	switch (req->opcode) {
+	case IBV_WR_RDMA_READ:
+	case IBV_WR_RDMA_WRITE:
+		wr.wr.rdma.remote_addr = req->remote_addr;
+		wr.wr.rdma.rkey = req->rkey;
+		break;
+	default:
+		break;
+	}
+	ret = ibv_post_send(qp, &wr, &bad_wr);
+	if (ret) {
+		fprintf(stderr, "failed to post %s on QP 0x%06x: %s\n",
+			wr_opcode_str(req->opcode), qp->qp_num, strerror(ret));
+		return -ret;
+	}
+	trace_step(tr,
+		   "posted %s: wr_id %" PRIu64 ", local 0x%" PRIx64 " len %u lkey 0x%x, remote 0x%" PRIx64 " rkey 0x%x",
+		   wr_opcode_str(req->opcode), req->wr_id, sge.addr, sge.length,
+		   sge.lkey, req->remote_addr, req->rkey);
+	return 0;
+}
+
+int post_receive(struct ibv_qp *qp, const struct ibv_sge *sge, uint64_t wr_id,
+		 const struct trace *tr)
+{
+	struct ibv_sge sg = *sge;
+	struct ibv_recv_wr wr = {
+		.wr_id = wr_id,
+		.sg_list = &sg,
+		.num_sge = 1,
+	};
+	struct ibv_recv_wr *bad_wr = NULL;
+	int ret;
+
+	ret = ibv_post_recv(qp, &wr, &bad_wr);
+	if (ret) {
+		fprintf(stderr, "failed to post a receive on QP 0x%06x: %s\n",
+			qp->qp_num, strerror(ret));
+		return -ret;
+	}
+	trace_step(tr,
+		   "posted RECV: wr_id %" PRIu64 ", local 0x%" PRIx64 " len %u lkey 0x%x",
+		   wr_id, sg.addr, sg.length, sg.lkey);
+	return 0;
+}

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: MIT
+/* Step 8 of the manual: bring the QP from RESET through INIT and RTR to RTS. */
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "ops.h"
+#include "post.h"
+#include "qp.h"
+#include "sock.h"
+
+/* RNR NAK timer (code 12 = 0.64 ms): how long a sender we refuse waits. */
+#define QP_MIN_RNR_TIMER 12
+/* Ack timeout (code 14 = 4.096 us * 2^14, about 67 ms) before a resend. */
+#define QP_ACK_TIMEOUT 14
+/* Resends after a lost packet before the QP fails: 7 is the maximum. */
+#define QP_RETRY_CNT 7
+/* Resends after an RNR NAK; 6, because 7 would mean retry forever. */
+#define QP_RNR_RETRY 6
+/* RDMA READs and atomics in flight at once: this example issues one. */
+#define QP_MAX_RD_ATOMIC 1
+/* The QP takes only the remote rights of the MR's access flags. */
+#define QP_REMOTE_ACCESS                                 \
+	(IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE | \
+	 IBV_ACCESS_REMOTE_ATOMIC)
+/* Routers a RoCE v2 packet may cross (the GRH hop limit). */
+#define QP_HOP_LIMIT 64
+
+int modify_qp_to_init(struct ibv_qp *qp, uint8_t port, unsigned int access,
+		      const struct trace *tr)
+{
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_INIT,
+		.pkey_index = 0,
+		.port_num = port,
+		.qp_access_flags = (int)access,
+	};
+	char flags[96];
+	int ret;
+
+	ret = ibv_modify_qp(qp, &attr,
+			    IBV_QP_STATE |
+			    IBV_QP_PKEY_INDEX |
+			    IBV_QP_PORT |
+			    IBV_QP_ACCESS_FLAGS);
+	if (ret) {
+		fprintf(stderr, "failed to modify QP 0x%06x to INIT: %s\n",
+			qp->qp_num, strerror(ret));
+		return -ret;
+	}
+	trace_step(tr, "QP 0x%06x RESET -> INIT: port %u, pkey index 0, access %s",
+		   qp->qp_num, port,
+		   access_flags_str(access, flags, sizeof(flags)));
+	return 0;
+}
+
+/* The address of the peer: LID, and with a GRH its GID. */
+static struct ibv_ah_attr peer_address(const struct qp_path *path,
+				       const struct qp_info *remote)
+{
+	struct ibv_ah_attr ah = {
+		.dlid = remote->lid,
+		.sl = 0,
+		.src_path_bits = 0,
+		.port_num = path->port,
+	};
+
+	if (path->gid_index >= 0) {
+		ah.is_global = 1;
+		memcpy(ah.grh.dgid.raw, remote->gid, sizeof(remote->gid));
+		ah.grh.sgid_index = (uint8_t)path->gid_index;
+		ah.grh.hop_limit = QP_HOP_LIMIT;
+		ah.grh.traffic_class = 0;
+		ah.grh.flow_label = 0;
+	}
+	return ah;
+}
+
+int modify_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
+		     const struct qp_info *remote, const struct trace *tr)
+{
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_RTR,
+		.path_mtu = path->mtu,
+		.dest_qp_num = remote->qp_num,
+		.rq_psn = remote->psn,
+		.max_dest_rd_atomic = QP_MAX_RD_ATOMIC,
+		.min_rnr_timer = QP_MIN_RNR_TIMER,
+		.ah_attr = peer_address(path, remote),
+	};
+	int ret;
+
+	ret = ibv_modify_qp(qp, &attr,
+			    IBV_QP_STATE |
+			    IBV_QP_AV |
+			    IBV_QP_PATH_MTU |
+			    IBV_QP_DEST_QPN |
+			    IBV_QP_RQ_PSN |
+			    IBV_QP_MAX_DEST_RD_ATOMIC |
+			    IBV_QP_MIN_RNR_TIMER);
+	if (ret) {
+		fprintf(stderr, "failed to modify QP 0x%06x to RTR: %s\n",
+			qp->qp_num, strerror(ret));
+		return -ret;
+	}
+	trace_step(tr,
+		   "QP 0x%06x INIT -> RTR: dest QPN 0x%06x, rq PSN 0x%06x, MTU %d, dest LID 0x%04x, %s%d, max dest rd atomic %d, min RNR timer %d",
+		   qp->qp_num, remote->qp_num, remote->psn,
+		   mtu_to_bytes(path->mtu), remote->lid,
+		   path->gid_index >= 0 ? "GRH with sgid index " : "no GRH ",
+		   path->gid_index, QP_MAX_RD_ATOMIC, QP_MIN_RNR_TIMER);
+	return 0;
+}
+
+int modify_qp_to_rts(struct ibv_qp *qp, uint32_t psn, const struct trace *tr)
+{
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_RTS,
+		.sq_psn = psn,
+		.timeout = QP_ACK_TIMEOUT,
+		.retry_cnt = QP_RETRY_CNT,
+		.rnr_retry = QP_RNR_RETRY,
+		.max_rd_atomic = QP_MAX_RD_ATOMIC,
+	};
+	int ret;
+
+	ret = ibv_modify_qp(qp, &attr,
+			    IBV_QP_STATE |
+			    IBV_QP_SQ_PSN |
+			    IBV_QP_TIMEOUT |
+			    IBV_QP_RETRY_CNT |
+			    IBV_QP_RNR_RETRY |
+			    IBV_QP_MAX_QP_RD_ATOMIC);
+	if (ret) {
+		fprintf(stderr, "failed to modify QP 0x%06x to RTS: %s\n",
+			qp->qp_num, strerror(ret));
+		return -ret;
+	}
+	trace_step(tr,
+		   "QP 0x%06x RTR -> RTS: sq PSN 0x%06x, ack timeout %d, retry count %d, RNR retry %d, max rd atomic %d",
+		   qp->qp_num, psn, QP_ACK_TIMEOUT, QP_RETRY_CNT, QP_RNR_RETRY,
+		   QP_MAX_RD_ATOMIC);
+	return 0;
+}
+
+/* A random first PSN, as the IB spec advises, masked to its 24 bits. */
+static int random_psn(uint32_t *psn)
+{
+	if (getrandom(psn, sizeof(*psn), 0) != sizeof(*psn)) {
+		fprintf(stderr, "failed to get a random PSN: %s\n",
+			strerror(errno));
+		return -EIO;
+	}
+	*psn &= QP_INFO_24BIT_MASK;
+	return 0;
+}
+
+static int describe_local(const struct resources *res,
+			  const struct config *cfg, struct qp_info *info)
+{
+	size_t i;
+
+	*info = (struct qp_info){
+		.addr = (uintptr_t)res->buf,
+		.len = (uint32_t)res->buf_size,
+		.rkey = res->mr->rkey,
+		.qp_num = res->qp->qp_num,
+		.lid = res->port_attr.lid,
+		.transport = (uint8_t)cfg->transport,
+		.op_count = (uint8_t)cfg->op_count,
+	};
+	if (res->gid.index >= 0)
+		memcpy(info->gid, res->gid.gid.raw, sizeof(info->gid));
+	for (i = 0; i < cfg->op_count; i++)
+		info->ops[i] = (uint8_t)cfg->ops[i];
+	if (cfg->use_events)
+		info->flags |= QP_INFO_USES_EVENTS;
+	if (resources_have_atomics(res))
+		info->flags |= QP_INFO_HAS_ATOMICS;
+	if (res->mr_access & IBV_ACCESS_MW_BIND)
+		info->flags |= QP_INFO_HAS_MW;
+	return random_psn(&info->psn);
+}
+
+static void print_remote(const struct qp_info *remote)
+{
+	union ibv_gid gid;
+	char text[INET6_ADDRSTRLEN];
+
+	memcpy(gid.raw, remote->gid, sizeof(gid.raw));
+	printf("Remote address = 0x%" PRIx64 "\n", remote->addr);
+	printf("Remote rkey = 0x%x\n", remote->rkey);
+	printf("Remote QP number = 0x%x\n", remote->qp_num);
+	printf("Remote LID = 0x%x\n", remote->lid);
+	printf("Remote GID = %s\n", gid_to_str(&gid, text, sizeof(text)));
+}
+
+static int exchange_info(struct resources *res, const struct config *cfg,
+			 int sock, struct connection *conn)
+{
+	int timeout_ms = cfg->timeout_sec * 1000;
+	const char *why;
+	int ret;
+
+	ret = describe_local(res, cfg, &conn->local);
+	if (ret)
+		return ret;
+	ret = sock_exchange_qp_info(sock, &conn->local, &conn->remote,
+				    timeout_ms);
+	if (ret)
+		return ret;
+	print_remote(&conn->remote);
+	ret = qp_info_match(&conn->local, &conn->remote, &why);
+	if (ret)
+		fprintf(stderr, "failed to agree with the peer: %s\n", why);
+	return ret;
+}
+
+/* The client receives the server's SENDs: post those receives now. */
+static int post_early_receives(struct resources *res, const struct config *cfg)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)res->buf->msg,
+		.length = sizeof(res->buf->msg),
+		.lkey = res->mr->lkey,
+	};
+	size_t i, count = ops_receives_before_rtr(cfg);
+	int ret;
+
+	if (!cfg->server_name)
+		return 0;
+	for (i = 0; i < count; i++) {
+		ret = post_receive(res->qp, &sge, i, &res->trace);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int connect_qp(struct resources *res, const struct config *cfg, int sock,
+	       struct connection *conn)
+{
+	const struct qp_path path = {
+		.port = cfg->ib_port,
+		.gid_index = res->gid.index,
+		.mtu = res->mtu,
+	};
+	int ret;
+
+	*conn = (struct connection){ .qp = res->qp };
+	ret = exchange_info(res, cfg, sock, conn);
+	if (ret)
+		return ret;
+	ret = modify_qp_to_init(res->qp, cfg->ib_port,
+				res->mr_access & QP_REMOTE_ACCESS, &res->trace);
+	if (ret)
+		return ret;
+	ret = post_early_receives(res, cfg);
+	if (ret)
+		return ret;
+	ret = modify_qp_to_rtr(res->qp, &path, &conn->remote, &res->trace);
+	if (ret)
+		return ret;
+	ret = modify_qp_to_rts(res->qp, conn->local.psn, &res->trace);
+	if (ret)
+		return ret;
+	/* Neither side may send before the other's QP is ready to receive. */
+	return sock_sync(sock, cfg->timeout_sec * 1000);
+}

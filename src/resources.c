@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+/* Steps 2-7 of the manual: device, PD, memory region, CQ and QP. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "resources.h"
+
+/* Completions in flight at once: a few per operation is plenty here. */
+#define CQ_ENTRIES 32
+/* Outstanding sends, and receives (one per operation, all posted early). */
+#define QP_MAX_SEND_WR 16
+#define QP_MAX_RECV_WR OPS_MAX
+/* Every work request here describes one contiguous piece of the buffer. */
+#define QP_MAX_SGE 1
+
+bool resources_have_atomics(const struct resources *res)
+{
+	return res->dev_attr.atomic_cap != IBV_ATOMIC_NONE;
+}
+
+/* The rights the peer gets on our buffer; atomics and MW only if supported. */
+static unsigned int choose_mr_access(const struct resources *res)
+{
+	unsigned int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
+			      IBV_ACCESS_REMOTE_WRITE;
+
+	if (resources_have_atomics(res))
+		access |= IBV_ACCESS_REMOTE_ATOMIC;
+	if (res->dev_attr.device_cap_flags & IBV_DEVICE_MEM_WINDOW)
+		access |= IBV_ACCESS_MW_BIND;
+	return access;
+}
+
+static int query_device(struct resources *res, const struct config *cfg)
+{
+	int ret;
+
+	ret = ibv_query_device(res->ctx, &res->dev_attr);
+	if (ret) {
+		fprintf(stderr, "failed to query device %s: %s\n",
+			ibv_get_device_name(res->ctx->device), strerror(ret));
+		return -ret;
+	}
+	ret = device_query_port(res->ctx, cfg->ib_port, &res->port_attr,
+				&res->trace);
+	if (ret)
+		return ret;
+	ret = mtu_choose(&res->port_attr);
+	if (ret < 0) {
+		fprintf(stderr, "failed to choose the MTU of port %u: %s\n",
+			cfg->ib_port, strerror(-ret));
+		return ret;
+	}
+	res->mtu = (enum ibv_mtu)ret;
+	return device_choose_gid(res->ctx, cfg->ib_port, &res->port_attr,
+				 cfg->gid_idx, &res->gid, &res->trace);
+}
+
+static int alloc_buffer(struct resources *res)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t size = sizeof(struct rc_buffer);
+	size_t page_size = page > 0 ? (size_t)page : 4096;
+
+	/* Whole pages: the region is pinned page by page anyway. */
+	res->buf_size = (size + page_size - 1) / page_size * page_size;
+	res->buf = aligned_alloc(page_size, res->buf_size);
+	if (!res->buf) {
+		fprintf(stderr, "failed to allocate a buffer of %zu bytes: %s\n",
+			res->buf_size, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	memset(res->buf, 0, res->buf_size);
+	return 0;
+}
+
+static int register_buffer(struct resources *res)
+{
+	char flags[96];
+
+	res->mr_access = choose_mr_access(res);
+	res->mr = ibv_reg_mr(res->pd, res->buf, res->buf_size,
+			     (int)res->mr_access);
+	if (!res->mr) {
+		int ret = -errno;
+
+		fprintf(stderr, "failed to register MR of %zu bytes: %s\n",
+			res->buf_size, strerror(-ret));
+		return ret;
+	}
+	trace_step(&res->trace,
+		   "registered MR: addr %p, length %zu, lkey 0x%x, rkey 0x%x, access %s",
+		   (void *)res->buf, res->buf_size, res->mr->lkey,
+		   res->mr->rkey,
+		   access_flags_str(res->mr_access, flags, sizeof(flags)));
+	return 0;
+}
+
+static enum ibv_qp_type qp_type_of(enum transport transport)
+{
+	switch (transport) {
+	case TRANSPORT_RC:
+		break;
+	}
+	return IBV_QPT_RC;
+}
+
+static int create_qp(struct resources *res, const struct config *cfg)
+{
+	struct ibv_qp_init_attr attr = {
+		.send_cq = res->cq,
+		.recv_cq = res->cq,
+		.qp_type = qp_type_of(cfg->transport),
+		/* every send produces a completion, as in the manual */
+		.sq_sig_all = 1,
+		.cap = {
+			.max_send_wr = QP_MAX_SEND_WR,
+			.max_recv_wr = QP_MAX_RECV_WR,
+			.max_send_sge = QP_MAX_SGE,
+			.max_recv_sge = QP_MAX_SGE,
+		},
+	};
+
+	res->qp = ibv_create_qp(res->pd, &attr);
+	if (!res->qp) {
+		int ret = -errno;
+
+		fprintf(stderr, "failed to create %s QP: %s\n",
+			transport_name(cfg->transport), strerror(-ret));
+		return ret;
+	}
+	trace_step(&res->trace,
+		   "created %s QP 0x%06x (send WRs %u, recv WRs %u, SGEs %u)",
+		   transport_name(cfg->transport), res->qp->qp_num, attr.cap.max_send_wr, attr.cap.max_recv_wr,
+		   attr.cap.max_send_sge);
+	return 0;
+}
+
+int resources_create(struct resources *res, const struct config *cfg)
+{
+	int ret;
+
+	*res = (struct resources){
+		.ib_port = cfg->ib_port,
+		.trace = { .on = cfg->verbose },
+	};
+	ret = device_open(cfg->ib_devname, &res->ctx, &res->trace);
+	if (ret)
+		return ret;
+	ret = query_device(res, cfg);
+	if (ret)
+		goto close_device;
+
+	res->pd = ibv_alloc_pd(res->ctx);
+	if (!res->pd) {
+		ret = -errno;
+		fprintf(stderr, "failed to allocate PD: %s\n", strerror(-ret));
+		goto close_device;
+	}
+	trace_step(&res->trace, "allocated PD");
+
+	ret = alloc_buffer(res);
+	if (ret)
+		goto dealloc_pd;
+	ret = register_buffer(res);
+	if (ret)
+		goto free_buffer;
+
+	res->cq = ibv_create_cq(res->ctx, CQ_ENTRIES, NULL, NULL, 0);
+	if (!res->cq) {
+		ret = -errno;
+		fprintf(stderr, "failed to create CQ of %d entries: %s\n",
+			CQ_ENTRIES, strerror(-ret));
+		goto dereg_mr;
+	}
+	trace_step(&res->trace, "created CQ with %d entries", res->cq->cqe);
+
+	ret = create_qp(res, cfg);
+	if (ret)
+		goto destroy_cq;
+	return 0;
+
+destroy_cq:
+	ibv_destroy_cq(res->cq);
+dereg_mr:
+	ibv_dereg_mr(res->mr);
+free_buffer:
+	free(res->buf);
+dealloc_pd:
+	ibv_dealloc_pd(res->pd);
+close_device:
+	ibv_close_device(res->ctx);
+	*res = (struct resources){ 0 };
+	return ret;
+}
+
+/* Keep the first failure, report every one: teardown never stops early. */
+static void note_failure(int *first, int ret, const char *what)
+{
+	if (!ret)
+		return;
+	fprintf(stderr, "failed to %s: %s\n", what, strerror(ret));
+	if (!*first)
+		*first = -ret;
+}
+
+int resources_destroy(struct resources *res)
+{
+	int first = 0;
+
+	if (res->qp)
+		note_failure(&first, ibv_destroy_qp(res->qp), "destroy QP");
+	if (res->cq)
+		note_failure(&first, ibv_destroy_cq(res->cq), "destroy CQ");
+	if (res->mr)
+		note_failure(&first, ibv_dereg_mr(res->mr), "deregister MR");
+	free(res->buf);
+	if (res->pd)
+		note_failure(&first, ibv_dealloc_pd(res->pd), "deallocate PD");
+	if (res->ctx)
+		note_failure(&first, ibv_close_device(res->ctx),
+			     "close device");
+	trace_step(&res->trace, "destroyed QP, CQ, MR, PD and closed the device");
+	*res = (struct resources){ 0 };
+	return first;
+}

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: MIT
+/* The TCP side channel: connect, full-length I/O with timeouts, syncs. */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sock.h"
+
+/* Pause between connection attempts while the server is not up yet. */
+#define CONNECT_RETRY_MS 200
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int ms_left(long long deadline)
+{
+	long long left = deadline - now_ms();
+
+	return left > 0 ? (int)left : 0;
+}
+
+static int set_nonblocking(int fd)
+{
+	int flags = fcntl(fd, F_GETFL);
+
+	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
+		return -errno;
+	return 0;
+}
+
+/* Wait until @fd is ready for @events; -ETIMEDOUT at @deadline. */
+static int wait_fd(int fd, short events, long long deadline)
+{
+	struct pollfd pfd = { .fd = fd, .events = events };
+	int n;
+
+	do {
+		n = poll(&pfd, 1, ms_left(deadline));
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	return n == 0 ? -ETIMEDOUT : 0;
+}
+
+/* One non-blocking connect attempt to @ai, bounded by @deadline. */
+static int try_connect(const struct addrinfo *ai, long long deadline, int *fd)
+{
+	socklen_t len = sizeof(int);
+	int s, ret, so_error = 0;
+
+	s = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+		   ai->ai_protocol);
+	if (s < 0)
+		return -errno;
+	ret = set_nonblocking(s);
+	if (ret)
+		goto close_socket;
+	if (connect(s, ai->ai_addr, ai->ai_addrlen) < 0) {
+		ret = -errno;
+		if (ret != -EINPROGRESS)
+			goto close_socket;
+		ret = wait_fd(s, POLLOUT, deadline);
+		if (ret)
+			goto close_socket;
+		if (getsockopt(s, SOL_SOCKET, SO_ERROR, &so_error, &len) < 0)
+			so_error = errno;
+		ret = -so_error;
+		if (ret)
+			goto close_socket;
+	}
+	*fd = s;
+	return 0;
+close_socket:
+	close(s);
+	return ret;
+}
+
+/* Client: try every address of @server until one answers or time is up. */
+static int connect_to_server(const struct config *cfg, int *fd)
+{
+	const struct addrinfo hints = { .ai_family = AF_UNSPEC,
+					.ai_socktype = SOCK_STREAM };
+	long long deadline = now_ms() + cfg->connect_timeout_sec * 1000LL;
+	char service[8];
+	int ret = -ETIMEDOUT;
+
+	snprintf(service, sizeof(service), "%u", cfg->tcp_port);
+	do {
+		struct addrinfo *list, *ai;
+		int gai = getaddrinfo(cfg->server_name, service, &hints, &list);
+
+		if (gai) {
+			fprintf(stderr, "failed to resolve server %s: %s\n",
+				cfg->server_name, gai_strerror(gai));
+			return -EHOSTUNREACH;
+		}
+		for (ai = list; ai; ai = ai->ai_next) {
+			ret = try_connect(ai, deadline, fd);
+			if (!ret)
+				break;
+		}
+		freeaddrinfo(list);
+		if (!ret)
+			return 0;
+		if (ms_left(deadline) > 0)
+			poll(NULL, 0, CONNECT_RETRY_MS);
+	} while (ms_left(deadline) > 0);
+	fprintf(stderr, "failed to connect to %s port %u within %d s: %s\n",
+		cfg->server_name, cfg->tcp_port, cfg->connect_timeout_sec,
+		strerror(-ret));
+	return ret;
+}
+
+/* Server: a listening socket on @ai; IPv6 sockets also take IPv4 clients. */
+static int listen_on(const struct addrinfo *ai, int *fd)
+{
+	int on = 1, off = 0, s, ret;
+
+	s = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+		   ai->ai_protocol);
+	if (s < 0)
+		return -errno;
+	/* SO_REUSEADDR: a rerun may bind while the last one is in TIME_WAIT */
+	if (setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)) < 0 ||
+	    (ai->ai_family == AF_INET6 &&
+	     setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off)) < 0) ||
+	    bind(s, ai->ai_addr, ai->ai_addrlen) < 0 || listen(s, 1) < 0 ||
+	    set_nonblocking(s) < 0) {
+		ret = -errno;
+		close(s);
+		return ret;
+	}
+	*fd = s;
+	return 0;
+}
+
+/* Prefer one dual-stack IPv6 socket; fall back to IPv4 only. */
+static int open_listener(const struct config *cfg, int *fd)
+{
+	const struct addrinfo hints = { .ai_family = AF_UNSPEC,
+					.ai_socktype = SOCK_STREAM,
+					.ai_flags = AI_PASSIVE };
+	static const int families[] = { AF_INET6, AF_INET };
+	struct addrinfo *list, *ai;
+	char service[8];
+	int gai, ret = -EAFNOSUPPORT;
+	size_t i;
+
+	snprintf(service, sizeof(service), "%u", cfg->tcp_port);
+	gai = getaddrinfo(NULL, service, &hints, &list);
+	if (gai) {
+		fprintf(stderr, "failed to resolve local port %u: %s\n",
+			cfg->tcp_port, gai_strerror(gai));
+		return -EADDRNOTAVAIL;
+	}
+	for (i = 0; i < 2 && ret; i++)
+		for (ai = list; ai && ret; ai = ai->ai_next)
+			if (ai->ai_family == families[i])
+				ret = listen_on(ai, fd);
+	freeaddrinfo(list);
+	if (ret)
+		fprintf(stderr, "failed to listen on TCP port %u: %s\n",
+			cfg->tcp_port, strerror(-ret));
+	return ret;
+}
+
+static int accept_client(const struct config *cfg, int *fd)
+{
+	long long deadline = now_ms() + cfg->accept_timeout_sec * 1000LL;
+	int listener, ret;
+
+	ret = open_listener(cfg, &listener);
+	if (ret)
+		return ret;
+	printf("waiting on port %u for TCP connection\n", cfg->tcp_port);
+	fflush(stdout);
+	ret = wait_fd(listener, POLLIN, deadline);
+	if (!ret) {
+		*fd = accept(listener, NULL, NULL);
+		ret = *fd < 0 ? -errno : set_nonblocking(*fd);
+		if (ret && *fd >= 0)
+			close(*fd);
+	}
+	if (ret)
+		fprintf(stderr,
+			"failed to accept a client on port %u within %d s: %s\n",
+			cfg->tcp_port, cfg->accept_timeout_sec, strerror(-ret));
+	close(listener);
+	return ret;
+}
+
+int sock_connect(const struct config *cfg, int *fd)
+{
+	int ret;
+
+	if (cfg->server_name)
+		ret = connect_to_server(cfg, fd);
+	else
+		ret = accept_client(cfg, fd);
+	if (!ret)
+		printf("TCP connection was established\n");
+	return ret;
+}
+
+/* Write all @len bytes, or say how far it got. */
+static int write_full(int fd, const void *buf, size_t len, long long deadline)
+{
+	const char *p = buf;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = send(fd, p + done, len - done, MSG_NOSIGNAL);
+		int ret;
+
+		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+			ret = wait_fd(fd, POLLOUT, deadline);
+		} else if (n < 0) {
+			ret = -errno;
+		} else {
+			done += (size_t)n;
+			continue;
+		}
+		if (ret) {
+			fprintf(stderr,
+				"failed to send to the peer after %zu of %zu bytes: %s\n",
+				done, len, strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Read exactly @len bytes, or say how far it got and why it stopped. */
+static int read_full(int fd, void *buf, size_t len, long long deadline)
+{
+	char *p = buf;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = recv(fd, p + done, len - done, 0);
+		int ret;
+
+		if (n == 0) {
+			fprintf(stderr,
+				"peer closed the connection after %zu of %zu bytes\n",
+				done, len);
+			return -ECONNRESET;
+		}
+		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+			ret = wait_fd(fd, POLLIN, deadline);
+		} else if (n < 0) {
+			ret = -errno;
+		} else {
+			done += (size_t)n;
+			continue;
+		}
+		if (ret) {
+			fprintf(stderr,
+				"failed to receive from the peer after %zu of %zu bytes: %s\n",
+				done, len, strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int sock_sync_data(int fd, const void *local, void *remote, size_t len,
+		   int timeout_ms)
+{
+	long long deadline = now_ms() + timeout_ms;
+	int ret;
+
+	ret = write_full(fd, local, len, deadline);
+	if (ret)
+		return ret;
+	return read_full(fd, remote, len, deadline);
+}
+
+int sock_sync(int fd, int timeout_ms)
+{
+	char mine = 'Q', theirs = 0;
+	int ret;
+
+	ret = sock_sync_data(fd, &mine, &theirs, 1, timeout_ms);
+	if (!ret && theirs != mine) {
+		fprintf(stderr, "failed to sync with the peer: %s (got 0x%02x)\n",
+			strerror(EPROTO), (unsigned char)theirs);
+		ret = -EPROTO;
+	}
+	return ret;
+}
+
+int sock_exchange_qp_info(int fd, const struct qp_info *local,
+			  struct qp_info *remote, int timeout_ms)
+{
+	long long deadline = now_ms() + timeout_ms;
+	uint8_t out[QP_INFO_WIRE_SIZE], in[QP_INFO_WIRE_SIZE];
+	const char *why = NULL;
+	int ret;
+
+	qp_info_encode(local, out);
+	ret = write_full(fd, out, sizeof(out), deadline);
+	if (ret)
+		return ret;
+	ret = read_full(fd, in, QP_INFO_HEADER_SIZE, deadline);
+	if (ret)
+		return ret;
+	ret = qp_info_decode_header(in, QP_INFO_HEADER_SIZE, &why);
+	if (!ret)
+		ret = read_full(fd, in + QP_INFO_HEADER_SIZE,
+				QP_INFO_BODY_SIZE, deadline);
+	if (!ret)
+		ret = qp_info_decode(in, sizeof(in), remote, &why);
+	if (ret && why)
+		fprintf(stderr, "failed to accept the peer's QP info: %s (%s)\n",
+			why, strerror(-ret));
+	return ret;
+}
