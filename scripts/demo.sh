@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Build rdma_rc_example and run it between two QEMU guests with soft-RoCE:
+# the server on guest a (192.0.2.1), the client on guest b.
+#
+#   scripts/demo.sh [-- EXTRA ARGS FOR BOTH SIDES]
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+BUILD_DIR=${BUILD_DIR:-build}
+case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
+RXE_VM=$ROOT/scripts/rxe-vm
+
+die() {
+	echo "demo.sh: $*" >&2
+	exit 1
+}
+
+extra=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--) shift; extra=("$@"); break ;;
+	-h | --help)
+		sed -n '2,6p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+		exit 0 ;;
+	*) die "unexpected argument $1 (arguments for the program go after --)" ;;
+	esac
+done
+
+for tool in cmake pkg-config cc; do
+	command -v "$tool" >/dev/null 2>&1 ||
+		die "$tool not found: run scripts/test.sh once, it installs the build tools"
+done
+"$RXE_VM" prepare
+cmake -S "$ROOT" -B "$BUILD_DIR" >/dev/null
+cmake --build "$BUILD_DIR" -j2 --target rdma_rc_example
+exe=${RDMA_RC_EXAMPLE:-$BUILD_DIR/rdma_rc_example}
+if [ ! -x "$exe" ]; then
+	exe=$(find "$BUILD_DIR" -type f -name rdma_rc_example -perm -u+x | head -n 1)
+fi
+[ -n "$exe" ] && [ -x "$exe" ] || die "rdma_rc_example was not built under $BUILD_DIR"
+
+args=""
+[ "${#extra[@]}" -eq 0 ] || args=$(printf ' %q' "${extra[@]}")
+server="$(printf '%q' "$exe") -d rxe0$args"
+# The program retries its TCP connect for a few seconds; the pause gives the
+# server time to start listening first anyway.
+client="sleep 2; $(printf '%q' "$exe") -d rxe0$args 192.0.2.1"
+
+out=$(mktemp -d "${TMPDIR:-/tmp}/rxe-demo.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+echo "server (guest a): $server"
+echo "client (guest b): $client"
+status=0
+"$RXE_VM" run --guests 2 --timeout 120 --out "$out/demo" -a "$server" -b "$client" \
+	>"$out/rxe-vm.log" 2>&1 || status=$?
+
+show() {
+	local role=$1 g=$2
+	echo
+	echo "=============== $role (guest $g) — exit status $(cat "$out/demo.$g.rc" 2>/dev/null || echo '?') ==============="
+	cat "$out/demo.$g.out" 2>/dev/null || true
+	if [ -s "$out/demo.$g.err" ]; then
+		echo "--------------- $role stderr ---------------"
+		cat "$out/demo.$g.err"
+	fi
+}
+show server a
+show client b
+if [ "$status" -ne 0 ]; then
+	echo
+	echo "demo.sh: the run failed (status $status); rxe-vm said:" >&2
+	grep -v '^--- [ab]: ' "$out/rxe-vm.log" | grep '^rxe-vm:' >&2 || cat "$out/rxe-vm.log" >&2
+fi
+exit "$status"

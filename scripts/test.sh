@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Build the project and run every test (unit tests on the host, rxe tests in
+# QEMU guests with soft-RoCE).  Installs what is missing first, so it works
+# from a fresh clone on a fresh Debian machine.
+#
+#   scripts/test.sh            build into ./build (or $BUILD_DIR), run ctest
+#   CI=true scripts/test.sh    same, with warnings as errors
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+BUILD_DIR=${BUILD_DIR:-build}
+case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
+
+BUILD_PACKAGES=(gcc make cmake pkg-config libibverbs-dev librdmacm-dev
+	libcmocka-dev)
+
+die() {
+	echo "test.sh: $*" >&2
+	exit 1
+}
+
+as_root() {
+	if [ "$(id -u)" -eq 0 ]; then
+		"$@"
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo "$@"
+	else
+		die "need root (or sudo) to run: $*"
+	fi
+}
+
+install_missing() {
+	local missing=() p
+	command -v dpkg-query >/dev/null 2>&1 ||
+		die "dpkg-query not found: install ${BUILD_PACKAGES[*]} by hand"
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+			missing+=("$p")
+	done
+	[ "${#missing[@]}" -eq 0 ] && return 0
+	echo "test.sh: installing ${missing[*]}" >&2
+	as_root apt-get update -q || die "apt-get update failed"
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends "${missing[@]}" ||
+		die "could not install ${missing[*]}"
+}
+
+install_missing "${BUILD_PACKAGES[@]}"
+for tool in cc cmake ctest pkg-config; do
+	command -v "$tool" >/dev/null 2>&1 || die "$tool not found after installing packages"
+done
+
+# The rig's packages, kernel and initramfs (cached between runs).
+"$ROOT/scripts/rxe-vm" prepare
+
+cmake_args=(-S "$ROOT" -B "$BUILD_DIR")
+if [ "${CI:-}" = true ]; then
+	cmake_args+=(-DRDMA_WERROR=ON)
+fi
+cmake "${cmake_args[@]}"
+cmake --build "$BUILD_DIR" -j2
+
+cd "$BUILD_DIR"
+status=0
+ctest --output-on-failure || status=$?
+# Never leave the shared guests behind, whatever ctest did.
+"$ROOT/scripts/rxe-vm" stop "$BUILD_DIR/rxe-session" >/dev/null 2>&1 || true
+exit "$status"

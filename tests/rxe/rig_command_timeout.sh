@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# A command that hangs must be killed at --timeout and reported, while the
+# other guest's command still returns its output.  This is also the suite's
+# one-shot boot of two guests (rxe-vm run --guests 2).
+. "$(dirname "$0")/lib.sh"
+
+timeout=5
+start=$SECONDS
+rc=0
+rxe_run hang --guests 2 --timeout "$timeout" \
+	-a 'echo started; sleep 1000' \
+	-b 'echo "b is $RXE_GUEST at $RXE_ADDR, peer $RXE_PEER_ADDR"' || rc=$?
+spent=$((SECONDS - start))
+expect_nonzero "$rc" "rxe-vm run with a command that hangs"
+expect_text "$RXE_OUT.log" "rxe-vm: guest a: command timed out after $timeout s"
+expect_line "$RXE_OUT.a.out" "started"
+expect_rc "$RXE_OUT.b.rc" 0
+expect_line "$RXE_OUT.b.out" "b is b at 192.0.2.2, peer 192.0.2.1"
+# The boot is not part of the bound; the exec is: timeout + 15 s.
+boot=$(sed -n 's/.*guests up in .* (\([0-9]*\) s)$/\1/p' "$RXE_OUT.log")
+if [ -n "$boot" ] && ((spent - boot <= timeout + 15)); then
+	_rxe_pass "gave up $((spent - boot)) s after boot (bound: $((timeout + 15)) s)"
+else
+	RXE_FAILED=$((RXE_FAILED + 1))
+	echo "FAIL: run took $spent s with boot '${boot:-?}' s; expected the exec to end within $((timeout + 15)) s"
+fi
+finish
