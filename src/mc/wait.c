@@ -4,7 +4,7 @@
  * channel are file descriptors, so one poll() with a timeout serves both.
  */
 #include <errno.h>
-#include <sys/poll.h> /* <poll.h> would find include/poll.h */
+#include <poll.h>
 #include <time.h>
 
 #include "mc_wait.h"
