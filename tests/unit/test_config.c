@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+/* config_parse: defaults, every option, and the one-line rejections. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+
+#define MAX_ARGS 32
+
+/* What one config_parse call returned and printed. */
+struct parse_result {
+	int ret;
+	struct config cfg;
+	char *out;
+	char *err;
+};
+
+/* Parse a NULL-terminated list of arguments (after the program name). */
+static struct parse_result parse(const char *first, ...)
+{
+	char *argv[MAX_ARGS + 1] = { (char *)"rdma_rc_example" };
+	struct parse_result r = { 0 };
+	size_t out_len, err_len;
+	FILE *out = open_memstream(&r.out, &out_len);
+	FILE *err = open_memstream(&r.err, &err_len);
+	const char *arg = first;
+	va_list ap;
+	int argc = 1;
+
+	va_start(ap, first);
+	while (arg && argc < MAX_ARGS) {
+		argv[argc++] = (char *)arg;
+		arg = va_arg(ap, const char *);
+	}
+	va_end(ap);
+	argv[argc] = NULL;
+	r.ret = config_parse(&r.cfg, argc, argv, out, err);
+	fclose(out);
+	fclose(err);
+	return r;
+}
+
+static void free_result(struct parse_result *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+static size_t count_lines(const char *text)
+{
+	size_t n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+static void test_defaults(void **state)
+{
+	struct parse_result r = parse(NULL);
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	assert_null(r.cfg.server_name);
+	assert_int_equal(r.cfg.tcp_port, 19875);
+	assert_null(r.cfg.ib_devname);
+	assert_int_equal(r.cfg.ib_port, 1);
+	assert_int_equal(r.cfg.gid_idx, -1);
+	assert_int_equal(r.cfg.transport, TRANSPORT_RC);
+	assert_int_equal(r.cfg.op_count, 3);
+	assert_int_equal(r.cfg.ops[0], OP_SEND);
+	assert_int_equal(r.cfg.ops[1], OP_READ);
+	assert_int_equal(r.cfg.ops[2], OP_WRITE);
+	assert_int_equal(r.cfg.timeout_sec, 10);
+	assert_int_equal(r.cfg.connect_timeout_sec, 5);
+	assert_int_equal(r.cfg.accept_timeout_sec, 60);
+	assert_false(r.cfg.use_events);
+	assert_false(r.cfg.use_rdma_cm);
+	assert_false(r.cfg.verbose);
+	assert_string_equal(r.err, "");
+	free_result(&r);
+}
+
+static void test_every_option(void **state)
+{
+	struct parse_result r = parse("-p", "2000", "--ib-dev", "rxe0", "-i",
+				      "2", "-g", "3", "-o", "write,send", "-t",
+				      "7", "--connect-timeout", "8",
+				      "--accept-timeout", "9", "-v",
+				      "192.0.2.1", NULL);
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	assert_string_equal(r.cfg.server_name, "192.0.2.1");
+	assert_int_equal(r.cfg.tcp_port, 2000);
+	assert_string_equal(r.cfg.ib_devname, "rxe0");
+	assert_int_equal(r.cfg.ib_port, 2);
+	assert_int_equal(r.cfg.gid_idx, 3);
+	assert_int_equal(r.cfg.op_count, 2);
+	assert_int_equal(r.cfg.ops[0], OP_WRITE);
+	assert_int_equal(r.cfg.ops[1], OP_SEND);
+	assert_int_equal(r.cfg.timeout_sec, 7);
+	assert_int_equal(r.cfg.connect_timeout_sec, 8);
+	assert_int_equal(r.cfg.accept_timeout_sec, 9);
+	assert_true(r.cfg.verbose);
+	free_result(&r);
+}
+
+/* Repeated calls start from scratch: getopt's state is reset each time. */
+static void test_parse_twice(void **state)
+{
+	struct parse_result first = parse("-v", "-p", "1234", "host", NULL);
+	struct parse_result second = parse("-p", "4321", NULL);
+
+	(void)state;
+	assert_int_equal(first.ret, 0);
+	assert_int_equal(second.ret, 0);
+	assert_int_equal(second.cfg.tcp_port, 4321);
+	assert_null(second.cfg.server_name);
+	assert_false(second.cfg.verbose);
+	free_result(&first);
+	free_result(&second);
+}
+
+static void test_help_and_version(void **state)
+{
+	struct parse_result help = parse("--help", NULL);
+	struct parse_result version = parse("-V", NULL);
+
+	(void)state;
+	assert_int_equal(help.ret, 1);
+	assert_non_null(strstr(help.out, "usage: rdma_rc_example"));
+	assert_non_null(strstr(help.out, "--connect-timeout"));
+	assert_non_null(strstr(help.out, "send"));
+	assert_string_equal(help.err, "");
+	assert_int_equal(version.ret, 1);
+	assert_non_null(strstr(version.out, "rdma_rc_example "));
+	free_result(&help);
+	free_result(&version);
+}
+
+/* One rejected command line: -EINVAL, one line on err naming @needles. */
+static void check_rejected(const char *option, const char *value,
+			   const char *needle1, const char *needle2)
+{
+	struct parse_result r = parse(option, value, NULL);
+
+	assert_int_equal(r.ret, -EINVAL);
+	assert_int_equal(count_lines(r.err), 1);
+	if (!strstr(r.err, needle1) || !strstr(r.err, needle2))
+		fail_msg("'%s %s': expected '%s' and '%s' in: %s", option,
+			 value ? value : "", needle1, needle2, r.err);
+	assert_string_equal(r.out, "");
+	free_result(&r);
+}
+
+static void test_bad_values(void **state)
+{
+	(void)state;
+	check_rejected("-p", "0", "--port", "'0'");
+	check_rejected("--port", "70000", "--port", "'70000'");
+	check_rejected("-p", "19875x", "--port", "'19875x'");
+	check_rejected("-p", "", "--port", "''");
+	check_rejected("-p", " 1", "--port", "' 1'");
+	check_rejected("-i", "0", "--ib-port", "'0'");
+	check_rejected("-i", "-1", "--ib-port", "'-1'");
+	check_rejected("-g", "-1", "--gid-idx", "'-1'");
+	check_rejected("-g", "abc", "--gid-idx", "'abc'");
+	check_rejected("-g", "256", "--gid-idx", "'256'");
+	check_rejected("-t", "0", "--timeout", "'0'");
+	check_rejected("--connect-timeout", "-5", "--connect-timeout", "'-5'");
+	check_rejected("--accept-timeout", "1.5", "--accept-timeout", "'1.5'");
+	check_rejected("-o", "send,foo", "--ops", "'foo'");
+	check_rejected("-o", "send,,read", "--ops", "''");
+	check_rejected("-o", "", "--ops", "''");
+	check_rejected("--bogus", NULL, "unknown option", "--bogus");
+	check_rejected("-x", NULL, "unknown option", "-x");
+	check_rejected("-p", NULL, "needs a value", "-p");
+	check_rejected("host1", "host2", "unexpected argument", "host2");
+}
+
+static void test_too_many_ops(void **state)
+{
+	char list[OPS_MAX * 5 + 8] = "send";
+	int i;
+
+	(void)state;
+	for (i = 1; i <= OPS_MAX; i++)
+		strcat(list, ",send");
+	check_rejected("-o", list, "--ops", "more than 16");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_every_option),
+		cmocka_unit_test(test_parse_twice),
+		cmocka_unit_test(test_help_and_version),
+		cmocka_unit_test(test_bad_values),
+		cmocka_unit_test(test_too_many_ops),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

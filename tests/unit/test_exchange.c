@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+/* The QP-info message: round trip, and every kind of bad message refused. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "exchange.h"
+
+/* Offsets of a few fields, as documented in exchange.h. */
+#define AT_MAGIC 0
+#define AT_VERSION 4
+#define AT_BODY_LEN 6
+#define AT_QP_NUM 24
+#define AT_TRANSPORT 50
+#define AT_OPS 52
+#define AT_FLAGS 68
+#define AT_RESERVED 69
+
+static struct qp_info sample(void)
+{
+	struct qp_info info = {
+		.addr = 0x0123456789abcdefull,
+		.len = 4096,
+		.rkey = 0xdeadbeef,
+		.qp_num = 0x000011,
+		.psn = 0xabcdef,
+		.lid = 0x1234,
+		.gid = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 192, 0, 2, 1 },
+		.transport = TRANSPORT_RC,
+		.op_count = 3,
+		.ops = { OP_SEND, OP_READ, OP_WRITE },
+		.flags = QP_INFO_HAS_ATOMICS,
+	};
+
+	return info;
+}
+
+static void encode_sample(uint8_t wire[QP_INFO_WIRE_SIZE])
+{
+	struct qp_info info = sample();
+
+	qp_info_encode(&info, wire);
+}
+
+/* Decode @wire[0..len) and expect @want, with some reason. */
+static void expect_refused(const uint8_t *wire, size_t len, int want)
+{
+	struct qp_info info;
+	const char *why = NULL;
+
+	assert_int_equal(qp_info_decode(wire, len, &info, &why), want);
+	assert_non_null(why);
+}
+
+static void test_round_trip(void **state)
+{
+	uint8_t wire[QP_INFO_WIRE_SIZE];
+	struct qp_info in = sample(), out;
+	const char *why = NULL;
+
+	(void)state;
+	qp_info_encode(&in, wire);
+	assert_int_equal(qp_info_decode(wire, sizeof(wire), &out, &why), 0);
+	assert_null(why);
+	/* Field by field: the struct's padding bytes carry nothing. */
+	assert_int_equal(out.addr, in.addr);
+	assert_int_equal(out.len, in.len);
+	assert_int_equal(out.rkey, in.rkey);
+	assert_int_equal(out.qp_num, in.qp_num);
+	assert_int_equal(out.psn, in.psn);
+	assert_int_equal(out.lid, in.lid);
+	assert_memory_equal(out.gid, in.gid, sizeof(in.gid));
+	assert_int_equal(out.transport, in.transport);
+	assert_int_equal(out.op_count, in.op_count);
+	assert_memory_equal(out.ops, in.ops, sizeof(in.ops));
+	assert_int_equal(out.flags, in.flags);
+}
+
+static void test_network_byte_order(void **state)
+{
+	uint8_t wire[QP_INFO_WIRE_SIZE];
+
+	(void)state;
+	encode_sample(wire);
+	/* "RCEX", version 1, body 64, QP number 0x000011 */
+	assert_memory_equal(wire, "RCEX", 4);
+	assert_int_equal(wire[AT_VERSION], 0);
+	assert_int_equal(wire[AT_VERSION + 1], 1);
+	assert_int_equal(wire[AT_BODY_LEN + 1], QP_INFO_BODY_SIZE);
+	assert_int_equal(wire[AT_QP_NUM + 3], 0x11);
+}
+
+static void test_short(void **state)
+{
+	uint8_t wire[QP_INFO_WIRE_SIZE];
+
+	(void)state;
+	encode_sample(wire);
+	expect_refused(wire, 0, -ENODATA);
+	expect_refused(wire, QP_INFO_HEADER_SIZE - 1, -ENODATA);
+	expect_refused(wire, QP_INFO_WIRE_SIZE - 1, -ENODATA);
+}
+
+static void test_oversized(void **state)
+{
+	uint8_t wire[QP_INFO_WIRE_SIZE + 8] = { 0 };
+
+	(void)state;
+	encode_sample(wire);
+	expect_refused(wire, sizeof(wire), -EMSGSIZE);
+	/* A header announcing a longer body is refused before reading it. */
+	wire[AT_BODY_LEN + 1] = QP_INFO_BODY_SIZE + 8;
+	expect_refused(wire, QP_INFO_WIRE_SIZE, -EBADMSG);
+}
+
+static void test_wrong_magic_and_version(void **state)
+{
+	uint8_t wire[QP_INFO_WIRE_SIZE];
+
+	(void)state;
+	encode_sample(wire);
+	wire[AT_MAGIC] ^= 0xff;
+	expect_refused(wire, sizeof(wire), -EPROTO);
+	encode_sample(wire);
+	wire[AT_VERSION + 1] = 2;
+	expect_refused(wire, sizeof(wire), -EPROTONOSUPPORT);
+}
+
+static void test_bad_fields(void **state)
+{
+	uint8_t wire[QP_INFO_WIRE_SIZE];
+
+	(void)state;
+	encode_sample(wire);
+	wire[AT_QP_NUM] = 1; /* QP number above 24 bits */
+	expect_refused(wire, sizeof(wire), -EINVAL);
+	encode_sample(wire);
+	wire[AT_TRANSPORT] = 9;
+	expect_refused(wire, sizeof(wire), -EINVAL);
+	encode_sample(wire);
+	wire[AT_OPS] = OP_ID_LAST + 1;
+	expect_refused(wire, sizeof(wire), -EINVAL);
+	encode_sample(wire);
+	wire[AT_OPS + 5] = OP_SEND; /* past the op count */
+	expect_refused(wire, sizeof(wire), -EINVAL);
+	encode_sample(wire);
+	wire[AT_FLAGS] = 0x80;
+	expect_refused(wire, sizeof(wire), -EINVAL);
+	encode_sample(wire);
+	wire[AT_RESERVED] = 1;
+	expect_refused(wire, sizeof(wire), -EINVAL);
+}
+
+static void test_match(void **state)
+{
+	struct qp_info local = sample(), remote = sample();
+	const char *why = NULL;
+
+	(void)state;
+	assert_int_equal(qp_info_match(&local, &remote, &why), 0);
+	remote.ops[2] = OP_READ;
+	assert_int_equal(qp_info_match(&local, &remote, &why), -EPROTO);
+	assert_non_null(strstr(why, "operations"));
+	remote = sample();
+	remote.op_count = 2;
+	remote.ops[2] = 0;
+	assert_int_equal(qp_info_match(&local, &remote, &why), -EPROTO);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_network_byte_order),
+		cmocka_unit_test(test_short),
+		cmocka_unit_test(test_oversized),
+		cmocka_unit_test(test_wrong_magic_and_version),
+		cmocka_unit_test(test_bad_fields),
+		cmocka_unit_test(test_match),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
