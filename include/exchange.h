@@ -48,8 +48,7 @@ struct qp_info {
 };
 
 /* Write @info as QP_INFO_WIRE_SIZE bytes to @out. */
-void qp_info_encode(const struct qp_info *info,
-		    uint8_t out[QP_INFO_WIRE_SIZE]);
+void qp_info_encode(const struct qp_info *info, uint8_t out[QP_INFO_WIRE_SIZE]);
 
 /*
  * Check the header at @buf (@len >= QP_INFO_HEADER_SIZE bytes). Returns 0, or

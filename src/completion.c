@@ -51,20 +51,23 @@ int poll_completion(struct ibv_cq *cq, int timeout_ms,
 		return ret;
 	if (wc->status != IBV_WC_SUCCESS) {
 		fprintf(stderr,
-			"failed completion of %s wr_id %" PRIu64 " on QP 0x%06x: %s (vendor error 0x%x)\n",
+			"failed completion of %s wr_id %" PRIu64
+			" on QP 0x%06x: %s (vendor error 0x%x)\n",
 			wc_opcode_str(wc->opcode), wc->wr_id, wc->qp_num,
 			ibv_wc_status_str(wc->status), wc->vendor_err);
 		return -EIO;
 	}
 	if (wc->opcode != expected) {
 		fprintf(stderr,
-			"failed to get a %s completion: got %s wr_id %" PRIu64 ": %s\n",
+			"failed to get a %s completion: got %s wr_id %" PRIu64
+			": %s\n",
 			wc_opcode_str(expected), wc_opcode_str(wc->opcode),
 			wc->wr_id, strerror(EPROTO));
 		return -EPROTO;
 	}
 	trace_step(tr,
-		   "polled completion: %s, wr_id %" PRIu64 ", status %s, %u bytes, QP 0x%06x",
+		   "polled completion: %s, wr_id %" PRIu64
+		   ", status %s, %u bytes, QP 0x%06x",
 		   wc_opcode_str(wc->opcode), wc->wr_id,
 		   ibv_wc_status_str(wc->status), wc->byte_len, wc->qp_num);
 	return 0;

@@ -9,7 +9,7 @@
 #include "config.h"
 #include "ops.h"
 
-#define PROGRAM_NAME "rdma_rc_example"
+#define PROGRAM_NAME	"rdma_rc_example"
 #define PROGRAM_VERSION "0.1.0"
 
 /* Long-only options get values outside the character range. */
@@ -22,18 +22,18 @@ enum long_only_option {
 #define TIMEOUT_MAX_SEC 86400
 
 static const struct option long_options[] = {
-	{ "port", required_argument, NULL, 'p' },
-	{ "ib-dev", required_argument, NULL, 'd' },
-	{ "ib-port", required_argument, NULL, 'i' },
-	{ "gid-idx", required_argument, NULL, 'g' },
-	{ "ops", required_argument, NULL, 'o' },
-	{ "timeout", required_argument, NULL, 't' },
-	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
-	{ "accept-timeout", required_argument, NULL, OPT_ACCEPT_TIMEOUT },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	{"port", required_argument, NULL, 'p'},
+	{"ib-dev", required_argument, NULL, 'd'},
+	{"ib-port", required_argument, NULL, 'i'},
+	{"gid-idx", required_argument, NULL, 'g'},
+	{"ops", required_argument, NULL, 'o'},
+	{"timeout", required_argument, NULL, 't'},
+	{"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
+	{"accept-timeout", required_argument, NULL, OPT_ACCEPT_TIMEOUT},
+	{"verbose", no_argument, NULL, 'v'},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
+	{NULL, 0, NULL, 0},
 };
 
 void config_defaults(struct config *cfg)
@@ -45,7 +45,7 @@ void config_defaults(struct config *cfg)
 		.ib_port = CONFIG_DEFAULT_IB_PORT,
 		.gid_idx = -1,
 		.transport = TRANSPORT_RC,
-		.ops = { OP_SEND, OP_READ, OP_WRITE },
+		.ops = {OP_SEND, OP_READ, OP_WRITE},
 		.op_count = 3,
 		.use_events = false,
 		.use_rdma_cm = false,
@@ -119,8 +119,8 @@ static int parse_number_option(const char *option, const char *text,
 	if (parse_number(text, min, max, value) == 0)
 		return 0;
 	fprintf(err,
-		PROGRAM_NAME ": invalid %s value '%s' (expected a number from %lu to %lu)\n",
-		option, text, min, max);
+		"%s: invalid %s value '%s' (expected a number from %lu to %lu)\n",
+		PROGRAM_NAME, option, text, min, max);
 	return -EINVAL;
 }
 
@@ -145,16 +145,16 @@ static int parse_ops(struct config *cfg, const char *list, FILE *err)
 
 		if (!op) {
 			fprintf(err,
-				PROGRAM_NAME ": invalid --ops value '%s': unknown operation '%.*s' (known: ",
-				list, (int)len, name);
+				"%s: invalid --ops value '%s': unknown operation '%.*s' (known: ",
+				PROGRAM_NAME, list, (int)len, name);
 			list_op_names(err);
 			fprintf(err, ")\n");
 			return -EINVAL;
 		}
 		if (count == OPS_MAX) {
 			fprintf(err,
-				PROGRAM_NAME ": invalid --ops value '%s': more than %d operations\n",
-				list, OPS_MAX);
+				"%s: invalid --ops value '%s': more than %d operations\n",
+				PROGRAM_NAME, list, OPS_MAX);
 			return -EINVAL;
 		}
 		cfg->ops[count++] = op->id;
@@ -167,8 +167,7 @@ static int parse_ops(struct config *cfg, const char *list, FILE *err)
 }
 
 /* Apply one option; 0, or -EINVAL after printing the reason. */
-static int apply_option(struct config *cfg, int opt, const char *arg,
-			FILE *err)
+static int apply_option(struct config *cfg, int opt, const char *arg, FILE *err)
 {
 	unsigned long value;
 	int ret = 0;
@@ -221,13 +220,13 @@ static int apply_option(struct config *cfg, int opt, const char *arg,
 static void report_bad_option(int opt, int bad_char, const char *bad_arg,
 			      FILE *err)
 {
-	const char *what = opt == ':' ? "option needs a value" :
-					"unknown option";
+	const char *what =
+		opt == ':' ? "option needs a value" : "unknown option";
 
 	if (bad_char)
-		fprintf(err, PROGRAM_NAME ": %s: '-%c'\n", what, bad_char);
+		fprintf(err, "%s: %s: '-%c'\n", PROGRAM_NAME, what, bad_char);
 	else
-		fprintf(err, PROGRAM_NAME ": %s: '%s'\n", what, bad_arg);
+		fprintf(err, "%s: %s: '%s'\n", PROGRAM_NAME, what, bad_arg);
 }
 
 int config_parse(struct config *cfg, int argc, char **argv, FILE *out,
@@ -260,7 +259,7 @@ int config_parse(struct config *cfg, int argc, char **argv, FILE *out,
 	if (optind < argc)
 		cfg->server_name = argv[optind++];
 	if (optind < argc) {
-		fprintf(err, PROGRAM_NAME ": unexpected argument '%s'\n",
+		fprintf(err, "%s: unexpected argument '%s'\n", PROGRAM_NAME,
 			argv[optind]);
 		return -EINVAL;
 	}

@@ -85,18 +85,20 @@ int device_query_port(struct ibv_context *ctx, uint8_t port,
 			ibv_port_state_str(attr->state));
 		return -ENETDOWN;
 	}
-	trace_step(tr, "port %u of %s: %s, link layer %s, LID 0x%04x, active MTU %d",
-		   port, dev, ibv_port_state_str(attr->state),
-		   attr->link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" :
-								 "InfiniBand",
-		   attr->lid, mtu_to_bytes(attr->active_mtu));
+	trace_step(
+		tr,
+		"port %u of %s: %s, link layer %s, LID 0x%04x, active MTU %d",
+		port, dev, ibv_port_state_str(attr->state),
+		attr->link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet"
+							    : "InfiniBand",
+		attr->lid, mtu_to_bytes(attr->active_mtu));
 	return 0;
 }
 
 bool gid_is_ipv4_mapped(const union ibv_gid *gid)
 {
-	static const uint8_t prefix[12] = { 0, 0, 0, 0, 0, 0,
-					    0, 0, 0, 0, 0xff, 0xff };
+	static const uint8_t prefix[12] = {0, 0, 0, 0, 0,    0,
+					   0, 0, 0, 0, 0xff, 0xff};
 
 	return memcmp(gid->raw, prefix, sizeof(prefix)) == 0;
 }
@@ -127,8 +129,8 @@ static int read_gid_table(struct ibv_context *ctx, uint8_t port, int len,
 
 	*count = 0;
 	for (i = 0; i < len; i++) {
-		ret = ibv_query_gid_ex(ctx, port, (uint32_t)i,
-				       &entries[*count], 0);
+		ret = ibv_query_gid_ex(ctx, port, (uint32_t)i, &entries[*count],
+				       0);
 		if (ret == ENODATA)
 			continue; /* an empty slot of the table */
 		if (ret) {
@@ -202,9 +204,10 @@ int device_choose_gid(struct ibv_context *ctx, uint8_t port,
 	char text[INET6_ADDRSTRLEN];
 	int ret;
 
-	*out = (struct gid_choice){ .index = requested };
+	*out = (struct gid_choice){.index = requested};
 	if (requested < 0 && attr->link_layer != IBV_LINK_LAYER_ETHERNET) {
-		trace_step(tr, "no GID given on InfiniBand: no GRH, LID routing");
+		trace_step(tr,
+			   "no GID given on InfiniBand: no GRH, LID routing");
 		return 0;
 	}
 	if (requested < 0) {

@@ -17,7 +17,7 @@
 /* Exit statuses. */
 #define EXIT_PASSED 0
 #define EXIT_FAILED 1
-#define EXIT_USAGE 2
+#define EXIT_USAGE  2
 
 /* The manual's steps, in its order, once the options are known. */
 static int run(const struct config *cfg)

@@ -36,7 +36,8 @@ int post_send(struct ibv_qp *qp, const struct send_request *req,
 		return -ret;
 	}
 	trace_step(tr,
-		   "posted %s: wr_id %" PRIu64 ", local 0x%" PRIx64 " len %u lkey 0x%x, remote 0x%" PRIx64 " rkey 0x%x",
+		   "posted %s: wr_id %" PRIu64 ", local 0x%" PRIx64
+		   " len %u lkey 0x%x, remote 0x%" PRIx64 " rkey 0x%x",
 		   wr_opcode_str(req->opcode), req->wr_id, sge.addr, sge.length,
 		   sge.lkey, req->remote_addr, req->rkey);
 	return 0;
@@ -61,7 +62,8 @@ int post_receive(struct ibv_qp *qp, const struct ibv_sge *sge, uint64_t wr_id,
 		return -ret;
 	}
 	trace_step(tr,
-		   "posted RECV: wr_id %" PRIu64 ", local 0x%" PRIx64 " len %u lkey 0x%x",
+		   "posted RECV: wr_id %" PRIu64 ", local 0x%" PRIx64
+		   " len %u lkey 0x%x",
 		   wr_id, sg.addr, sg.length, sg.lkey);
 	return 0;
 }

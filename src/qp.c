@@ -23,7 +23,7 @@
 /* RDMA READs and atomics in flight at once: this example issues one. */
 #define QP_MAX_RD_ATOMIC 1
 /* The QP takes only the remote rights of the MR's access flags. */
-#define QP_REMOTE_ACCESS                                 \
+#define QP_REMOTE_ACCESS                                    \
 	(IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE | \
 	 IBV_ACCESS_REMOTE_ATOMIC)
 /* Routers a RoCE v2 packet may cross (the GRH hop limit). */
@@ -42,16 +42,17 @@ int modify_qp_to_init(struct ibv_qp *qp, uint8_t port, unsigned int access,
 	int ret;
 
 	ret = ibv_modify_qp(qp, &attr,
-			    IBV_QP_STATE |
-			    IBV_QP_PKEY_INDEX |
-			    IBV_QP_PORT |
-			    IBV_QP_ACCESS_FLAGS);
+			    IBV_QP_STATE |		  /* to INIT */
+				    IBV_QP_PKEY_INDEX |	  /* partition */
+				    IBV_QP_PORT |	  /* local port */
+				    IBV_QP_ACCESS_FLAGS); /* peer's rights */
 	if (ret) {
 		fprintf(stderr, "failed to modify QP 0x%06x to INIT: %s\n",
 			qp->qp_num, strerror(ret));
 		return -ret;
 	}
-	trace_step(tr, "QP 0x%06x RESET -> INIT: port %u, pkey index 0, access %s",
+	trace_step(tr,
+		   "QP 0x%06x RESET -> INIT: port %u, pkey index 0, access %s",
 		   qp->qp_num, port,
 		   access_flags_str(access, flags, sizeof(flags)));
 	return 0;
@@ -94,24 +95,25 @@ int modify_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
 	int ret;
 
 	ret = ibv_modify_qp(qp, &attr,
-			    IBV_QP_STATE |
-			    IBV_QP_AV |
-			    IBV_QP_PATH_MTU |
-			    IBV_QP_DEST_QPN |
-			    IBV_QP_RQ_PSN |
-			    IBV_QP_MAX_DEST_RD_ATOMIC |
-			    IBV_QP_MIN_RNR_TIMER);
+			    IBV_QP_STATE |	      /* to RTR */
+				    IBV_QP_AV |	      /* peer address */
+				    IBV_QP_PATH_MTU | /* packet size */
+				    IBV_QP_DEST_QPN | /* peer QP */
+				    IBV_QP_RQ_PSN |   /* peer's first PSN */
+				    IBV_QP_MAX_DEST_RD_ATOMIC | /* its READs */
+				    IBV_QP_MIN_RNR_TIMER); /* RNR NAK wait */
 	if (ret) {
 		fprintf(stderr, "failed to modify QP 0x%06x to RTR: %s\n",
 			qp->qp_num, strerror(ret));
 		return -ret;
 	}
-	trace_step(tr,
-		   "QP 0x%06x INIT -> RTR: dest QPN 0x%06x, rq PSN 0x%06x, MTU %d, dest LID 0x%04x, %s%d, max dest rd atomic %d, min RNR timer %d",
-		   qp->qp_num, remote->qp_num, remote->psn,
-		   mtu_to_bytes(path->mtu), remote->lid,
-		   path->gid_index >= 0 ? "GRH with sgid index " : "no GRH ",
-		   path->gid_index, QP_MAX_RD_ATOMIC, QP_MIN_RNR_TIMER);
+	trace_step(
+		tr,
+		"QP 0x%06x INIT -> RTR: dest QPN 0x%06x, rq PSN 0x%06x, MTU %d, dest LID 0x%04x, %s%d, max dest rd atomic %d, min RNR timer %d",
+		qp->qp_num, remote->qp_num, remote->psn,
+		mtu_to_bytes(path->mtu), remote->lid,
+		path->gid_index >= 0 ? "GRH with sgid index " : "no GRH ",
+		path->gid_index, QP_MAX_RD_ATOMIC, QP_MIN_RNR_TIMER);
 	return 0;
 }
 
@@ -128,21 +130,22 @@ int modify_qp_to_rts(struct ibv_qp *qp, uint32_t psn, const struct trace *tr)
 	int ret;
 
 	ret = ibv_modify_qp(qp, &attr,
-			    IBV_QP_STATE |
-			    IBV_QP_SQ_PSN |
-			    IBV_QP_TIMEOUT |
-			    IBV_QP_RETRY_CNT |
-			    IBV_QP_RNR_RETRY |
-			    IBV_QP_MAX_QP_RD_ATOMIC);
+			    IBV_QP_STATE |	       /* to RTS */
+				    IBV_QP_SQ_PSN |    /* our first PSN */
+				    IBV_QP_TIMEOUT |   /* ack timeout */
+				    IBV_QP_RETRY_CNT | /* resends */
+				    IBV_QP_RNR_RETRY | /* RNR resends */
+				    IBV_QP_MAX_QP_RD_ATOMIC); /* our READs */
 	if (ret) {
 		fprintf(stderr, "failed to modify QP 0x%06x to RTS: %s\n",
 			qp->qp_num, strerror(ret));
 		return -ret;
 	}
-	trace_step(tr,
-		   "QP 0x%06x RTR -> RTS: sq PSN 0x%06x, ack timeout %d, retry count %d, RNR retry %d, max rd atomic %d",
-		   qp->qp_num, psn, QP_ACK_TIMEOUT, QP_RETRY_CNT, QP_RNR_RETRY,
-		   QP_MAX_RD_ATOMIC);
+	trace_step(
+		tr,
+		"QP 0x%06x RTR -> RTS: sq PSN 0x%06x, ack timeout %d, retry count %d, RNR retry %d, max rd atomic %d",
+		qp->qp_num, psn, QP_ACK_TIMEOUT, QP_RETRY_CNT, QP_RNR_RETRY,
+		QP_MAX_RD_ATOMIC);
 	return 0;
 }
 
@@ -158,8 +161,8 @@ static int random_psn(uint32_t *psn)
 	return 0;
 }
 
-static int describe_local(const struct resources *res,
-			  const struct config *cfg, struct qp_info *info)
+static int describe_local(const struct resources *res, const struct config *cfg,
+			  struct qp_info *info)
 {
 	size_t i;
 
@@ -250,7 +253,7 @@ int connect_qp(struct resources *res, const struct config *cfg, int sock,
 	};
 	int ret;
 
-	*conn = (struct connection){ .qp = res->qp };
+	*conn = (struct connection){.qp = res->qp};
 	ret = exchange_info(res, cfg, sock, conn);
 	if (ret)
 		return ret;

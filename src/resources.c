@@ -69,7 +69,8 @@ static int alloc_buffer(struct resources *res)
 	res->buf_size = (size + page_size - 1) / page_size * page_size;
 	res->buf = aligned_alloc(page_size, res->buf_size);
 	if (!res->buf) {
-		fprintf(stderr, "failed to allocate a buffer of %zu bytes: %s\n",
+		fprintf(stderr,
+			"failed to allocate a buffer of %zu bytes: %s\n",
 			res->buf_size, strerror(ENOMEM));
 		return -ENOMEM;
 	}
@@ -91,11 +92,11 @@ static int register_buffer(struct resources *res)
 			res->buf_size, strerror(-ret));
 		return ret;
 	}
-	trace_step(&res->trace,
-		   "registered MR: addr %p, length %zu, lkey 0x%x, rkey 0x%x, access %s",
-		   (void *)res->buf, res->buf_size, res->mr->lkey,
-		   res->mr->rkey,
-		   access_flags_str(res->mr_access, flags, sizeof(flags)));
+	trace_step(
+		&res->trace,
+		"registered MR: addr %p, length %zu, lkey 0x%x, rkey 0x%x, access %s",
+		(void *)res->buf, res->buf_size, res->mr->lkey, res->mr->rkey,
+		access_flags_str(res->mr_access, flags, sizeof(flags)));
 	return 0;
 }
 
@@ -116,12 +117,13 @@ static int create_qp(struct resources *res, const struct config *cfg)
 		.qp_type = qp_type_of(cfg->transport),
 		/* every send produces a completion, as in the manual */
 		.sq_sig_all = 1,
-		.cap = {
-			.max_send_wr = QP_MAX_SEND_WR,
-			.max_recv_wr = QP_MAX_RECV_WR,
-			.max_send_sge = QP_MAX_SGE,
-			.max_recv_sge = QP_MAX_SGE,
-		},
+		.cap =
+			{
+				.max_send_wr = QP_MAX_SEND_WR,
+				.max_recv_wr = QP_MAX_RECV_WR,
+				.max_send_sge = QP_MAX_SGE,
+				.max_recv_sge = QP_MAX_SGE,
+			},
 	};
 
 	res->qp = ibv_create_qp(res->pd, &attr);
@@ -134,7 +136,8 @@ static int create_qp(struct resources *res, const struct config *cfg)
 	}
 	trace_step(&res->trace,
 		   "created %s QP 0x%06x (send WRs %u, recv WRs %u, SGEs %u)",
-		   transport_name(cfg->transport), res->qp->qp_num, attr.cap.max_send_wr, attr.cap.max_recv_wr,
+		   transport_name(cfg->transport), res->qp->qp_num,
+		   attr.cap.max_send_wr, attr.cap.max_recv_wr,
 		   attr.cap.max_send_sge);
 	return 0;
 }
@@ -145,7 +148,7 @@ int resources_create(struct resources *res, const struct config *cfg)
 
 	*res = (struct resources){
 		.ib_port = cfg->ib_port,
-		.trace = { .on = cfg->verbose },
+		.trace = {.on = cfg->verbose},
 	};
 	ret = device_open(cfg->ib_devname, &res->ctx, &res->trace);
 	if (ret)
@@ -193,7 +196,7 @@ dealloc_pd:
 	ibv_dealloc_pd(res->pd);
 close_device:
 	ibv_close_device(res->ctx);
-	*res = (struct resources){ 0 };
+	*res = (struct resources){0};
 	return ret;
 }
 
@@ -223,7 +226,8 @@ int resources_destroy(struct resources *res)
 	if (res->ctx)
 		note_failure(&first, ibv_close_device(res->ctx),
 			     "close device");
-	trace_step(&res->trace, "destroyed QP, CQ, MR, PD and closed the device");
-	*res = (struct resources){ 0 };
+	trace_step(&res->trace,
+		   "destroyed QP, CQ, MR, PD and closed the device");
+	*res = (struct resources){0};
 	return first;
 }

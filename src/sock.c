@@ -43,7 +43,7 @@ static int set_nonblocking(int fd)
 /* Wait until @fd is ready for @events; -ETIMEDOUT at @deadline. */
 static int wait_fd(int fd, short events, long long deadline)
 {
-	struct pollfd pfd = { .fd = fd, .events = events };
+	struct pollfd pfd = {.fd = fd, .events = events};
 	int n;
 
 	do {
@@ -90,8 +90,8 @@ close_socket:
 /* Client: try every address of @server until one answers or time is up. */
 static int connect_to_server(const struct config *cfg, int *fd)
 {
-	const struct addrinfo hints = { .ai_family = AF_UNSPEC,
-					.ai_socktype = SOCK_STREAM };
+	const struct addrinfo hints = {.ai_family = AF_UNSPEC,
+				       .ai_socktype = SOCK_STREAM};
 	long long deadline = now_ms() + cfg->connect_timeout_sec * 1000LL;
 	char service[8];
 	int ret = -ETIMEDOUT;
@@ -149,10 +149,10 @@ static int listen_on(const struct addrinfo *ai, int *fd)
 /* Prefer one dual-stack IPv6 socket; fall back to IPv4 only. */
 static int open_listener(const struct config *cfg, int *fd)
 {
-	const struct addrinfo hints = { .ai_family = AF_UNSPEC,
-					.ai_socktype = SOCK_STREAM,
-					.ai_flags = AI_PASSIVE };
-	static const int families[] = { AF_INET6, AF_INET };
+	const struct addrinfo hints = {.ai_family = AF_UNSPEC,
+				       .ai_socktype = SOCK_STREAM,
+				       .ai_flags = AI_PASSIVE};
+	static const int families[] = {AF_INET6, AF_INET};
 	struct addrinfo *list, *ai;
 	char service[8];
 	int gai, ret = -EAFNOSUPPORT;
@@ -295,7 +295,8 @@ int sock_sync(int fd, int timeout_ms)
 
 	ret = sock_sync_data(fd, &mine, &theirs, 1, timeout_ms);
 	if (!ret && theirs != mine) {
-		fprintf(stderr, "failed to sync with the peer: %s (got 0x%02x)\n",
+		fprintf(stderr,
+			"failed to sync with the peer: %s (got 0x%02x)\n",
 			strerror(EPROTO), (unsigned char)theirs);
 		ret = -EPROTO;
 	}
@@ -319,12 +320,13 @@ int sock_exchange_qp_info(int fd, const struct qp_info *local,
 		return ret;
 	ret = qp_info_decode_header(in, QP_INFO_HEADER_SIZE, &why);
 	if (!ret)
-		ret = read_full(fd, in + QP_INFO_HEADER_SIZE,
-				QP_INFO_BODY_SIZE, deadline);
+		ret = read_full(fd, in + QP_INFO_HEADER_SIZE, QP_INFO_BODY_SIZE,
+				deadline);
 	if (!ret)
 		ret = qp_info_decode(in, sizeof(in), remote, &why);
 	if (ret && why)
-		fprintf(stderr, "failed to accept the peer's QP info: %s (%s)\n",
-			why, strerror(-ret));
+		fprintf(stderr,
+			"failed to accept the peer's QP info: %s (%s)\n", why,
+			strerror(-ret));
 	return ret;
 }

@@ -133,11 +133,11 @@ const char *access_flags_str(unsigned int flags, char *buf, size_t len)
 		unsigned int flag;
 		const char *name;
 	} names[] = {
-		{ IBV_ACCESS_LOCAL_WRITE, "LOCAL_WRITE" },
-		{ IBV_ACCESS_REMOTE_WRITE, "REMOTE_WRITE" },
-		{ IBV_ACCESS_REMOTE_READ, "REMOTE_READ" },
-		{ IBV_ACCESS_REMOTE_ATOMIC, "REMOTE_ATOMIC" },
-		{ IBV_ACCESS_MW_BIND, "MW_BIND" },
+		{IBV_ACCESS_LOCAL_WRITE, "LOCAL_WRITE"},
+		{IBV_ACCESS_REMOTE_WRITE, "REMOTE_WRITE"},
+		{IBV_ACCESS_REMOTE_READ, "REMOTE_READ"},
+		{IBV_ACCESS_REMOTE_ATOMIC, "REMOTE_ATOMIC"},
+		{IBV_ACCESS_MW_BIND, "MW_BIND"},
 	};
 	size_t used = 0, i;
 

@@ -10,7 +10,8 @@ static const struct op_desc op_table[] = {
 	{
 		.id = OP_SEND,
 		.name = "send",
-		.teaches = "SEND/RECEIVE: the receiver must have a receive posted",
+		.teaches =
+			"SEND/RECEIVE: the receiver must have a receive posted",
 		.flags = OP_RECV_BEFORE_RTR,
 		.server = op_send_server,
 		.client = op_send_client,
@@ -18,7 +19,8 @@ static const struct op_desc op_table[] = {
 	{
 		.id = OP_READ,
 		.name = "read",
-		.teaches = "RDMA READ: fetch the peer's memory, its CPU is not involved",
+		.teaches =
+			"RDMA READ: fetch the peer's memory, its CPU is not involved",
 		.flags = OP_NEEDS_RDMA_READ,
 		.server = op_read_server,
 		.client = op_read_client,
@@ -26,7 +28,8 @@ static const struct op_desc op_table[] = {
 	{
 		.id = OP_WRITE,
 		.name = "write",
-		.teaches = "RDMA WRITE: place data in the peer's memory, no completion there",
+		.teaches =
+			"RDMA WRITE: place data in the peer's memory, no completion there",
 		.flags = 0,
 		.server = op_write_server,
 		.client = op_write_client,

@@ -22,8 +22,8 @@ int op_send_server(struct op_ctx *ctx)
 	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
 	if (ret)
 		return ret;
-	return poll_completion(ctx->res->cq, ctx->timeout_ms, IBV_WC_SEND,
-			       NULL, &ctx->res->trace);
+	return poll_completion(ctx->res->cq, ctx->timeout_ms, IBV_WC_SEND, NULL,
+			       &ctx->res->trace);
 }
 
 int op_send_client(struct op_ctx *ctx)

@@ -35,8 +35,8 @@ int op_write_client(struct op_ctx *ctx)
 	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
 	if (ret)
 		return ret;
-	ret = poll_completion(ctx->res->cq, ctx->timeout_ms,
-			      IBV_WC_RDMA_WRITE, NULL, &ctx->res->trace);
+	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, IBV_WC_RDMA_WRITE,
+			      NULL, &ctx->res->trace);
 	if (ret)
 		return ret;
 	return sock_sync(ctx->sock, ctx->timeout_ms);

@@ -25,8 +25,8 @@ struct parse_result {
 /* Parse a NULL-terminated list of arguments (after the program name). */
 static struct parse_result parse(const char *first, ...)
 {
-	char *argv[MAX_ARGS + 1] = { (char *)"rdma_rc_example" };
-	struct parse_result r = { 0 };
+	char *argv[MAX_ARGS + 1] = {(char *)"rdma_rc_example"};
+	struct parse_result r = {0};
 	size_t out_len, err_len;
 	FILE *out = open_memstream(&r.out, &out_len);
 	FILE *err = open_memstream(&r.err, &err_len);
@@ -90,11 +90,10 @@ static void test_defaults(void **state)
 
 static void test_every_option(void **state)
 {
-	struct parse_result r = parse("-p", "2000", "--ib-dev", "rxe0", "-i",
-				      "2", "-g", "3", "-o", "write,send", "-t",
-				      "7", "--connect-timeout", "8",
-				      "--accept-timeout", "9", "-v",
-				      "192.0.2.1", NULL);
+	struct parse_result r =
+		parse("-p", "2000", "--ib-dev", "rxe0", "-i", "2", "-g", "3",
+		      "-o", "write,send", "-t", "7", "--connect-timeout", "8",
+		      "--accept-timeout", "9", "-v", "192.0.2.1", NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);

@@ -23,11 +23,11 @@ static struct ibv_gid_entry entry(uint32_t index, enum ibv_gid_type type,
 	return e;
 }
 
-static const uint8_t link_local[16] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0,
-					0x02, 0x11, 0x22, 0xff,
-					0xfe, 0x33, 0x44, 0x55 };
-static const uint8_t ipv4_mapped[16] = { 0, 0, 0,    0,    0,   0, 0, 0,
-					 0, 0, 0xff, 0xff, 192, 0, 2, 1 };
+static const uint8_t link_local[16] = {0xfe, 0x80, 0,	 0,    0,    0,
+				       0,    0,	   0x02, 0x11, 0x22, 0xff,
+				       0xfe, 0x33, 0x44, 0x55};
+static const uint8_t ipv4_mapped[16] = {0, 0, 0,    0,	  0,   0, 0, 0,
+					0, 0, 0xff, 0xff, 192, 0, 2, 1};
 
 static void test_ipv4_mapped(void **state)
 {
@@ -79,8 +79,8 @@ static void test_pick_none(void **state)
 
 static void test_mtu(void **state)
 {
-	struct ibv_port_attr port = { .active_mtu = IBV_MTU_1024,
-				      .max_mtu = IBV_MTU_4096 };
+	struct ibv_port_attr port = {.active_mtu = IBV_MTU_1024,
+				     .max_mtu = IBV_MTU_4096};
 
 	(void)state;
 	assert_int_equal(mtu_choose(&port), IBV_MTU_1024);

@@ -11,14 +11,14 @@
 #include "exchange.h"
 
 /* Offsets of a few fields, as documented in exchange.h. */
-#define AT_MAGIC 0
-#define AT_VERSION 4
-#define AT_BODY_LEN 6
-#define AT_QP_NUM 24
+#define AT_MAGIC     0
+#define AT_VERSION   4
+#define AT_BODY_LEN  6
+#define AT_QP_NUM    24
 #define AT_TRANSPORT 50
-#define AT_OPS 52
-#define AT_FLAGS 68
-#define AT_RESERVED 69
+#define AT_OPS	     52
+#define AT_FLAGS     68
+#define AT_RESERVED  69
 
 static struct qp_info sample(void)
 {
@@ -29,10 +29,10 @@ static struct qp_info sample(void)
 		.qp_num = 0x000011,
 		.psn = 0xabcdef,
 		.lid = 0x1234,
-		.gid = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 192, 0, 2, 1 },
+		.gid = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 192, 0, 2, 1},
 		.transport = TRANSPORT_RC,
 		.op_count = 3,
-		.ops = { OP_SEND, OP_READ, OP_WRITE },
+		.ops = {OP_SEND, OP_READ, OP_WRITE},
 		.flags = QP_INFO_HAS_ATOMICS,
 	};
 
@@ -107,7 +107,7 @@ static void test_short(void **state)
 
 static void test_oversized(void **state)
 {
-	uint8_t wire[QP_INFO_WIRE_SIZE + 8] = { 0 };
+	uint8_t wire[QP_INFO_WIRE_SIZE + 8] = {0};
 
 	(void)state;
 	encode_sample(wire);
