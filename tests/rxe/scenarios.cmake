@@ -1,0 +1,3 @@
+# rdma_rc_example scenarios on the shared pair of soft-RoCE guests.
+rxe_add_test(rc_one_guest rc_one_guest.sh TIMEOUT 200)
+rxe_add_test(rc_two_guests rc_two_guests.sh TIMEOUT 240)
