@@ -11,6 +11,8 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include "trace.h" /* the RC example's -v trace, shared */
+
 /* Used when -m is not given: an administratively scoped IPv4 group. */
 #define MC_DEFAULT_GROUP "239.1.1.1"
 #define MC_DEFAULT_COUNT 10
@@ -41,7 +43,7 @@ struct mc_config {
 	unsigned int count;	/* -C */
 	unsigned int size;	/* -S: payload bytes per message */
 	unsigned int timeout_s; /* -t */
-	bool verbose;		/* -v */
+	struct trace trace;	/* -v: trace.on */
 	bool show_help;		/* -h */
 	bool show_version;	/* -V */
 };

@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* The -v step trace of rdma_mc_example: one place for its format. */
+/*
+ * The step lines of rdma_mc_example; its -v trace is trace_step() of
+ * the RC example's include/trace.h.
+ */
 #ifndef MC_TRACE_H
 #define MC_TRACE_H
 
-#include <stdbool.h>
-
-/* Print "  [trace] ..." on stdout when @verbose is set, else nothing. */
-void mc_trace(bool verbose, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+#include "trace.h"
 
 /* Print one teaching line ("==> step") on stdout, always. */
 void mc_step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -26,8 +26,8 @@ int mc_cm_create(struct mc_cm *cm, const struct mc_config *cfg)
 			strerror(-ret));
 		return ret;
 	}
-	mc_trace(cfg->verbose, "rdma_create_event_channel: fd %d",
-		 cm->channel->fd);
+	trace_step(&cfg->trace, "rdma_create_event_channel: fd %d",
+		   cm->channel->fd);
 
 	/* RDMA_PS_UDP: unreliable datagrams (a UD QP), as multicast needs. */
 	if (rdma_create_id(cm->channel, &cm->id, NULL, RDMA_PS_UDP)) {
@@ -37,7 +37,7 @@ int mc_cm_create(struct mc_cm *cm, const struct mc_config *cfg)
 			strerror(-ret));
 		goto destroy_channel;
 	}
-	mc_trace(cfg->verbose, "rdma_create_id: port space RDMA_PS_UDP");
+	trace_step(&cfg->trace, "rdma_create_id: port space RDMA_PS_UDP");
 	return 0;
 
 destroy_channel:
@@ -51,9 +51,9 @@ void mc_cm_destroy(struct mc_cm *cm, const struct mc_config *cfg)
 	if (cm->id && rdma_destroy_id(cm->id))
 		fprintf(stderr, "failed to destroy RDMA_CM id: %s\n",
 			strerror(errno));
-	mc_trace(cfg->verbose, "rdma_destroy_id");
+	trace_step(&cfg->trace, "rdma_destroy_id");
 	rdma_destroy_event_channel(cm->channel);
-	mc_trace(cfg->verbose, "rdma_destroy_event_channel");
+	trace_step(&cfg->trace, "rdma_destroy_event_channel");
 	*cm = (struct mc_cm){0};
 }
 
@@ -78,8 +78,8 @@ int mc_cm_wait_event(struct mc_cm *cm, const struct mc_config *cfg,
 			rdma_event_str(expected), strerror(-ret));
 		return ret;
 	}
-	mc_trace(cfg->verbose, "rdma_get_cm_event: %s, status %d",
-		 rdma_event_str((*event)->event), (*event)->status);
+	trace_step(&cfg->trace, "rdma_get_cm_event: %s, status %d",
+		   rdma_event_str((*event)->event), (*event)->status);
 	if ((*event)->event != expected) {
 		/* A failed step has its own event; its status is -errno. */
 		ret = (*event)->status < 0 ? (*event)->status : -EPROTO;
@@ -126,9 +126,9 @@ int mc_resolve_addr(struct mc_cm *cm, const struct mc_config *cfg)
 			strerror(-ret));
 		return ret;
 	}
-	mc_trace(cfg->verbose, "rdma_resolve_addr: %s -> %s",
-		 cfg->has_bind_addr ? cfg->bind_str : "(routing table)",
-		 cfg->group_str);
+	trace_step(&cfg->trace, "rdma_resolve_addr: %s -> %s",
+		   cfg->has_bind_addr ? cfg->bind_str : "(routing table)",
+		   cfg->group_str);
 	ret = mc_cm_wait_event(cm, cfg, RDMA_CM_EVENT_ADDR_RESOLVED, &event);
 	if (ret)
 		return ret;

@@ -172,7 +172,7 @@ static int parse_one(struct mc_config *cfg, int opt, char **argv, FILE *err)
 		return set_number("-t/--timeout", optarg, 1, MC_MAX_TIMEOUT,
 				  &cfg->timeout_s, err);
 	case 'v':
-		cfg->verbose = true;
+		cfg->trace.on = true;
 		return 0;
 	case 'h':
 		cfg->show_help = true;

@@ -27,8 +27,8 @@ static int create_group_ah(struct ibv_pd *pd, const struct rdma_ud_param *ud,
 	}
 	group->remote_qpn = ud->qp_num;
 	group->remote_qkey = ud->qkey;
-	mc_trace(
-		cfg->verbose,
+	trace_step(
+		&cfg->trace,
 		"ibv_create_ah: dlid 0x%x, is_global %u, sgid_index %u, hop_limit %u; remote QPN 0x%x, Q_Key 0x%x",
 		ah_attr.dlid, ah_attr.is_global, ah_attr.grh.sgid_index,
 		ah_attr.grh.hop_limit, group->remote_qpn, group->remote_qkey);
@@ -49,7 +49,7 @@ int mc_join(struct mc_cm *cm, const struct mc_config *cfg, struct ibv_pd *pd,
 			cfg->group_str, strerror(-ret));
 		return ret;
 	}
-	mc_trace(cfg->verbose, "rdma_join_multicast: %s", cfg->group_str);
+	trace_step(&cfg->trace, "rdma_join_multicast: %s", cfg->group_str);
 
 	ret = mc_cm_wait_event(cm, cfg, RDMA_CM_EVENT_MULTICAST_JOIN, &event);
 	if (ret)
@@ -81,14 +81,14 @@ int mc_leave(struct mc_cm *cm, const struct mc_config *cfg,
 			cfg->group_str, strerror(err));
 		ret = -err;
 	}
-	mc_trace(cfg->verbose, "ibv_destroy_ah");
+	trace_step(&cfg->trace, "ibv_destroy_ah");
 	if (rdma_leave_multicast(cm->id, (struct sockaddr *)&cfg->group)) {
 		err = errno;
 		fprintf(stderr, "failed to leave multicast group %s: %s\n",
 			cfg->group_str, strerror(err));
 		ret = ret ? ret : -err;
 	}
-	mc_trace(cfg->verbose, "rdma_leave_multicast: %s", cfg->group_str);
+	trace_step(&cfg->trace, "rdma_leave_multicast: %s", cfg->group_str);
 	*group = (struct mc_group){0};
 	return ret;
 }

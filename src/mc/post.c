@@ -43,7 +43,7 @@ int mc_post_receives(struct mc_resources *res, const struct mc_config *cfg)
 		if (ret)
 			return ret;
 	}
-	mc_trace(cfg->verbose, "ibv_post_recv x %u", res->slots);
+	trace_step(&cfg->trace, "ibv_post_recv x %u", res->slots);
 	mc_step("posted %u receive buffers of %zu bytes (%d for the GRH)",
 		res->slots, res->slot_size, MC_GRH_SIZE);
 	return 0;
@@ -76,8 +76,8 @@ int mc_post_send(struct mc_resources *res, const struct mc_group *group,
 			res->qp->qp_num, cfg->group_str, strerror(err));
 		return -err;
 	}
-	mc_trace(cfg->verbose,
-		 "ibv_post_send: %u bytes to QPN 0x%x, Q_Key 0x%x", cfg->size,
-		 group->remote_qpn, group->remote_qkey);
+	trace_step(&cfg->trace,
+		   "ibv_post_send: %u bytes to QPN 0x%x, Q_Key 0x%x", cfg->size,
+		   group->remote_qpn, group->remote_qkey);
 	return 0;
 }

@@ -24,8 +24,9 @@ static int check_recv_completion(const struct ibv_wc *wc, unsigned int seq)
 	}
 	if (wc->opcode != IBV_WC_RECV) {
 		fprintf(stderr,
-			"failed receive of message %u: completion opcode %d, expected IBV_WC_RECV\n",
-			seq, wc->opcode);
+			"failed receive of message %u: completion opcode %s, expected %s\n",
+			seq, wc_opcode_str(wc->opcode),
+			wc_opcode_str(IBV_WC_RECV));
 		return -EPROTO;
 	}
 	if (wc->byte_len < MC_GRH_SIZE) {

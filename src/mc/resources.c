@@ -23,12 +23,6 @@
 /* A scatter/gather list of one entry: one buffer per message. */
 #define MC_MAX_SGE 1
 
-/* Bytes of an enum ibv_mtu: IBV_MTU_256 is 1, each next one doubles. */
-static unsigned int mtu_bytes(enum ibv_mtu mtu)
-{
-	return 128u << mtu;
-}
-
 int mc_check_size(struct rdma_cm_id *id, const struct mc_config *cfg)
 {
 	struct ibv_port_attr port;
@@ -42,8 +36,8 @@ int mc_check_size(struct rdma_cm_id *id, const struct mc_config *cfg)
 			strerror(err));
 		return -err;
 	}
-	mtu = mtu_bytes(port.active_mtu);
-	mc_trace(cfg->verbose, "ibv_query_port: active MTU %u bytes", mtu);
+	mtu = (unsigned int)mtu_to_bytes(port.active_mtu); /* src/trace.c */
+	trace_step(&cfg->trace, "ibv_query_port: active MTU %u bytes", mtu);
 	if (cfg->size > mtu) {
 		fprintf(stderr,
 			"invalid -S/--size '%u': larger than the path MTU %u of %s port %u (a UD message is one packet)\n",
@@ -80,9 +74,9 @@ static int create_cq(struct mc_resources *res, struct ibv_context *verbs,
 			res->slots, strerror(-ret));
 		goto destroy_comp_channel;
 	}
-	mc_trace(cfg->verbose,
-		 "ibv_create_cq: %d entries, completion channel fd %d",
-		 res->cq->cqe, res->comp_channel->fd);
+	trace_step(&cfg->trace,
+		   "ibv_create_cq: %d entries, completion channel fd %d",
+		   res->cq->cqe, res->comp_channel->fd);
 	return 0;
 
 destroy_comp_channel:
@@ -115,9 +109,9 @@ static int create_qp(struct mc_resources *res, struct rdma_cm_id *id,
 		return ret;
 	}
 	res->qp = id->qp;
-	mc_trace(cfg->verbose,
-		 "rdma_create_qp: UD QP 0x%x, %u send / %u receive WRs",
-		 res->qp->qp_num, attr.cap.max_send_wr, attr.cap.max_recv_wr);
+	trace_step(&cfg->trace,
+		   "rdma_create_qp: UD QP 0x%x, %u send / %u receive WRs",
+		   res->qp->qp_num, attr.cap.max_send_wr, attr.cap.max_recv_wr);
 	return 0;
 }
 
@@ -144,8 +138,8 @@ static int register_buffers(struct mc_resources *res,
 		free(res->buf);
 		return -err;
 	}
-	mc_trace(
-		cfg->verbose,
+	trace_step(
+		&cfg->trace,
 		"ibv_reg_mr: %u slots of %zu bytes (%d GRH + %u payload), lkey 0x%x",
 		res->slots, res->slot_size, MC_GRH_SIZE, cfg->size,
 		res->mr->lkey);
@@ -168,7 +162,7 @@ int mc_resources_create(struct mc_resources *res, struct rdma_cm_id *id,
 			ibv_get_device_name(id->verbs->device), strerror(-ret));
 		return ret;
 	}
-	mc_trace(cfg->verbose, "ibv_alloc_pd");
+	trace_step(&cfg->trace, "ibv_alloc_pd");
 	ret = create_cq(res, id->verbs, cfg);
 	if (ret)
 		goto dealloc_pd;
@@ -211,7 +205,7 @@ void mc_resources_destroy(struct mc_resources *res, struct rdma_cm_id *id,
 	check_destroy(ibv_destroy_comp_channel(res->comp_channel),
 		      "completion channel");
 	check_destroy(ibv_dealloc_pd(res->pd), "PD");
-	mc_trace(cfg->verbose,
-		 "resources destroyed: MR, QP, CQ, completion channel, PD");
+	trace_step(&cfg->trace,
+		   "resources destroyed: MR, QP, CQ, completion channel, PD");
 	*res = (struct mc_resources){0};
 }

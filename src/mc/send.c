@@ -46,8 +46,9 @@ static int check_send_completion(const struct ibv_wc *wc, unsigned int seq)
 	}
 	if (wc->opcode != IBV_WC_SEND) {
 		fprintf(stderr,
-			"failed send of message %u: completion opcode %d, expected IBV_WC_SEND\n",
-			seq, wc->opcode);
+			"failed send of message %u: completion opcode %s, expected %s\n",
+			seq, wc_opcode_str(wc->opcode),
+			wc_opcode_str(IBV_WC_SEND));
 		return -EPROTO;
 	}
 	return 0;
