@@ -25,8 +25,10 @@ static int wait_one(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc)
 	do {
 		n = ibv_poll_cq(cq, 1, wc);
 		if (n < 0) {
-			fprintf(stderr, "failed to poll CQ: %s\n",
-				strerror(EIO));
+			/* ibv_poll_cq returns a negative number, not an errno */
+			fprintf(stderr,
+				"failed to poll CQ: %s (ibv_poll_cq returned %d)\n",
+				strerror(EIO), n);
 			return -EIO;
 		}
 		if (n == 1)
@@ -51,9 +53,9 @@ int poll_completion(struct ibv_cq *cq, int timeout_ms,
 		return ret;
 	if (wc->status != IBV_WC_SUCCESS) {
 		fprintf(stderr,
-			"failed completion of %s wr_id %" PRIu64
-			" on QP 0x%06x: %s (vendor error 0x%x)\n",
-			wc_opcode_str(wc->opcode), wc->wr_id, wc->qp_num,
+			"failed completion of wr_id %" PRIu64
+			" (opcode %s, undefined on error) on QP 0x%06x: %s (vendor error 0x%x)\n",
+			wc->wr_id, wc_opcode_str(wc->opcode), wc->qp_num,
 			ibv_wc_status_str(wc->status), wc->vendor_err);
 		return -EIO;
 	}

@@ -8,14 +8,15 @@
 
 #include "device.h"
 
+/* Say which devices do exist, on the line of the error. */
 static void list_devices(struct ibv_device **list, int count)
 {
 	int i;
 
-	fprintf(stderr, "devices found:");
+	fprintf(stderr, " (devices found:");
 	for (i = 0; i < count; i++)
 		fprintf(stderr, " %s", ibv_get_device_name(list[i]));
-	fprintf(stderr, "%s\n", count ? "" : " none");
+	fprintf(stderr, "%s)\n", count ? "" : " none");
 }
 
 static struct ibv_device *find_device(struct ibv_device **list, int count,
@@ -47,7 +48,7 @@ int device_open(const char *name, struct ibv_context **ctx,
 	}
 	dev = find_device(list, count, name);
 	if (!dev) {
-		fprintf(stderr, "failed to find RDMA device %s: %s\n",
+		fprintf(stderr, "failed to find RDMA device %s: %s",
 			name ? name : "(any)", strerror(ENODEV));
 		list_devices(list, count);
 		ret = -ENODEV;

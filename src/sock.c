@@ -242,8 +242,12 @@ static int write_full(int fd, const void *buf, size_t len, long long deadline)
 	return 0;
 }
 
-/* Read exactly @len bytes, or say how far it got and why it stopped. */
-static int read_full(int fd, void *buf, size_t len, long long deadline)
+/*
+ * Read exactly @len bytes, or say how far it got and why it stopped. @before
+ * and @total place these bytes in a larger message, for the report.
+ */
+static int read_part(int fd, void *buf, size_t len, size_t before, size_t total,
+		     long long deadline)
 {
 	char *p = buf;
 	size_t done = 0;
@@ -252,10 +256,10 @@ static int read_full(int fd, void *buf, size_t len, long long deadline)
 		ssize_t n = recv(fd, p + done, len - done, 0);
 		int ret;
 
-		if (n == 0) {
+		if (n == 0 || (n < 0 && errno == ECONNRESET)) {
 			fprintf(stderr,
 				"peer closed the connection after %zu of %zu bytes\n",
-				done, len);
+				before + done, total);
 			return -ECONNRESET;
 		}
 		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
@@ -269,11 +273,16 @@ static int read_full(int fd, void *buf, size_t len, long long deadline)
 		if (ret) {
 			fprintf(stderr,
 				"failed to receive from the peer after %zu of %zu bytes: %s\n",
-				done, len, strerror(-ret));
+				before + done, total, strerror(-ret));
 			return ret;
 		}
 	}
 	return 0;
+}
+
+static int read_full(int fd, void *buf, size_t len, long long deadline)
+{
+	return read_part(fd, buf, len, 0, len, deadline);
 }
 
 int sock_sync_data(int fd, const void *local, void *remote, size_t len,
@@ -315,13 +324,14 @@ int sock_exchange_qp_info(int fd, const struct qp_info *local,
 	ret = write_full(fd, out, sizeof(out), deadline);
 	if (ret)
 		return ret;
-	ret = read_full(fd, in, QP_INFO_HEADER_SIZE, deadline);
+	/* The header first: a peer of another version is refused by it. */
+	ret = read_part(fd, in, QP_INFO_HEADER_SIZE, 0, sizeof(in), deadline);
 	if (ret)
 		return ret;
 	ret = qp_info_decode_header(in, QP_INFO_HEADER_SIZE, &why);
 	if (!ret)
-		ret = read_full(fd, in + QP_INFO_HEADER_SIZE, QP_INFO_BODY_SIZE,
-				deadline);
+		ret = read_part(fd, in + QP_INFO_HEADER_SIZE, QP_INFO_BODY_SIZE,
+				QP_INFO_HEADER_SIZE, sizeof(in), deadline);
 	if (!ret)
 		ret = qp_info_decode(in, sizeof(in), remote, &why);
 	if (ret && why)
