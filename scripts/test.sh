@@ -60,9 +60,9 @@ fi
 cmake "${cmake_args[@]}"
 cmake --build "$BUILD_DIR" -j2
 
+# Never leave the shared guests behind, whatever happens to ctest.
+trap '"$ROOT/scripts/rxe-vm" stop "$BUILD_DIR/rxe-session" >/dev/null 2>&1 || true' EXIT
 cd "$BUILD_DIR"
 status=0
 ctest --output-on-failure || status=$?
-# Never leave the shared guests behind, whatever ctest did.
-"$ROOT/scripts/rxe-vm" stop "$BUILD_DIR/rxe-session" >/dev/null 2>&1 || true
 exit "$status"
