@@ -26,13 +26,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-for tool in cmake pkg-config cc; do
-	command -v "$tool" >/dev/null 2>&1 ||
-		die "$tool not found: run scripts/test.sh once, it installs the build tools"
-done
-"$RXE_VM" prepare
-cmake -S "$ROOT" -B "$BUILD_DIR" >/dev/null
-cmake --build "$BUILD_DIR" -j2 --target rdma_rc_example
+# Install what is missing, prepare the rig, configure and build, as test.sh
+# does, without running the tests.
+BUILD_DIR=$BUILD_DIR bash "$ROOT/scripts/test.sh" --build-only
 exe=${RDMA_RC_EXAMPLE:-$BUILD_DIR/rdma_rc_example}
 if [ ! -x "$exe" ]; then
 	exe=$(find "$BUILD_DIR" -type f -name rdma_rc_example -perm -u+x | head -n 1)

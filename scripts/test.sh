@@ -3,9 +3,17 @@
 # QEMU guests with soft-RoCE).  Installs what is missing first, so it works
 # from a fresh clone on a fresh Debian machine.
 #
-#   scripts/test.sh            build into ./build (or $BUILD_DIR), run ctest
-#   CI=true scripts/test.sh    same, with warnings as errors
+#   scripts/test.sh               build into ./build (or $BUILD_DIR), run ctest
+#   CI=true scripts/test.sh       same, with warnings as errors
+#   scripts/test.sh --build-only  install, configure and build; no tests
 set -euo pipefail
+
+build_only=0
+case "${1:-}" in
+--build-only) build_only=1 ;;
+"") ;;
+*) echo "test.sh: unknown argument $1 (only --build-only)" >&2; exit 2 ;;
+esac
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 BUILD_DIR=${BUILD_DIR:-build}
@@ -59,6 +67,7 @@ if [ "${CI:-}" = true ]; then
 fi
 cmake "${cmake_args[@]}"
 cmake --build "$BUILD_DIR" -j2
+[ "$build_only" -eq 1 ] && exit 0
 
 # Never leave the shared guests behind, whatever happens to ctest.
 trap '"$ROOT/scripts/rxe-vm" stop "$BUILD_DIR/rxe-session" >/dev/null 2>&1 || true' EXIT
