@@ -11,7 +11,9 @@
 
 /* The transport of the QP; the number travels in the QP-info message. */
 enum transport {
-	TRANSPORT_RC = 0,
+	TRANSPORT_RC = 0, /* reliable connected: every operation */
+	TRANSPORT_UC = 1, /* unreliable connected: SEND and RDMA WRITE */
+	TRANSPORT_UD = 2, /* unreliable datagram: SEND only, one packet */
 };
 
 #define CONFIG_DEFAULT_TCP_PORT		   19875

@@ -23,6 +23,8 @@ enum op_flag {
 	OP_LEAVES_QP_IN_ERROR = 1 << 2,
 	/* the client receives: its receive must be posted before RTR */
 	OP_RECV_BEFORE_RTR = 1 << 3,
+	/* a datagram fits: no remote memory, no connection (-c ud) */
+	OP_RUNS_ON_UD = 1 << 4,
 };
 
 /* One row of the operations table. */

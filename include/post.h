@@ -15,6 +15,10 @@ struct send_request {
 	struct ibv_sge sge;
 	uint64_t remote_addr; /* RDMA READ/WRITE and atomics */
 	uint32_t rkey;
+	/* UD: where the datagram goes (NULL ah: a connected QP) */
+	struct ibv_ah *ah;
+	uint32_t remote_qpn;
+	uint32_t remote_qkey;
 };
 
 int post_send(struct ibv_qp *qp, const struct send_request *req,

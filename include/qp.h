@@ -28,6 +28,10 @@ struct qp_path {
 	enum ibv_mtu mtu;
 };
 
+/* The address of the peer: LID, and with a GRH its GID (RTR, UD AH). */
+struct ibv_ah_attr qp_peer_address(const struct qp_path *path,
+				   const struct qp_info *remote);
+
 int modify_qp_to_init(struct ibv_qp *qp, uint8_t port, unsigned int access,
 		      const struct trace *tr);
 int modify_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,

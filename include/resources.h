@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "device.h"
+#include "grh.h"
 #include "trace.h"
 
 /* Room for the longest message an operation sends, with its '\0'. */
@@ -19,6 +20,8 @@
  * counter 8-byte aligned, as the verbs atomics require of their target.
  */
 struct rc_buffer {
+	/* -c ud: a receive lands here, the GRH area first, then the msg */
+	unsigned char grh[GRH_SIZE];
 	char msg[RC_MSG_SIZE];
 	uint64_t atomic_counter;
 };
@@ -38,6 +41,7 @@ struct resources {
 	struct ibv_mr *mr;
 	struct ibv_cq *cq;
 	struct ibv_qp *qp;
+	struct ibv_ah *ah; /* -c ud: the address of the peer, once known */
 	struct trace trace;
 };
 

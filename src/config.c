@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "ops.h"
+#include "transport.h"
 
 #define PROGRAM_NAME	"rdma_rc_example"
 #define PROGRAM_VERSION "0.1.0"
@@ -27,6 +28,8 @@ static const struct option long_options[] = {
 	{"ib-port", required_argument, NULL, 'i'},
 	{"gid-idx", required_argument, NULL, 'g'},
 	{"ops", required_argument, NULL, 'o'},
+	{"connection", required_argument, NULL, 'c'},
+	{"rdma-cm", no_argument, NULL, 'R'},
 	{"timeout", required_argument, NULL, 't'},
 	{"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
 	{"accept-timeout", required_argument, NULL, OPT_ACCEPT_TIMEOUT},
@@ -61,6 +64,10 @@ const char *transport_name(enum transport transport)
 	switch (transport) {
 	case TRANSPORT_RC:
 		return "RC";
+	case TRANSPORT_UC:
+		return "UC";
+	case TRANSPORT_UD:
+		return "UD";
 	}
 	return "unknown";
 }
@@ -80,6 +87,9 @@ static void print_usage(FILE *out)
 		"  -g, --gid-idx N          GID index (default: a RoCE v2 IPv4-mapped GID on\n"
 		"                           Ethernet, no GRH on InfiniBand)\n"
 		"  -o, --ops LIST           operations to run, in order (default send,read,write)\n"
+		"  -c, --connection TYPE    QP transport: rc, uc or ud (default rc)\n"
+		"  -R, --rdma-cm            connect through RDMA_CM on PORT instead of the\n"
+		"                           TCP exchange (RC only; device from the address)\n"
 		"  -t, --timeout SEC        bound on each completion wait and TCP exchange (default %d)\n"
 		"      --connect-timeout SEC  client: how long to retry connecting (default %d)\n"
 		"      --accept-timeout SEC   server: how long to wait for a client (default %d)\n"
@@ -194,6 +204,16 @@ static int apply_option(struct config *cfg, int opt, const char *arg, FILE *err)
 	case 'o':
 		ret = parse_ops(cfg, arg, err);
 		break;
+	case 'c':
+		ret = transport_parse(arg, &cfg->transport);
+		if (ret)
+			fprintf(err,
+				"%s: invalid --connection value '%s' (expected rc, uc or ud)\n",
+				PROGRAM_NAME, arg);
+		break;
+	case 'R':
+		cfg->use_rdma_cm = true;
+		break;
 	case 't':
 		ret = parse_number_option("--timeout", arg, 1, TIMEOUT_MAX_SEC,
 					  &value, err);
@@ -232,14 +252,15 @@ static void report_bad_option(int opt, int bad_char, const char *bad_arg,
 int config_parse(struct config *cfg, int argc, char **argv, FILE *out,
 		 FILE *err)
 {
+	const char *ops_arg = NULL;
 	int opt;
 
 	config_defaults(cfg);
 	/* 0, not 1: glibc then re-initialises all of getopt's state. */
 	optind = 0;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":p:d:i:g:o:t:vhV", long_options,
-				  NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":p:d:i:g:o:c:Rt:vhV",
+				  long_options, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			print_usage(out);
@@ -254,6 +275,8 @@ int config_parse(struct config *cfg, int argc, char **argv, FILE *out,
 		default:
 			if (apply_option(cfg, opt, optarg, err))
 				return -EINVAL;
+			if (opt == 'o')
+				ops_arg = optarg;
 		}
 	}
 	if (optind < argc)
@@ -263,5 +286,6 @@ int config_parse(struct config *cfg, int argc, char **argv, FILE *out,
 			argv[optind]);
 		return -EINVAL;
 	}
-	return 0;
+	/* Only now: -c may come after -o, and -R before or after -c. */
+	return transport_fit(cfg, ops_arg, out, err);
 }

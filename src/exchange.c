@@ -118,7 +118,7 @@ static int check_fields(const struct qp_info *info, const uint8_t *reserved,
 		*why = "buffer length is zero";
 		return -EINVAL;
 	}
-	if (info->transport != TRANSPORT_RC) {
+	if (info->transport > TRANSPORT_UD) {
 		*why = "unknown transport";
 		return -EINVAL;
 	}

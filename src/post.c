@@ -29,6 +29,13 @@ int post_send(struct ibv_qp *qp, const struct send_request *req,
 	default:
 		break;
 	}
+	if (req->ah) {
+		wr.wr.ud.ah = req->ah;
+		wr.wr.ud.remote_qpn = req->remote_qpn;
+		wr.wr.ud.remote_qkey = req->remote_qkey;
+		trace_step(tr, "UD destination: QPN 0x%06x, Q_Key 0x%08x",
+			   req->remote_qpn, req->remote_qkey);
+	}
 	ret = ibv_post_send(qp, &wr, &bad_wr);
 	if (ret) {
 		fprintf(stderr, "failed to post %s on QP 0x%06x: %s\n",

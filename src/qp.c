@@ -11,6 +11,8 @@
 #include "post.h"
 #include "qp.h"
 #include "sock.h"
+#include "uc.h"
+#include "ud.h"
 
 /* RNR NAK timer (code 12 = 0.64 ms): how long a sender we refuse waits. */
 #define QP_MIN_RNR_TIMER 12
@@ -58,9 +60,8 @@ int modify_qp_to_init(struct ibv_qp *qp, uint8_t port, unsigned int access,
 	return 0;
 }
 
-/* The address of the peer: LID, and with a GRH its GID. */
-static struct ibv_ah_attr peer_address(const struct qp_path *path,
-				       const struct qp_info *remote)
+struct ibv_ah_attr qp_peer_address(const struct qp_path *path,
+				   const struct qp_info *remote)
 {
 	struct ibv_ah_attr ah = {
 		.dlid = remote->lid,
@@ -90,7 +91,7 @@ int modify_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
 		.rq_psn = remote->psn,
 		.max_dest_rd_atomic = QP_MAX_RD_ATOMIC,
 		.min_rnr_timer = QP_MIN_RNR_TIMER,
-		.ah_attr = peer_address(path, remote),
+		.ah_attr = qp_peer_address(path, remote),
 	};
 	int ret;
 
@@ -235,12 +236,64 @@ static int post_early_receives(struct resources *res, const struct config *cfg)
 
 	if (!cfg->server_name)
 		return 0;
+	if (cfg->transport == TRANSPORT_UD) {
+		/* A UD receive starts with the GRH area, right before msg. */
+		sge.addr = (uintptr_t)res->buf->grh;
+		sge.length += sizeof(res->buf->grh);
+	}
 	for (i = 0; i < count; i++) {
 		ret = post_receive(res->qp, &sge, i, &res->trace);
 		if (ret)
 			return ret;
 	}
 	return 0;
+}
+
+/* RESET -> INIT: the transport decides what the QP accepts. */
+static int qp_to_init(struct resources *res, const struct config *cfg)
+{
+	switch (cfg->transport) {
+	case TRANSPORT_UC:
+		return modify_qp_to_init(res->qp, cfg->ib_port,
+					 res->mr_access & UC_REMOTE_ACCESS,
+					 &res->trace);
+	case TRANSPORT_UD:
+		return ud_modify_qp_to_init(res->qp, cfg->ib_port, &res->trace);
+	case TRANSPORT_RC:
+		break;
+	}
+	return modify_qp_to_init(res->qp, cfg->ib_port,
+				 res->mr_access & QP_REMOTE_ACCESS,
+				 &res->trace);
+}
+
+/* INIT -> RTR -> RTS, and for UD the address handle to the peer. */
+static int qp_to_rts(struct resources *res, const struct config *cfg,
+		     const struct qp_path *path, const struct connection *conn)
+{
+	int ret;
+
+	switch (cfg->transport) {
+	case TRANSPORT_UC:
+		ret = uc_modify_qp_to_rtr(res->qp, path, &conn->remote,
+					  &res->trace);
+		return ret ? ret
+			   : uc_modify_qp_to_rts(res->qp, conn->local.psn,
+						 &res->trace);
+	case TRANSPORT_UD:
+		ret = ud_modify_qp_to_rtr(res->qp, &res->trace);
+		if (!ret)
+			ret = ud_modify_qp_to_rts(res->qp, conn->local.psn,
+						  &res->trace);
+		return ret ? ret
+			   : ud_create_ah(res->pd, path, &conn->remote,
+					  &res->ah, &res->trace);
+	case TRANSPORT_RC:
+		break;
+	}
+	ret = modify_qp_to_rtr(res->qp, path, &conn->remote, &res->trace);
+	return ret ? ret
+		   : modify_qp_to_rts(res->qp, conn->local.psn, &res->trace);
 }
 
 int connect_qp(struct resources *res, const struct config *cfg, int sock,
@@ -257,17 +310,13 @@ int connect_qp(struct resources *res, const struct config *cfg, int sock,
 	ret = exchange_info(res, cfg, sock, conn);
 	if (ret)
 		return ret;
-	ret = modify_qp_to_init(res->qp, cfg->ib_port,
-				res->mr_access & QP_REMOTE_ACCESS, &res->trace);
+	ret = qp_to_init(res, cfg);
 	if (ret)
 		return ret;
 	ret = post_early_receives(res, cfg);
 	if (ret)
 		return ret;
-	ret = modify_qp_to_rtr(res->qp, &path, &conn->remote, &res->trace);
-	if (ret)
-		return ret;
-	ret = modify_qp_to_rts(res->qp, conn->local.psn, &res->trace);
+	ret = qp_to_rts(res, cfg, &path, conn);
 	if (ret)
 		return ret;
 	/* Neither side may send before the other's QP is ready to receive. */

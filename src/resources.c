@@ -105,6 +105,10 @@ static enum ibv_qp_type qp_type_of(enum transport transport)
 	switch (transport) {
 	case TRANSPORT_RC:
 		break;
+	case TRANSPORT_UC:
+		return IBV_QPT_UC;
+	case TRANSPORT_UD:
+		return IBV_QPT_UD;
 	}
 	return IBV_QPT_RC;
 }
@@ -214,6 +218,8 @@ int resources_destroy(struct resources *res)
 {
 	int first = 0;
 
+	if (res->ah)
+		note_failure(&first, ibv_destroy_ah(res->ah), "destroy AH");
 	if (res->qp)
 		note_failure(&first, ibv_destroy_qp(res->qp), "destroy QP");
 	if (res->cq)

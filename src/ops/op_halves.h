@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "ops.h"
+#include "post.h"
+#include "ud.h"
 
 int op_send_server(struct op_ctx *ctx);
 int op_send_client(struct op_ctx *ctx);
@@ -16,6 +18,21 @@ int op_read_server(struct op_ctx *ctx);
 int op_read_client(struct op_ctx *ctx);
 int op_write_server(struct op_ctx *ctx);
 int op_write_client(struct op_ctx *ctx);
+
+/*
+ * On UD, address the send (AH, remote QPN, Q_Key) and check that it fits
+ * one packet; on a connected QP, nothing to do.
+ */
+static inline int op_address_send(const struct op_ctx *ctx,
+				  struct send_request *req)
+{
+	if (ctx->conn->local.transport != TRANSPORT_UD)
+		return 0;
+	req->ah = ctx->res->ah;
+	req->remote_qpn = ctx->conn->remote.qp_num;
+	req->remote_qkey = UD_QKEY;
+	return ud_check_size(req->sge.length, ctx->res->mtu);
+}
 
 /* Our message area, as a scatter/gather element. */
 static inline struct ibv_sge op_local_msg(const struct op_ctx *ctx)

@@ -12,7 +12,7 @@ static const struct op_desc op_table[] = {
 		.name = "send",
 		.teaches =
 			"SEND/RECEIVE: the receiver must have a receive posted",
-		.flags = OP_RECV_BEFORE_RTR,
+		.flags = OP_RECV_BEFORE_RTR | OP_RUNS_ON_UD,
 		.server = op_send_server,
 		.client = op_send_client,
 	},

@@ -18,6 +18,9 @@ int op_send_server(struct op_ctx *ctx)
 	op_set_msg(ctx, SEND_MESSAGE);
 	/* The text and its '\0', not the whole area. */
 	req.sge.length = (uint32_t)strlen(op_msg(ctx)) + 1;
+	ret = op_address_send(ctx, &req);
+	if (ret)
+		return ret;
 	printf("going to send the message: '%s'\n", op_msg(ctx));
 	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
 	if (ret)
@@ -28,13 +31,18 @@ int op_send_server(struct op_ctx *ctx)
 
 int op_send_client(struct op_ctx *ctx)
 {
+	struct ibv_wc wc;
 	int ret;
 
 	/* The receive was posted before RTR (OP_RECV_BEFORE_RTR). */
-	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, IBV_WC_RECV, NULL,
+	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, IBV_WC_RECV, &wc,
 			      &ctx->res->trace);
 	if (ret)
 		return ret;
+	/* UD: the 40 bytes in front of the message say who sent it. */
+	if (ctx->conn->local.transport == TRANSPORT_UD &&
+	    (wc.wc_flags & IBV_WC_GRH))
+		ud_print_grh_source(ctx->res->buf->grh);
 	printf("Message is: '%s'\n", op_msg(ctx));
 	return 0;
 }

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+/* Which operations each transport can run; the choice of -c and --ops. */
+#include <errno.h>
+#include <string.h>
+
+#include "transport.h"
+
+#define PROGRAM_NAME "rdma_rc_example"
+
+int transport_parse(const char *text, enum transport *transport)
+{
+	if (strcmp(text, "rc") == 0)
+		*transport = TRANSPORT_RC;
+	else if (strcmp(text, "uc") == 0)
+		*transport = TRANSPORT_UC;
+	else if (strcmp(text, "ud") == 0)
+		*transport = TRANSPORT_UD;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* The transport as -c spells it. */
+static const char *option_value(enum transport transport)
+{
+	switch (transport) {
+	case TRANSPORT_RC:
+		return "rc";
+	case TRANSPORT_UC:
+		return "uc";
+	case TRANSPORT_UD:
+		return "ud";
+	}
+	return "?";
+}
+
+const char *transport_refusal(enum transport transport,
+			      const struct op_desc *op)
+{
+	switch (transport) {
+	case TRANSPORT_RC:
+		return NULL;
+	case TRANSPORT_UC:
+		/* UC has no responder resources: nothing comes back. */
+		if (op->flags & OP_NEEDS_RDMA_READ)
+			return "UC has no RDMA READ";
+		if (op->flags & OP_NEEDS_ATOMICS)
+			return "UC has no atomic operations";
+		return NULL;
+	case TRANSPORT_UD:
+		/* No connection, so no remote memory: datagrams only. */
+		if (!(op->flags & OP_RUNS_ON_UD))
+			return "UD has only SEND/RECEIVE";
+		return NULL;
+	}
+	return "unknown transport";
+}
+
+/* The default list: keep what the transport runs, name what it skips. */
+static void drop_unsupported(struct config *cfg, FILE *out)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < cfg->op_count; i++) {
+		const struct op_desc *op = op_find(cfg->ops[i]);
+		const char *why =
+			op ? transport_refusal(cfg->transport, op) : NULL;
+
+		if (why)
+			fprintf(out, "%s: skipping %s\n", why, op->name);
+		else
+			cfg->ops[kept++] = cfg->ops[i];
+	}
+	cfg->op_count = kept;
+}
+
+/* An explicit list: every operation must run, or nothing does. */
+static int check_explicit(const struct config *cfg, const char *ops_arg,
+			  FILE *err)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->op_count; i++) {
+		const struct op_desc *op = op_find(cfg->ops[i]);
+		const char *why =
+			op ? transport_refusal(cfg->transport, op) : NULL;
+
+		if (why) {
+			fprintf(err,
+				"%s: invalid --ops value '%s' for --connection %s: %s (operation %s)\n",
+				PROGRAM_NAME, ops_arg,
+				option_value(cfg->transport), why, op->name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int transport_fit(struct config *cfg, const char *ops_arg, FILE *out, FILE *err)
+{
+	if (cfg->use_rdma_cm && cfg->transport != TRANSPORT_RC) {
+		/* RDMA_PS_TCP connects RC QPs; UD would need RDMA_PS_UDP. */
+		fprintf(err,
+			"%s: invalid --connection value '%s' with --rdma-cm: RDMA_CM connects RC QPs only here\n",
+			PROGRAM_NAME, option_value(cfg->transport));
+		return -EINVAL;
+	}
+	if (ops_arg)
+		return check_explicit(cfg, ops_arg, err);
+	drop_unsupported(cfg, out);
+	return 0;
+}

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+/*
+ * -c and -R: parsing, which operations each transport runs, what is refused
+ * and in which words; the GRH source of a UD receive; the UD size limit.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+#include "grh.h"
+#include "transport.h"
+#include "ud.h"
+
+#define MAX_ARGS 16
+
+/* What one config_parse call returned and printed. */
+struct parse_result {
+	int ret;
+	struct config cfg;
+	char *out;
+	char *err;
+};
+
+/* Parse a NULL-terminated list of arguments (after the program name). */
+static struct parse_result parse(const char *first, ...)
+{
+	char *argv[MAX_ARGS + 1] = {(char *)"rdma_rc_example"};
+	struct parse_result r = {0};
+	size_t out_len, err_len;
+	FILE *out = open_memstream(&r.out, &out_len);
+	FILE *err = open_memstream(&r.err, &err_len);
+	const char *arg = first;
+	va_list ap;
+	int argc = 1;
+
+	va_start(ap, first);
+	while (arg && argc < MAX_ARGS) {
+		argv[argc++] = (char *)arg;
+		arg = va_arg(ap, const char *);
+	}
+	va_end(ap);
+	argv[argc] = NULL;
+	r.ret = config_parse(&r.cfg, argc, argv, out, err);
+	fclose(out);
+	fclose(err);
+	return r;
+}
+
+static void free_result(struct parse_result *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+static void test_connection_values(void **state)
+{
+	struct parse_result r;
+
+	(void)state;
+	r = parse("-c", "rc", NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.cfg.transport, TRANSPORT_RC);
+	assert_int_equal(r.cfg.op_count, 3);
+	assert_string_equal(r.out, "");
+	free_result(&r);
+
+	r = parse("--connection", "uc", NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.cfg.transport, TRANSPORT_UC);
+	free_result(&r);
+
+	r = parse("--connection=ud", NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.cfg.transport, TRANSPORT_UD);
+	free_result(&r);
+
+	r = parse("-c", "UC", NULL);
+	assert_int_equal(r.ret, -EINVAL);
+	assert_string_equal(
+		r.err,
+		"rdma_rc_example: invalid --connection value 'UC' (expected rc, uc or ud)\n");
+	free_result(&r);
+
+	r = parse("-c", NULL);
+	assert_int_equal(r.ret, -EINVAL);
+	free_result(&r);
+}
+
+/* The default list: each transport keeps what it can run, says what not. */
+static void test_default_ops_fitted(void **state)
+{
+	struct parse_result r;
+
+	(void)state;
+	r = parse("-c", "uc", NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.cfg.op_count, 2);
+	assert_int_equal(r.cfg.ops[0], OP_SEND);
+	assert_int_equal(r.cfg.ops[1], OP_WRITE);
+	assert_string_equal(r.out, "UC has no RDMA READ: skipping read\n");
+	assert_string_equal(r.err, "");
+	free_result(&r);
+
+	r = parse("-c", "ud", NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.cfg.op_count, 1);
+	assert_int_equal(r.cfg.ops[0], OP_SEND);
+	assert_string_equal(r.out,
+			    "UD has only SEND/RECEIVE: skipping read\n"
+			    "UD has only SEND/RECEIVE: skipping write\n");
+	free_result(&r);
+}
+
+/* An explicit list is run as given or refused in one line, in any order. */
+static void test_explicit_ops(void **state)
+{
+	struct parse_result r;
+
+	(void)state;
+	r = parse("--ops", "send,read", "-c", "uc", NULL);
+	assert_int_equal(r.ret, -EINVAL);
+	assert_string_equal(
+		r.err,
+		"rdma_rc_example: invalid --ops value 'send,read' for --connection uc: UC has no RDMA READ (operation read)\n");
+	assert_string_equal(r.out, "");
+	free_result(&r);
+
+	r = parse("-c", "ud", "-o", "write", NULL);
+	assert_int_equal(r.ret, -EINVAL);
+	assert_string_equal(
+		r.err,
+		"rdma_rc_example: invalid --ops value 'write' for --connection ud: UD has only SEND/RECEIVE (operation write)\n");
+	free_result(&r);
+
+	r = parse("-c", "uc", "-o", "write,send", NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.cfg.op_count, 2);
+	assert_string_equal(r.out, "");
+	free_result(&r);
+
+	r = parse("-c", "ud", "-o", "send,send", NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.cfg.op_count, 2);
+	free_result(&r);
+}
+
+static void test_rdma_cm_option(void **state)
+{
+	struct parse_result r;
+
+	(void)state;
+	r = parse("-R", "192.0.2.1", NULL);
+	assert_int_equal(r.ret, 0);
+	assert_true(r.cfg.use_rdma_cm);
+	assert_string_equal(r.cfg.server_name, "192.0.2.1");
+	free_result(&r);
+
+	r = parse("--rdma-cm", "-c", "rc", NULL);
+	assert_int_equal(r.ret, 0);
+	assert_true(r.cfg.use_rdma_cm);
+	free_result(&r);
+
+	r = parse("-c", "uc", "-R", NULL);
+	assert_int_equal(r.ret, -EINVAL);
+	assert_string_equal(
+		r.err,
+		"rdma_rc_example: invalid --connection value 'uc' with --rdma-cm: RDMA_CM connects RC QPs only here\n");
+	free_result(&r);
+
+	r = parse("-R", "-c", "ud", NULL);
+	assert_int_equal(r.ret, -EINVAL);
+	free_result(&r);
+}
+
+/* Every row of the table against every transport, by its flags. */
+static void test_refusal_by_flags(void **state)
+{
+	size_t count, i;
+	const struct op_desc *ops = ops_table(&count);
+
+	(void)state;
+	for (i = 0; i < count; i++) {
+		const struct op_desc *op = &ops[i];
+		bool uc_ok =
+			!(op->flags & (OP_NEEDS_RDMA_READ | OP_NEEDS_ATOMICS));
+
+		assert_null(transport_refusal(TRANSPORT_RC, op));
+		assert_int_equal(transport_refusal(TRANSPORT_UC, op) == NULL,
+				 uc_ok);
+		assert_int_equal(transport_refusal(TRANSPORT_UD, op) == NULL,
+				 (op->flags & OP_RUNS_ON_UD) != 0);
+	}
+	assert_string_equal(transport_refusal(TRANSPORT_UC, op_find(OP_READ)),
+			    "UC has no RDMA READ");
+	assert_null(transport_refusal(TRANSPORT_UD, op_find(OP_SEND)));
+}
+
+static void test_grh_ipv4_layout(void **state)
+{
+	unsigned char grh[GRH_SIZE] = {0};
+	union ibv_gid gid;
+	char text[INET6_ADDRSTRLEN];
+
+	(void)state;
+	grh[20] = 0x45; /* IPv4, 20-byte header, in the last 20 bytes */
+	inet_pton(AF_INET, "192.0.2.2", grh + 20 + 12);
+	inet_pton(AF_INET, "192.0.2.1", grh + 20 + 16); /* destination */
+	assert_true(grh_source_gid(grh, &gid));
+	inet_ntop(AF_INET6, gid.raw, text, sizeof(text));
+	assert_string_equal(text, "::ffff:192.0.2.2");
+}
+
+static void test_grh_ipv6_layout(void **state)
+{
+	unsigned char grh[GRH_SIZE + 1] = {0};
+	union ibv_gid gid;
+	char text[INET6_ADDRSTRLEN];
+
+	(void)state;
+	/* A real GRH: version 6; the source GID at byte 8; unaligned. */
+	grh[1] = 0x60;
+	inet_pton(AF_INET6, "fe80::5054:ff:fec0:201", grh + 1 + 8);
+	inet_pton(AF_INET6, "fe80::1", grh + 1 + 24);
+	assert_false(grh_source_gid(grh + 1, &gid));
+	inet_ntop(AF_INET6, gid.raw, text, sizeof(text));
+	assert_string_equal(text, "fe80::5054:ff:fec0:201");
+
+	/* RoCE v2 over IPv6: a GRH whose GIDs are IPv4-mapped stays a GRH. */
+	memset(grh, 0, sizeof(grh));
+	grh[0] = 0x60;
+	inet_pton(AF_INET6, "::ffff:192.0.2.9", grh + 8);
+	assert_false(grh_source_gid(grh, &gid));
+	inet_ntop(AF_INET6, gid.raw, text, sizeof(text));
+	assert_string_equal(text, "::ffff:192.0.2.9");
+}
+
+static void test_ud_size_limit(void **state)
+{
+	(void)state;
+	assert_int_equal(ud_check_size(15, IBV_MTU_1024), 0);
+	assert_int_equal(ud_check_size(1024, IBV_MTU_1024), 0);
+	assert_int_equal(ud_check_size(1025, IBV_MTU_1024), -EMSGSIZE);
+	assert_int_equal(ud_check_size(4096, IBV_MTU_4096), 0);
+	assert_int_equal(ud_check_size(257, IBV_MTU_256), -EMSGSIZE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_connection_values),
+		cmocka_unit_test(test_default_ops_fitted),
+		cmocka_unit_test(test_explicit_ops),
+		cmocka_unit_test(test_rdma_cm_option),
+		cmocka_unit_test(test_refusal_by_flags),
+		cmocka_unit_test(test_grh_ipv4_layout),
+		cmocka_unit_test(test_grh_ipv6_layout),
+		cmocka_unit_test(test_ud_size_limit),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
