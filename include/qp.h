@@ -38,6 +38,14 @@ int modify_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
 		     const struct qp_info *remote, const struct trace *tr);
 int modify_qp_to_rts(struct ibv_qp *qp, uint32_t psn, const struct trace *tr);
 
+/* Our QP info, with a random first PSN (the QP-info message's content). */
+int qp_describe_local(const struct resources *res, const struct config *cfg,
+		      struct qp_info *info);
+/* The manual's "Remote address = ..." lines. */
+void qp_print_remote(const struct qp_info *remote);
+/* The client receives the server's SENDs: post those receives (in INIT). */
+int qp_post_early_receives(struct resources *res, const struct config *cfg);
+
 /* Exchange QP info over @sock, bring res->qp to RTS, sync. */
 int connect_qp(struct resources *res, const struct config *cfg, int sock,
 	       struct connection *conn);

@@ -29,6 +29,7 @@ struct rc_buffer {
 /* Everything resources_create makes, destroyed by resources_destroy. */
 struct resources {
 	struct ibv_context *ctx;
+	bool ctx_borrowed; /* -R: RDMA_CM's context, RDMA_CM closes it */
 	struct ibv_device_attr dev_attr;
 	struct ibv_port_attr port_attr;
 	uint8_t ib_port;
@@ -47,6 +48,13 @@ struct resources {
 
 /* Open the device, query it, allocate PD, buffer, MR, CQ and QP. */
 int resources_create(struct resources *res, const struct config *cfg);
+
+/*
+ * The same on a device context someone else opened and will close (the
+ * one RDMA_CM resolved the peer's address to).
+ */
+int resources_create_on(struct resources *res, const struct config *cfg,
+			struct ibv_context *ctx);
 
 /* Free what resources_create made, in reverse order; first error or 0. */
 int resources_destroy(struct resources *res);

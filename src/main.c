@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "cm.h"
 #include "config.h"
 #include "ops.h"
 #include "qp.h"
@@ -19,14 +20,62 @@
 #define EXIT_FAILED 1
 #define EXIT_USAGE  2
 
+/* Step 9 onwards: the operations, on a connected QP. */
+static int run_ops(const struct config *cfg, struct resources *res,
+		   const struct connection *conn, int sock)
+{
+	struct op_ctx ctx = {
+		.res = res,
+		.conn = conn,
+		.sock = sock,
+		.timeout_ms = cfg->timeout_sec * 1000,
+	};
+
+	return ops_run(cfg, &ctx);
+}
+
+/*
+ * -R: RDMA_CM connects the QP and finds the device; the TCP connection is
+ * kept only for the syncs between operations, so that they never mix with
+ * the operations' own completions on the QP.
+ */
+static int run_rdma_cm(const struct config *cfg)
+{
+	struct cm cm;
+	struct resources res;
+	struct connection conn;
+	int sock, ret, destroy_ret;
+
+	ret = cm_open(&cm, cfg);
+	if (ret)
+		return ret;
+	ret = sock_connect(cfg, &sock);
+	if (ret)
+		goto close_cm;
+	ret = cm_connect_qp(&cm, &res, cfg, sock, &conn);
+	if (ret)
+		goto close_sock;
+	ret = run_ops(cfg, &res, &conn, sock);
+	cm_disconnect(&cm);
+	destroy_ret = resources_destroy(&res);
+	if (!ret)
+		ret = destroy_ret;
+close_sock:
+	close(sock);
+close_cm:
+	cm_close(&cm);
+	return ret;
+}
+
 /* The manual's steps, in its order, once the options are known. */
 static int run(const struct config *cfg)
 {
 	struct resources res;
 	struct connection conn;
-	struct op_ctx ctx;
 	int sock, ret, destroy_ret;
 
+	if (cfg->use_rdma_cm)
+		return run_rdma_cm(cfg);
 	ret = resources_create(&res, cfg);
 	if (ret)
 		return ret;
@@ -36,13 +85,7 @@ static int run(const struct config *cfg)
 	ret = connect_qp(&res, cfg, sock, &conn);
 	if (ret)
 		goto close_sock;
-	ctx = (struct op_ctx){
-		.res = &res,
-		.conn = &conn,
-		.sock = sock,
-		.timeout_ms = cfg->timeout_sec * 1000,
-	};
-	ret = ops_run(cfg, &ctx);
+	ret = run_ops(cfg, &res, &conn, sock);
 close_sock:
 	close(sock);
 destroy_resources:

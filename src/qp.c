@@ -162,8 +162,8 @@ static int random_psn(uint32_t *psn)
 	return 0;
 }
 
-static int describe_local(const struct resources *res, const struct config *cfg,
-			  struct qp_info *info)
+int qp_describe_local(const struct resources *res, const struct config *cfg,
+		      struct qp_info *info)
 {
 	size_t i;
 
@@ -189,7 +189,7 @@ static int describe_local(const struct resources *res, const struct config *cfg,
 	return random_psn(&info->psn);
 }
 
-static void print_remote(const struct qp_info *remote)
+void qp_print_remote(const struct qp_info *remote)
 {
 	union ibv_gid gid;
 	char text[INET6_ADDRSTRLEN];
@@ -209,22 +209,21 @@ static int exchange_info(struct resources *res, const struct config *cfg,
 	const char *why;
 	int ret;
 
-	ret = describe_local(res, cfg, &conn->local);
+	ret = qp_describe_local(res, cfg, &conn->local);
 	if (ret)
 		return ret;
 	ret = sock_exchange_qp_info(sock, &conn->local, &conn->remote,
 				    timeout_ms);
 	if (ret)
 		return ret;
-	print_remote(&conn->remote);
+	qp_print_remote(&conn->remote);
 	ret = qp_info_match(&conn->local, &conn->remote, &why);
 	if (ret)
 		fprintf(stderr, "failed to agree with the peer: %s\n", why);
 	return ret;
 }
 
-/* The client receives the server's SENDs: post those receives now. */
-static int post_early_receives(struct resources *res, const struct config *cfg)
+int qp_post_early_receives(struct resources *res, const struct config *cfg)
 {
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)res->buf->msg,
@@ -313,7 +312,7 @@ int connect_qp(struct resources *res, const struct config *cfg, int sock,
 	ret = qp_to_init(res, cfg);
 	if (ret)
 		return ret;
-	ret = post_early_receives(res, cfg);
+	ret = qp_post_early_receives(res, cfg);
 	if (ret)
 		return ret;
 	ret = qp_to_rts(res, cfg, &path, conn);

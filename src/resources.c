@@ -146,26 +146,20 @@ static int create_qp(struct resources *res, const struct config *cfg)
 	return 0;
 }
 
-int resources_create(struct resources *res, const struct config *cfg)
+/* Everything after the device: query it, then PD, buffer, MR, CQ and QP. */
+static int create_on_context(struct resources *res, const struct config *cfg)
 {
 	int ret;
 
-	*res = (struct resources){
-		.ib_port = cfg->ib_port,
-		.trace = {.on = cfg->verbose},
-	};
-	ret = device_open(cfg->ib_devname, &res->ctx, &res->trace);
-	if (ret)
-		return ret;
 	ret = query_device(res, cfg);
 	if (ret)
-		goto close_device;
+		return ret;
 
 	res->pd = ibv_alloc_pd(res->ctx);
 	if (!res->pd) {
 		ret = -errno;
 		fprintf(stderr, "failed to allocate PD: %s\n", strerror(-ret));
-		goto close_device;
+		return ret;
 	}
 	trace_step(&res->trace, "allocated PD");
 
@@ -198,9 +192,44 @@ free_buffer:
 	free(res->buf);
 dealloc_pd:
 	ibv_dealloc_pd(res->pd);
-close_device:
-	ibv_close_device(res->ctx);
-	*res = (struct resources){0};
+	return ret;
+}
+
+int resources_create(struct resources *res, const struct config *cfg)
+{
+	int ret;
+
+	*res = (struct resources){
+		.ib_port = cfg->ib_port,
+		.trace = {.on = cfg->verbose},
+	};
+	ret = device_open(cfg->ib_devname, &res->ctx, &res->trace);
+	if (ret)
+		return ret;
+	ret = create_on_context(res, cfg);
+	if (ret) {
+		ibv_close_device(res->ctx);
+		*res = (struct resources){0};
+	}
+	return ret;
+}
+
+int resources_create_on(struct resources *res, const struct config *cfg,
+			struct ibv_context *ctx)
+{
+	int ret;
+
+	*res = (struct resources){
+		.ctx = ctx,
+		.ctx_borrowed = true,
+		.ib_port = cfg->ib_port,
+		.trace = {.on = cfg->verbose},
+	};
+	trace_step(&res->trace, "using device %s",
+		   ibv_get_device_name(ctx->device));
+	ret = create_on_context(res, cfg);
+	if (ret)
+		*res = (struct resources){0};
 	return ret;
 }
 
@@ -229,11 +258,12 @@ int resources_destroy(struct resources *res)
 	free(res->buf);
 	if (res->pd)
 		note_failure(&first, ibv_dealloc_pd(res->pd), "deallocate PD");
-	if (res->ctx)
+	if (res->ctx && !res->ctx_borrowed)
 		note_failure(&first, ibv_close_device(res->ctx),
 			     "close device");
-	trace_step(&res->trace,
-		   "destroyed QP, CQ, MR, PD and closed the device");
+	trace_step(&res->trace, "destroyed QP, CQ, MR, PD%s",
+		   res->ctx_borrowed ? " (the device is RDMA_CM's)"
+				     : " and closed the device");
 	*res = (struct resources){0};
 	return first;
 }

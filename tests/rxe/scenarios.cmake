@@ -4,3 +4,4 @@ rxe_add_test(rc_two_guests rc_two_guests.sh TIMEOUT 240)
 # -c uc / -c ud (and, with -R, RDMA_CM) on one guest and on two.
 rxe_add_test(transport_one_guest transport_one_guest.sh TIMEOUT 200)
 rxe_add_test(transport_two_guests transport_two_guests.sh TIMEOUT 240)
+rxe_add_test(transport_rdma_cm transport_rdma_cm.sh TIMEOUT 240)

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "cm.h"
 #include "config.h"
 #include "grh.h"
 #include "transport.h"
@@ -252,6 +253,52 @@ static void test_ud_size_limit(void **state)
 	assert_int_equal(ud_check_size(257, IBV_MTU_256), -EMSGSIZE);
 }
 
+/* The private data of connect and accept: round trip and rejections. */
+static void test_cm_private_data(void **state)
+{
+	struct qp_info in = {
+		.addr = 0x0123456789abcdefull,
+		.len = 4096,
+		.rkey = 0x1d88,
+		.transport = TRANSPORT_RC,
+		.op_count = 3,
+		.ops = {OP_SEND, OP_READ, OP_WRITE},
+		.flags = QP_INFO_HAS_ATOMICS,
+	};
+	uint8_t buf[CM_REQ_PRIVATE_DATA_MAX] = {0};
+	struct qp_info out;
+	const char *why = NULL;
+
+	(void)state;
+	cm_priv_encode(&in, buf);
+	/* Network byte order: the magic's first byte is 'R'. */
+	assert_int_equal(buf[0], 'R');
+	/* The CM pads the REQ's private data to 56 bytes: still accepted. */
+	assert_int_equal(cm_priv_decode(buf, sizeof(buf), &out, &why), 0);
+	assert_true(out.addr == in.addr);
+	assert_int_equal(out.len, in.len);
+	assert_int_equal(out.rkey, in.rkey);
+	assert_int_equal(out.op_count, 3);
+	assert_memory_equal(out.ops, in.ops, OPS_MAX);
+	assert_int_equal(out.flags, in.flags);
+	assert_int_equal(out.transport, TRANSPORT_RC);
+
+	assert_int_equal(cm_priv_decode(buf, CM_PRIV_SIZE - 1, &out, &why),
+			 -EPROTO);
+	assert_string_equal(why, "private data too short");
+	assert_int_equal(cm_priv_decode(NULL, 0, &out, &why), -EPROTO);
+	buf[0] ^= 0xff;
+	assert_int_equal(cm_priv_decode(buf, CM_PRIV_SIZE, &out, &why),
+			 -EPROTO);
+	assert_string_equal(why, "private data is not from rdma_rc_example");
+	buf[0] ^= 0xff;
+	in.op_count = 0;
+	cm_priv_encode(&in, buf);
+	assert_int_equal(cm_priv_decode(buf, CM_PRIV_SIZE, &out, &why),
+			 -EPROTO);
+	assert_string_equal(why, "operation count out of range");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -263,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_grh_ipv4_layout),
 		cmocka_unit_test(test_grh_ipv6_layout),
 		cmocka_unit_test(test_ud_size_limit),
+		cmocka_unit_test(test_cm_private_data),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * -R: connect the RC QP through RDMA_CM instead of the TCP exchange. The
+ * CM resolves the peer's IP address to a device, port and GID, carries the
+ * QP numbers and PSNs in its own messages and computes the QP attributes
+ * (rdma_init_qp_attr); what it does not know (buffer address, rkey, the
+ * operations) travels in the private data of the connect and the accept.
+ *
+ * The QP is ours (ibv_create_qp on the CM's device context, same PD/CQ
+ * flow as the TCP path), not the CM's: this program moves it through
+ * INIT, RTR and RTS itself, with the CM's attributes, so each step shows.
+ */
+#ifndef CM_H
+#define CM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rdma/rdma_cma.h>
+
+#include "config.h"
+#include "exchange.h"
+#include "qp.h"
+#include "resources.h"
+
+/*
+ * What the private data carries, in network byte order (40 bytes):
+ *   magic u32, version u8, transport u8, flags u8, op count u8,
+ *   buffer address u64, buffer length u32, rkey u32, op ids 16 x u8.
+ * The QP-info message of the TCP path (72 bytes) does not fit the 56
+ * bytes an IB CM REQ carries; its QPN, PSN, LID and GID are the CM's own
+ * business here, so they are left out.
+ */
+#define CM_PRIV_MAGIC	0x52434d31u /* "RCM1" */
+#define CM_PRIV_VERSION 1
+#define CM_PRIV_SIZE	40
+/* The private data an RDMA_CM connect request may carry on IB/RoCE. */
+#define CM_REQ_PRIVATE_DATA_MAX 56
+
+/* The event channel and the ids: the listener (server) and the connection. */
+struct cm {
+	struct rdma_event_channel *channel;
+	struct rdma_cm_id *listen_id; /* server only */
+	struct rdma_cm_id *id;	      /* the connection's id */
+	struct trace trace;
+};
+
+/*
+ * Server: create the channel, bind to the wildcard address on cfg->tcp_port
+ * and listen. Client: resolve cfg->server_name:cfg->tcp_port to an address
+ * and a route (each event waited for within cfg->timeout_sec).
+ */
+int cm_open(struct cm *cm, const struct config *cfg);
+
+/*
+ * Create the resources on the CM's device, connect the QP to RTS and sync
+ * over @sock, filling @conn as connect_qp does. On failure nothing of
+ * @res is left.
+ */
+int cm_connect_qp(struct cm *cm, struct resources *res,
+		  const struct config *cfg, int sock, struct connection *conn);
+
+/* rdma_disconnect, before the QP goes. */
+void cm_disconnect(struct cm *cm);
+
+/* Destroy the ids and the channel. */
+void cm_close(struct cm *cm);
+
+/* Pure, unit tested: the private data. */
+void cm_priv_encode(const struct qp_info *info, uint8_t out[CM_PRIV_SIZE]);
+/* Decode @len (>= CM_PRIV_SIZE; the CM may pad) bytes; -EPROTO + why. */
+int cm_priv_decode(const uint8_t *buf, size_t len, struct qp_info *info,
+		   const char **why);
+
+#endif

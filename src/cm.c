@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: MIT
+/*
+ * -R: the RC QP connected through RDMA_CM. The server binds and listens on
+ * the port, the client resolves the server's address and route; the QP
+ * (ours, on the CM's device) goes to RTS with the attributes the CM
+ * computes; the buffer address, rkey and operations travel in the private
+ * data of rdma_connect and rdma_accept. Every event is waited for with a
+ * timeout: poll() on the event channel's file descriptor.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cm.h"
+#include "sock.h"
+#include "trace.h"
+
+_Static_assert(CM_PRIV_SIZE <= CM_REQ_PRIVATE_DATA_MAX,
+	       "the private data fits an RDMA_CM connect request");
+
+/* Byte offsets of the private data's fields (see cm.h). */
+enum cm_priv_offset {
+	PRIV_MAGIC = 0,
+	PRIV_VERSION = 4,
+	PRIV_TRANSPORT = 5,
+	PRIV_FLAGS = 6,
+	PRIV_OP_COUNT = 7,
+	PRIV_ADDR = 8,
+	PRIV_LEN = 16,
+	PRIV_RKEY = 20,
+	PRIV_OPS = 24,
+	PRIV_END = PRIV_OPS + OPS_MAX,
+};
+_Static_assert(PRIV_END == CM_PRIV_SIZE, "private data layout and size");
+
+/* The peer's rights on our buffer, as in the TCP path's INIT. */
+#define CM_REMOTE_ACCESS                                    \
+	(IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE | \
+	 IBV_ACCESS_REMOTE_ATOMIC)
+/* RDMA READs and atomics in flight at once, each way: this example has one. */
+#define CM_RD_ATOMIC 1
+/* Resends after a lost packet before the QP fails: 7 is the maximum. */
+#define CM_RETRY_COUNT 7
+/* Resends after an RNR NAK; 6, because 7 would mean retry forever. */
+#define CM_RNR_RETRY_COUNT 6
+/* One connection at a time is all this example serves. */
+#define CM_LISTEN_BACKLOG 1
+#define MS_PER_SEC	  1000
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	v = htonl(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+static uint32_t get_be32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return ntohl(v);
+}
+
+void cm_priv_encode(const struct qp_info *info, uint8_t out[CM_PRIV_SIZE])
+{
+	memset(out, 0, CM_PRIV_SIZE);
+	put_be32(out + PRIV_MAGIC, CM_PRIV_MAGIC);
+	out[PRIV_VERSION] = CM_PRIV_VERSION;
+	out[PRIV_TRANSPORT] = info->transport;
+	out[PRIV_FLAGS] = info->flags;
+	out[PRIV_OP_COUNT] = info->op_count;
+	put_be32(out + PRIV_ADDR, (uint32_t)(info->addr >> 32));
+	put_be32(out + PRIV_ADDR + 4, (uint32_t)info->addr);
+	put_be32(out + PRIV_LEN, info->len);
+	put_be32(out + PRIV_RKEY, info->rkey);
+	memcpy(out + PRIV_OPS, info->ops, OPS_MAX);
+}
+
+int cm_priv_decode(const uint8_t *buf, size_t len, struct qp_info *info,
+		   const char **why)
+{
+	if (!buf || len < CM_PRIV_SIZE) {
+		*why = "private data too short";
+		return -EPROTO;
+	}
+	if (get_be32(buf + PRIV_MAGIC) != CM_PRIV_MAGIC) {
+		*why = "private data is not from rdma_rc_example";
+		return -EPROTO;
+	}
+	if (buf[PRIV_VERSION] != CM_PRIV_VERSION) {
+		*why = "private data of another version";
+		return -EPROTO;
+	}
+	if (buf[PRIV_OP_COUNT] == 0 || buf[PRIV_OP_COUNT] > OPS_MAX) {
+		*why = "operation count out of range";
+		return -EPROTO;
+	}
+	*info = (struct qp_info){
+		.addr = (uint64_t)get_be32(buf + PRIV_ADDR) << 32 |
+			get_be32(buf + PRIV_ADDR + 4),
+		.len = get_be32(buf + PRIV_LEN),
+		.rkey = get_be32(buf + PRIV_RKEY),
+		.transport = buf[PRIV_TRANSPORT],
+		.flags = buf[PRIV_FLAGS],
+		.op_count = buf[PRIV_OP_COUNT],
+	};
+	memcpy(info->ops, buf + PRIV_OPS, OPS_MAX);
+	return 0;
+}
+
+/*
+ * Wait at most @timeout_sec for the next event; it must be @expected. On
+ * success the caller owns *@event and acks it.
+ */
+static int wait_event(struct cm *cm, int timeout_sec,
+		      enum rdma_cm_event_type expected,
+		      struct rdma_cm_event **event)
+{
+	struct pollfd pfd = {.fd = cm->channel->fd, .events = POLLIN};
+	int ret;
+
+	do
+		ret = poll(&pfd, 1, timeout_sec * MS_PER_SEC);
+	while (ret < 0 && errno == EINTR);
+	if (ret <= 0) {
+		ret = ret == 0 ? -ETIMEDOUT : -errno;
+		fprintf(stderr,
+			"failed to get RDMA_CM event %s within %d s: %s\n",
+			rdma_event_str(expected), timeout_sec, strerror(-ret));
+		return ret;
+	}
+	if (rdma_get_cm_event(cm->channel, event)) {
+		ret = -errno;
+		fprintf(stderr, "failed to get RDMA_CM event %s: %s\n",
+			rdma_event_str(expected), strerror(-ret));
+		return ret;
+	}
+	trace_step(&cm->trace, "RDMA_CM event %s, status %d",
+		   rdma_event_str((*event)->event), (*event)->status);
+	if ((*event)->event == expected)
+		return 0;
+	/* A failed step has its own event; a negative status is -errno. */
+	ret = (*event)->status < 0 ? (*event)->status : -ECONNREFUSED;
+	fprintf(stderr,
+		"failed to get RDMA_CM event %s: got %s, status %d (%s)\n",
+		rdma_event_str(expected), rdma_event_str((*event)->event),
+		(*event)->status, strerror(-ret));
+	rdma_ack_cm_event(*event);
+	*event = NULL;
+	return ret;
+}
+
+/* Server: any local address on the port, then listen. */
+static int listen_on_port(struct cm *cm, const struct config *cfg)
+{
+	struct sockaddr_in addr = {
+		.sin_family = AF_INET,
+		.sin_port = htons(cfg->tcp_port),
+		.sin_addr.s_addr = htonl(INADDR_ANY),
+	};
+	int ret;
+
+	if (rdma_create_id(cm->channel, &cm->listen_id, NULL, RDMA_PS_TCP)) {
+		ret = -errno;
+		fprintf(stderr, "failed to create RDMA_CM id: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	if (rdma_bind_addr(cm->listen_id, (struct sockaddr *)&addr)) {
+		ret = -errno;
+		fprintf(stderr,
+			"failed to bind RDMA_CM id to 0.0.0.0 port %u: %s\n",
+			cfg->tcp_port, strerror(-ret));
+		return ret;
+	}
+	if (rdma_listen(cm->listen_id, CM_LISTEN_BACKLOG)) {
+		ret = -errno;
+		fprintf(stderr, "failed to listen on RDMA_CM port %u: %s\n",
+			cfg->tcp_port, strerror(-ret));
+		return ret;
+	}
+	printf("waiting on port %u for RDMA_CM connection\n", cfg->tcp_port);
+	return 0;
+}
+
+/* Client: the server's name to an address, then to a device and a route. */
+static int resolve_server(struct cm *cm, const struct config *cfg)
+{
+	const struct addrinfo hints = {
+		.ai_family = AF_UNSPEC,
+		.ai_socktype = SOCK_STREAM,
+		.ai_flags = AI_NUMERICSERV,
+	};
+	struct rdma_cm_event *event;
+	struct addrinfo *ai;
+	char port[8];
+	int ret, timeout_ms = cfg->timeout_sec * MS_PER_SEC;
+
+	snprintf(port, sizeof(port), "%u", cfg->tcp_port);
+	ret = getaddrinfo(cfg->server_name, port, &hints, &ai);
+	if (ret) {
+		fprintf(stderr, "failed to resolve %s: %s\n", cfg->server_name,
+			gai_strerror(ret));
+		return -EHOSTUNREACH;
+	}
+	if (rdma_create_id(cm->channel, &cm->id, NULL, RDMA_PS_TCP)) {
+		ret = -errno;
+		fprintf(stderr, "failed to create RDMA_CM id: %s\n",
+			strerror(-ret));
+		freeaddrinfo(ai);
+		return ret;
+	}
+	ret = rdma_resolve_addr(cm->id, NULL, ai->ai_addr, timeout_ms);
+	freeaddrinfo(ai);
+	if (ret) {
+		ret = -errno;
+		fprintf(stderr, "failed to resolve RDMA address of %s: %s\n",
+			cfg->server_name, strerror(-ret));
+		return ret;
+	}
+	ret = wait_event(cm, cfg->timeout_sec, RDMA_CM_EVENT_ADDR_RESOLVED,
+			 &event);
+	if (ret)
+		return ret;
+	rdma_ack_cm_event(event);
+	if (rdma_resolve_route(cm->id, timeout_ms)) {
+		ret = -errno;
+		fprintf(stderr, "failed to resolve RDMA route to %s: %s\n",
+			cfg->server_name, strerror(-ret));
+		return ret;
+	}
+	ret = wait_event(cm, cfg->timeout_sec, RDMA_CM_EVENT_ROUTE_RESOLVED,
+			 &event);
+	if (ret)
+		return ret;
+	rdma_ack_cm_event(event);
+	return 0;
+}
+
+int cm_open(struct cm *cm, const struct config *cfg)
+{
+	int ret;
+
+	*cm = (struct cm){.trace = {.on = cfg->verbose}};
+	cm->channel = rdma_create_event_channel();
+	if (!cm->channel) {
+		ret = -errno;
+		fprintf(stderr, "failed to create RDMA_CM event channel: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	ret = cfg->server_name ? resolve_server(cm, cfg)
+			       : listen_on_port(cm, cfg);
+	if (ret)
+		cm_close(cm);
+	return ret;
+}
+
+/* Server: the client's request; its private data is the peer's info. */
+static int wait_request(struct cm *cm, const struct config *cfg,
+			struct qp_info *remote)
+{
+	struct rdma_cm_event *event;
+	const char *why;
+	int ret;
+
+	ret = wait_event(cm, cfg->accept_timeout_sec,
+			 RDMA_CM_EVENT_CONNECT_REQUEST, &event);
+	if (ret)
+		return ret;
+	cm->id = event->id;
+	ret = cm_priv_decode(event->param.conn.private_data,
+			     event->param.conn.private_data_len, remote, &why);
+	remote->qp_num = event->param.conn.qp_num;
+	rdma_ack_cm_event(event);
+	if (ret) {
+		fprintf(stderr, "failed to accept the connect request: %s\n",
+			why);
+		rdma_reject(cm->id, NULL, 0);
+	}
+	return ret;
+}
+
+/* Move our QP to @state with the attributes the CM computed for it. */
+static int modify_qp_by_cm(struct cm *cm, struct ibv_qp *qp,
+			   enum ibv_qp_state state, struct ibv_qp_attr *attr)
+{
+	int mask, ret;
+
+	*attr = (struct ibv_qp_attr){.qp_state = state};
+	if (rdma_init_qp_attr(cm->id, attr, &mask)) {
+		ret = -errno;
+		fprintf(stderr,
+			"failed to get RDMA_CM attributes of QP 0x%06x for %s: %s\n",
+			qp->qp_num, qp_state_str(state), strerror(-ret));
+		return ret;
+	}
+	ret = ibv_modify_qp(qp, attr, mask);
+	if (ret) {
+		fprintf(stderr, "failed to modify QP 0x%06x to %s: %s\n",
+			qp->qp_num, qp_state_str(state), strerror(ret));
+		return -ret;
+	}
+	return 0;
+}
+
+/* RTR, then RTS, as the CM says; what it says about the peer goes to @conn. */
+static int cm_qp_to_rts(struct cm *cm, struct resources *res,
+			struct connection *conn)
+{
+	struct ibv_qp_attr attr;
+	char gid[INET6_ADDRSTRLEN];
+	int ret;
+
+	ret = modify_qp_by_cm(cm, res->qp, IBV_QPS_RTR, &attr);
+	if (ret)
+		return ret;
+	conn->remote.psn = attr.rq_psn;
+	conn->remote.lid = attr.ah_attr.dlid;
+	memcpy(conn->remote.gid, attr.ah_attr.grh.dgid.raw,
+	       sizeof(conn->remote.gid));
+	trace_step(
+		&res->trace,
+		"QP 0x%06x INIT -> RTR (RDMA_CM): dest QPN 0x%06x, rq PSN 0x%06x, MTU %d, dest GID %s, sgid index %u, max dest rd atomic %u, min RNR timer %u",
+		res->qp->qp_num, attr.dest_qp_num, attr.rq_psn,
+		mtu_to_bytes(attr.path_mtu),
+		gid_to_str(&attr.ah_attr.grh.dgid, gid, sizeof(gid)),
+		attr.ah_attr.grh.sgid_index, attr.max_dest_rd_atomic,
+		attr.min_rnr_timer);
+	ret = modify_qp_by_cm(cm, res->qp, IBV_QPS_RTS, &attr);
+	if (ret)
+		return ret;
+	conn->local.psn = attr.sq_psn;
+	trace_step(
+		&res->trace,
+		"QP 0x%06x RTR -> RTS (RDMA_CM): sq PSN 0x%06x, ack timeout %u, retry count %u, RNR retry %u, max rd atomic %u",
+		res->qp->qp_num, attr.sq_psn, attr.timeout, attr.retry_cnt,
+		attr.rnr_retry, attr.max_rd_atomic);
+	return 0;
+}
+
+/* Our side of the connection: private data and the limits of the QP. */
+static struct rdma_conn_param conn_param(const struct connection *conn,
+					 const uint8_t *priv)
+{
+	return (struct rdma_conn_param){
+		.private_data = priv,
+		.private_data_len = CM_PRIV_SIZE,
+		.responder_resources = CM_RD_ATOMIC,
+		.initiator_depth = CM_RD_ATOMIC,
+		.retry_count = CM_RETRY_COUNT,
+		.rnr_retry_count = CM_RNR_RETRY_COUNT,
+		/* the QP is not the id's: tell the CM its number */
+		.qp_num = conn->qp->qp_num,
+	};
+}
+
+/* Client: connect, take the server's reply, RTR, RTS, then RTU. */
+static int client_connect(struct cm *cm, const struct config *cfg,
+			  struct resources *res, struct connection *conn)
+{
+	uint8_t priv[CM_PRIV_SIZE];
+	struct rdma_conn_param param;
+	struct rdma_cm_event *event;
+	const char *why;
+	int ret;
+
+	ret = qp_post_early_receives(res, cfg);
+	if (ret)
+		return ret;
+	cm_priv_encode(&conn->local, priv);
+	param = conn_param(conn, priv);
+	if (rdma_connect(cm->id, &param)) {
+		ret = -errno;
+		fprintf(stderr, "failed to connect through RDMA_CM: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	/* Not ESTABLISHED: with a QP of our own the CM leaves RTR to us. */
+	ret = wait_event(cm, cfg->timeout_sec, RDMA_CM_EVENT_CONNECT_RESPONSE,
+			 &event);
+	if (ret)
+		return ret;
+	ret = cm_priv_decode(event->param.conn.private_data,
+			     event->param.conn.private_data_len, &conn->remote,
+			     &why);
+	conn->remote.qp_num = event->param.conn.qp_num;
+	rdma_ack_cm_event(event);
+	if (ret) {
+		fprintf(stderr, "failed to accept the server's reply: %s\n",
+			why);
+		return ret;
+	}
+	ret = cm_qp_to_rts(cm, res, conn);
+	if (ret)
+		return ret;
+	if (rdma_establish(cm->id)) {
+		ret = -errno;
+		fprintf(stderr,
+			"failed to establish the RDMA_CM connection: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+/* Server: RTR and RTS first, so the QP is ready when the client hears. */
+static int server_accept(struct cm *cm, const struct config *cfg,
+			 struct resources *res, struct connection *conn)
+{
+	uint8_t priv[CM_PRIV_SIZE];
+	struct rdma_conn_param param;
+	struct rdma_cm_event *event;
+	int ret;
+
+	ret = cm_qp_to_rts(cm, res, conn);
+	if (ret)
+		return ret;
+	cm_priv_encode(&conn->local, priv);
+	param = conn_param(conn, priv);
+	if (rdma_accept(cm->id, &param)) {
+		ret = -errno;
+		fprintf(stderr, "failed to accept through RDMA_CM: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	ret = wait_event(cm, cfg->timeout_sec, RDMA_CM_EVENT_ESTABLISHED,
+			 &event);
+	if (ret)
+		return ret;
+	rdma_ack_cm_event(event);
+	return 0;
+}
+
+/* INIT with our access rights, then each side's half of the handshake. */
+static int connect_on_id(struct cm *cm, struct resources *res,
+			 const struct config *cfg, struct connection *conn)
+{
+	const char *why;
+	int ret;
+
+	ret = qp_describe_local(res, cfg, &conn->local);
+	if (ret)
+		return ret;
+	if (!cfg->server_name) {
+		ret = qp_info_match(&conn->local, &conn->remote, &why);
+		if (ret) {
+			fprintf(stderr, "failed to agree with the peer: %s\n",
+				why);
+			rdma_reject(cm->id, NULL, 0);
+			return ret;
+		}
+	}
+	ret = modify_qp_to_init(res->qp, cm->id->port_num,
+				res->mr_access & CM_REMOTE_ACCESS, &res->trace);
+	if (ret)
+		return ret;
+	ret = cfg->server_name ? client_connect(cm, cfg, res, conn)
+			       : server_accept(cm, cfg, res, conn);
+	if (ret)
+		return ret;
+	qp_print_remote(&conn->remote);
+	/* The server checked the request before accepting it. */
+	ret = cfg->server_name
+		      ? qp_info_match(&conn->local, &conn->remote, &why)
+		      : 0;
+	if (ret)
+		fprintf(stderr, "failed to agree with the peer: %s\n", why);
+	return ret;
+}
+
+int cm_connect_qp(struct cm *cm, struct resources *res,
+		  const struct config *cfg, int sock, struct connection *conn)
+{
+	struct config on_id = *cfg;
+	int ret;
+
+	*conn = (struct connection){0};
+	if (!cfg->server_name) {
+		ret = wait_request(cm, cfg, &conn->remote);
+		if (ret)
+			return ret;
+	}
+	/* The device and port are the ones the CM found for the address. */
+	on_id.ib_port = cm->id->port_num;
+	ret = resources_create_on(res, &on_id, cm->id->verbs);
+	if (ret)
+		return ret;
+	conn->qp = res->qp;
+	printf("RDMA_CM connection on device %s port %u\n",
+	       ibv_get_device_name(cm->id->verbs->device), cm->id->port_num);
+	ret = connect_on_id(cm, res, cfg, conn);
+	if (!ret)
+		/* As in the TCP path: both QPs are in RTS before any send. */
+		ret = sock_sync(sock, cfg->timeout_sec * MS_PER_SEC);
+	if (ret)
+		resources_destroy(res);
+	return ret;
+}
+
+void cm_disconnect(struct cm *cm)
+{
+	/* The peer may have disconnected first: then there is nothing to do. */
+	if (cm->id && rdma_disconnect(cm->id))
+		trace_step(&cm->trace, "rdma_disconnect: %s", strerror(errno));
+}
+
+void cm_close(struct cm *cm)
+{
+	if (cm->id && rdma_destroy_id(cm->id))
+		fprintf(stderr, "failed to destroy RDMA_CM id: %s\n",
+			strerror(errno));
+	if (cm->listen_id && rdma_destroy_id(cm->listen_id))
+		fprintf(stderr, "failed to destroy RDMA_CM listening id: %s\n",
+			strerror(errno));
+	if (cm->channel)
+		rdma_destroy_event_channel(cm->channel);
+	*cm = (struct cm){0};
+}

@@ -1,0 +1,39 @@
+# rdma_rc_example -R: the manual's flow with the QP connected through
+# RDMA_CM, on one guest and between two; the device is found from the
+# address (no -d, no -g).
+. "$(dirname "$0")/transport_lib.sh"
+
+rxe_exec transport_rdma_cm_one --timeout 150 -a "
+$(tp_pair one 19894 -R -v)
+"
+expect_rc "$RXE_OUT.a.rc" 0
+rxe_exec transport_rdma_cm_two --timeout 150 \
+	-a "$(tp_server two 19895 -R)" \
+	-b "$(tp_client two 19895 -R)"
+expect_rc "$RXE_OUT.a.rc" 0
+expect_rc "$RXE_OUT.b.rc" 0
+tp_show one two
+
+tp_expect_ok one
+rc_expect_flow "$TP_DIR/one.server.out" "$TP_DIR/one.client.out" 19894
+tp_expect_ok two
+rc_expect_flow "$TP_DIR/two.server.out" "$TP_DIR/two.client.out" 19895
+# One guest: the CM's steps, and READ needed its rights on the server's QP.
+s=$TP_DIR/one.server.out
+c=$TP_DIR/one.client.out
+expect_line "$s" "waiting on port 19894 for RDMA_CM connection"
+for side in "$s" "$c"; do
+	expect_line "$side" "RDMA_CM connection on device rxe0 port 1"
+	expect_line "$side" "Remote GID = ::ffff:192.0.2.1"
+	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ INIT -> RTR \(RDMA_CM\): dest QPN 0x[0-9a-f]+, .*dest GID ::ffff:192.0.2.1, sgid index 1, max dest rd atomic 1'
+	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ RTR -> RTS \(RDMA_CM\): sq PSN 0x[0-9a-f]+, .*retry count 7, RNR retry 6, max rd atomic 1$'
+done
+expect_line "$c" "[verbs] RDMA_CM event RDMA_CM_EVENT_ADDR_RESOLVED, status 0"
+expect_line "$c" "[verbs] RDMA_CM event RDMA_CM_EVENT_ROUTE_RESOLVED, status 0"
+expect_line "$c" "[verbs] RDMA_CM event RDMA_CM_EVENT_CONNECT_RESPONSE, status 0"
+expect_line "$s" "[verbs] RDMA_CM event RDMA_CM_EVENT_CONNECT_REQUEST, status 0"
+expect_line "$s" "[verbs] RDMA_CM event RDMA_CM_EVENT_ESTABLISHED, status 0"
+# Two guests: each side reached the other's address.
+expect_line "$TP_DIR/two.server.out" "Remote GID = ::ffff:192.0.2.2"
+expect_line "$TP_DIR/two.client.out" "Remote GID = ::ffff:192.0.2.1"
+finish
