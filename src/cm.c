@@ -472,10 +472,45 @@ static int connect_on_id(struct cm *cm, struct resources *res,
 	return ret;
 }
 
+/*
+ * The index of the GID the CM resolved our address to (for RoCE, the GID
+ * made from the IP address), in the table of the id's port.
+ */
+static int cm_gid_index(struct rdma_cm_id *id, int *index)
+{
+	const union ibv_gid *sgid = &id->route.addr.addr.ibaddr.sgid;
+	char text[INET6_ADDRSTRLEN];
+	struct ibv_port_attr port;
+	union ibv_gid gid;
+	int i, ret;
+
+	ret = ibv_query_port(id->verbs, id->port_num, &port);
+	if (ret) {
+		fprintf(stderr, "failed to query port %u of %s: %s\n",
+			id->port_num, ibv_get_device_name(id->verbs->device),
+			strerror(ret));
+		return -ret;
+	}
+	for (i = 0; i < port.gid_tbl_len; i++) {
+		if (ibv_query_gid(id->verbs, id->port_num, i, &gid) == 0 &&
+		    memcmp(gid.raw, sgid->raw, sizeof(gid.raw)) == 0) {
+			*index = i;
+			return 0;
+		}
+	}
+	fprintf(stderr,
+		"failed to find GID %s in the table of %s port %u: %s\n",
+		gid_to_str(sgid, text, sizeof(text)),
+		ibv_get_device_name(id->verbs->device), id->port_num,
+		strerror(ENOENT));
+	return -ENOENT;
+}
+
 int cm_connect_qp(struct cm *cm, struct resources *res,
 		  const struct config *cfg, int sock, struct connection *conn)
 {
 	struct config on_id = *cfg;
+	char gid[INET6_ADDRSTRLEN];
 	int ret;
 
 	*conn = (struct connection){0};
@@ -484,14 +519,18 @@ int cm_connect_qp(struct cm *cm, struct resources *res,
 		if (ret)
 			return ret;
 	}
-	/* The device and port are the ones the CM found for the address. */
+	/* The device, port and GID are the ones the CM found for the address. */
 	on_id.ib_port = cm->id->port_num;
+	ret = cm_gid_index(cm->id, &on_id.gid_idx);
+	if (ret)
+		return ret;
 	ret = resources_create_on(res, &on_id, cm->id->verbs);
 	if (ret)
 		return ret;
 	conn->qp = res->qp;
-	printf("RDMA_CM connection on device %s port %u\n",
-	       ibv_get_device_name(cm->id->verbs->device), cm->id->port_num);
+	printf("RDMA_CM connection on device %s port %u, GID index %d (%s)\n",
+	       ibv_get_device_name(cm->id->verbs->device), cm->id->port_num,
+	       on_id.gid_idx, gid_to_str(&res->gid.gid, gid, sizeof(gid)));
 	ret = connect_on_id(cm, res, cfg, conn);
 	if (!ret)
 		/* As in the TCP path: both QPs are in RTS before any send. */

@@ -23,7 +23,8 @@ s=$TP_DIR/one.server.out
 c=$TP_DIR/one.client.out
 expect_line "$s" "waiting on port 19894 for RDMA_CM connection"
 for side in "$s" "$c"; do
-	expect_line "$side" "RDMA_CM connection on device rxe0 port 1"
+	expect_line "$side" "RDMA_CM connection on device rxe0 port 1, GID index 1 (::ffff:192.0.2.1)"
+	expect_no_text "$side" "chosen automatically"
 	expect_line "$side" "Remote GID = ::ffff:192.0.2.1"
 	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ INIT -> RTR \(RDMA_CM\): dest QPN 0x[0-9a-f]+, .*dest GID ::ffff:192.0.2.1, sgid index 1, max dest rd atomic 1'
 	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ RTR -> RTS \(RDMA_CM\): sq PSN 0x[0-9a-f]+, .*retry count 7, RNR retry 6, max rd atomic 1$'
@@ -33,7 +34,9 @@ expect_line "$c" "[verbs] RDMA_CM event RDMA_CM_EVENT_ROUTE_RESOLVED, status 0"
 expect_line "$c" "[verbs] RDMA_CM event RDMA_CM_EVENT_CONNECT_RESPONSE, status 0"
 expect_line "$s" "[verbs] RDMA_CM event RDMA_CM_EVENT_CONNECT_REQUEST, status 0"
 expect_line "$s" "[verbs] RDMA_CM event RDMA_CM_EVENT_ESTABLISHED, status 0"
-# Two guests: each side reached the other's address.
+# Two guests: each side reached the other's address, from its own.
+expect_line "$TP_DIR/two.server.out" "RDMA_CM connection on device rxe0 port 1, GID index 1 (::ffff:192.0.2.1)"
+expect_line "$TP_DIR/two.client.out" "RDMA_CM connection on device rxe0 port 1, GID index 1 (::ffff:192.0.2.2)"
 expect_line "$TP_DIR/two.server.out" "Remote GID = ::ffff:192.0.2.2"
 expect_line "$TP_DIR/two.client.out" "Remote GID = ::ffff:192.0.2.1"
 finish
