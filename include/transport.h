@@ -25,7 +25,8 @@ const char *transport_refusal(enum transport transport,
  * Fit cfg->ops to cfg->transport once all options are read. With the
  * default list (@ops_arg NULL), drop what the transport cannot run and say
  * so on @out, one line per operation. With an explicit --ops @ops_arg, or
- * with --rdma-cm on UC or UD, refuse in one line on @err: -EINVAL.
+ * with --rdma-cm on UC or UD or with -d/-g, refuse in one line on @err:
+ * -EINVAL.
  */
 int transport_fit(struct config *cfg, const char *ops_arg, FILE *out,
 		  FILE *err);

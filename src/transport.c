@@ -105,6 +105,19 @@ int transport_fit(struct config *cfg, const char *ops_arg, FILE *out, FILE *err)
 			PROGRAM_NAME, option_value(cfg->transport));
 		return -EINVAL;
 	}
+	/* The CM finds device and GID from the address: -d/-g would be lost. */
+	if (cfg->use_rdma_cm && cfg->ib_devname) {
+		fprintf(err,
+			"%s: invalid --ib-dev value '%s' with --rdma-cm: RDMA_CM finds the device from the address\n",
+			PROGRAM_NAME, cfg->ib_devname);
+		return -EINVAL;
+	}
+	if (cfg->use_rdma_cm && cfg->gid_idx >= 0) {
+		fprintf(err,
+			"%s: invalid --gid-idx value '%d' with --rdma-cm: RDMA_CM finds the GID from the address\n",
+			PROGRAM_NAME, cfg->gid_idx);
+		return -EINVAL;
+	}
 	if (ops_arg)
 		return check_explicit(cfg, ops_arg, err);
 	drop_unsupported(cfg, out);

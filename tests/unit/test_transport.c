@@ -179,6 +179,20 @@ static void test_rdma_cm_option(void **state)
 	r = parse("-R", "-c", "ud", NULL);
 	assert_int_equal(r.ret, -EINVAL);
 	free_result(&r);
+
+	r = parse("-R", "-d", "rxe0", NULL);
+	assert_int_equal(r.ret, -EINVAL);
+	assert_string_equal(
+		r.err,
+		"rdma_rc_example: invalid --ib-dev value 'rxe0' with --rdma-cm: RDMA_CM finds the device from the address\n");
+	free_result(&r);
+
+	r = parse("-g", "1", "-R", NULL);
+	assert_int_equal(r.ret, -EINVAL);
+	assert_string_equal(
+		r.err,
+		"rdma_rc_example: invalid --gid-idx value '1' with --rdma-cm: RDMA_CM finds the GID from the address\n");
+	free_result(&r);
 }
 
 /* Every row of the table against every transport, by its flags. */
