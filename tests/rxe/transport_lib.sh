@@ -25,6 +25,8 @@ tp_run() {
 tp_pair() {
 	local name=$1 port=$2
 	shift 2
+	# $RXE_ADDR is the guest's, expanded there: hence the single quotes.
+	# shellcheck disable=SC2016
 	echo "( $(tp_run "$name" server -p "$port" --accept-timeout 60 "$@") ) &
 $(tp_run "$name" client -p "$port" --connect-timeout 60 "$@" '"$RXE_ADDR"')
 wait"
@@ -39,6 +41,7 @@ tp_server() {
 tp_client() {
 	local name=$1 port=$2
 	shift 2
+	# shellcheck disable=SC2016 # expanded in the guest
 	tp_run "$name" client -p "$port" --connect-timeout 60 "$@" '"$RXE_PEER_ADDR"'
 }
 
