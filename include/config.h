@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bench.h"
 #include "op_id.h"
 
 /* The transport of the QP; the number travels in the QP-info message. */
@@ -49,6 +50,9 @@ struct config {
 
 	/* Output. */
 	bool verbose;
+
+	/* Benchmark mode (--bench): off unless asked for. */
+	struct bench_config bench;
 };
 
 /* Fill @cfg with the defaults of every option. */

@@ -29,7 +29,8 @@ enum qp_info_flag {
 	QP_INFO_USES_EVENTS = 1 << 0, /* waits on a completion channel */
 	QP_INFO_HAS_ATOMICS = 1 << 1, /* device supports remote atomics */
 	QP_INFO_HAS_MW = 1 << 2,      /* device supports memory windows */
-	QP_INFO_KNOWN_FLAGS = (1 << 3) - 1,
+	QP_INFO_BENCH = 1 << 3,	      /* runs a benchmark (--bench) */
+	QP_INFO_KNOWN_FLAGS = (1 << 4) - 1,
 };
 
 /* What one side tells the other about its QP and buffer. */

@@ -26,6 +26,7 @@ struct qp_path {
 	uint8_t port;
 	int gid_index; /* -1: no GRH */
 	enum ibv_mtu mtu;
+	uint8_t max_rd_atomic; /* READs and atomics in flight, each way */
 };
 
 /* The address of the peer: LID, and with a GRH its GID (RTR, UD AH). */
@@ -36,7 +37,8 @@ int modify_qp_to_init(struct ibv_qp *qp, uint8_t port, unsigned int access,
 		      const struct trace *tr);
 int modify_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
 		     const struct qp_info *remote, const struct trace *tr);
-int modify_qp_to_rts(struct ibv_qp *qp, uint32_t psn, const struct trace *tr);
+int modify_qp_to_rts(struct ibv_qp *qp, uint32_t psn, uint8_t max_rd_atomic,
+		     const struct trace *tr);
 
 /* Our QP info, with a random first PSN (the QP-info message's content). */
 int qp_describe_local(const struct resources *res, const struct config *cfg,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "config.h"
 #include "ops.h"
 #include "transport.h"
@@ -36,6 +37,7 @@ static const struct option long_options[] = {
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
+	BENCH_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
 };
 
@@ -57,6 +59,7 @@ void config_defaults(struct config *cfg)
 		.accept_timeout_sec = CONFIG_DEFAULT_ACCEPT_TIMEOUT_SEC,
 		.verbose = false,
 	};
+	bench_config_defaults(&cfg->bench);
 }
 
 const char *transport_name(enum transport transport)
@@ -103,6 +106,7 @@ static void print_usage(FILE *out)
 		CONFIG_DEFAULT_ACCEPT_TIMEOUT_SEC);
 	for (i = 0; i < count; i++)
 		fprintf(out, "  %-8s %s\n", ops[i].name, ops[i].teaches);
+	bench_print_usage(out);
 }
 
 /*
@@ -233,6 +237,9 @@ static int apply_option(struct config *cfg, int opt, const char *arg, FILE *err)
 	case 'v':
 		cfg->verbose = true;
 		break;
+	default:
+		ret = bench_parse_option(&cfg->bench, opt, arg, err);
+		break;
 	}
 	return ret;
 }
@@ -254,13 +261,14 @@ int config_parse(struct config *cfg, int argc, char **argv, FILE *out,
 		 FILE *err)
 {
 	const char *ops_arg = NULL;
-	int opt;
+	int opt, ret;
 
 	config_defaults(cfg);
 	/* 0, not 1: glibc then re-initialises all of getopt's state. */
 	optind = 0;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":p:d:i:g:o:c:Rt:vhV",
+	while ((opt = getopt_long(argc, argv,
+				  ":p:d:i:g:o:c:Rt:vhV" BENCH_SHORT_OPTIONS,
 				  long_options, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
@@ -288,5 +296,20 @@ int config_parse(struct config *cfg, int argc, char **argv, FILE *out,
 		return -EINVAL;
 	}
 	/* Only now: -c may come after -o, and -R before or after -c. */
-	return transport_fit(cfg, ops_arg, out, err);
+	ret = transport_fit(cfg, ops_arg, out, err);
+	if (ret)
+		return ret;
+	ret = bench_config_finish(&cfg->bench, err);
+	if (ret || !bench_is_on(&cfg->bench))
+		return ret;
+	if (cfg->transport != TRANSPORT_RC || cfg->use_rdma_cm) {
+		/* UC has no READ or atomics, UD no RDMA; RDMA_CM sets its own
+		 * READ depth: the benchmark runs where perftest's RC tests do. */
+		fprintf(err,
+			"%s: option --bench needs an RC QP connected by the TCP exchange (not -c %s%s)\n",
+			PROGRAM_NAME, transport_name(cfg->transport),
+			cfg->use_rdma_cm ? " -R" : "");
+		return -EINVAL;
+	}
+	return 0;
 }

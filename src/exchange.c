@@ -193,5 +193,11 @@ int qp_info_match(const struct qp_info *local, const struct qp_info *remote,
 		*why = "the peer runs another list of operations (-o)";
 		return -EPROTO;
 	}
+	if ((local->flags ^ remote->flags) & QP_INFO_BENCH) {
+		*why = remote->flags & QP_INFO_BENCH
+			       ? "the peer runs a benchmark (--bench), this side does not"
+			       : "this side runs a benchmark (--bench), the peer does not";
+		return -EPROTO;
+	}
 	return 0;
 }

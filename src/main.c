@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "cm.h"
 #include "config.h"
 #include "ops.h"
@@ -20,7 +21,7 @@
 #define EXIT_FAILED 1
 #define EXIT_USAGE  2
 
-/* Step 9 onwards: the operations, on a connected QP. */
+/* Step 9 onwards: the operations (or the benchmark), on a connected QP. */
 static int run_ops(const struct config *cfg, struct resources *res,
 		   const struct connection *conn, int sock)
 {
@@ -31,6 +32,8 @@ static int run_ops(const struct config *cfg, struct resources *res,
 		.timeout_ms = cfg->timeout_sec * 1000,
 	};
 
+	if (bench_is_on(&cfg->bench))
+		return bench_run(cfg, res, conn, sock);
 	return ops_run(cfg, &ctx);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "bench.h"
 #include "ops.h"
 #include "post.h"
 #include "qp.h"
@@ -24,6 +25,8 @@
 #define QP_RNR_RETRY 6
 /* RDMA READs and atomics in flight at once: this example issues one. */
 #define QP_MAX_RD_ATOMIC 1
+/* ...a benchmark as many as the device allows, as perftest; 8 bits wide. */
+#define QP_MAX_RD_ATOMIC_LIMIT 255
 /* The QP takes only the remote rights of the MR's access flags. */
 #define QP_REMOTE_ACCESS                                    \
 	(IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE | \
@@ -89,7 +92,7 @@ int modify_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
 		.path_mtu = path->mtu,
 		.dest_qp_num = remote->qp_num,
 		.rq_psn = remote->psn,
-		.max_dest_rd_atomic = QP_MAX_RD_ATOMIC,
+		.max_dest_rd_atomic = path->max_rd_atomic,
 		.min_rnr_timer = QP_MIN_RNR_TIMER,
 		.ah_attr = qp_peer_address(path, remote),
 	};
@@ -114,11 +117,12 @@ int modify_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
 		qp->qp_num, remote->qp_num, remote->psn,
 		mtu_to_bytes(path->mtu), remote->lid,
 		path->gid_index >= 0 ? "GRH with sgid index " : "no GRH ",
-		path->gid_index, QP_MAX_RD_ATOMIC, QP_MIN_RNR_TIMER);
+		path->gid_index, path->max_rd_atomic, QP_MIN_RNR_TIMER);
 	return 0;
 }
 
-int modify_qp_to_rts(struct ibv_qp *qp, uint32_t psn, const struct trace *tr)
+int modify_qp_to_rts(struct ibv_qp *qp, uint32_t psn, uint8_t max_rd_atomic,
+		     const struct trace *tr)
 {
 	struct ibv_qp_attr attr = {
 		.qp_state = IBV_QPS_RTS,
@@ -126,7 +130,7 @@ int modify_qp_to_rts(struct ibv_qp *qp, uint32_t psn, const struct trace *tr)
 		.timeout = QP_ACK_TIMEOUT,
 		.retry_cnt = QP_RETRY_CNT,
 		.rnr_retry = QP_RNR_RETRY,
-		.max_rd_atomic = QP_MAX_RD_ATOMIC,
+		.max_rd_atomic = max_rd_atomic,
 	};
 	int ret;
 
@@ -146,7 +150,7 @@ int modify_qp_to_rts(struct ibv_qp *qp, uint32_t psn, const struct trace *tr)
 		tr,
 		"QP 0x%06x RTR -> RTS: sq PSN 0x%06x, ack timeout %d, retry count %d, RNR retry %d, max rd atomic %d",
 		qp->qp_num, psn, QP_ACK_TIMEOUT, QP_RETRY_CNT, QP_RNR_RETRY,
-		QP_MAX_RD_ATOMIC);
+		max_rd_atomic);
 	return 0;
 }
 
@@ -186,6 +190,8 @@ int qp_describe_local(const struct resources *res, const struct config *cfg,
 		info->flags |= QP_INFO_HAS_ATOMICS;
 	if (res->mr_access & IBV_ACCESS_MW_BIND)
 		info->flags |= QP_INFO_HAS_MW;
+	if (bench_is_on(&cfg->bench))
+		info->flags |= QP_INFO_BENCH;
 	return random_psn(&info->psn);
 }
 
@@ -233,7 +239,8 @@ int qp_post_early_receives(struct resources *res, const struct config *cfg)
 	size_t i, count = ops_receives_before_rtr(cfg);
 	int ret;
 
-	if (!cfg->server_name)
+	/* A benchmark posts receives of its own, per message size. */
+	if (!cfg->server_name || bench_is_on(&cfg->bench))
 		return 0;
 	if (cfg->transport == TRANSPORT_UD) {
 		/* A UD receive starts with the GRH area, right before msg. */
@@ -246,6 +253,21 @@ int qp_post_early_receives(struct resources *res, const struct config *cfg)
 			return ret;
 	}
 	return 0;
+}
+
+/* READs and atomics in flight: one, or for a benchmark the device's most. */
+static uint8_t rd_atomic_depth(const struct resources *res,
+			       const struct config *cfg)
+{
+	int depth = res->dev_attr.max_qp_rd_atom;
+
+	if (!bench_is_on(&cfg->bench))
+		return QP_MAX_RD_ATOMIC;
+	if (res->dev_attr.max_qp_init_rd_atom < depth)
+		depth = res->dev_attr.max_qp_init_rd_atom;
+	if (depth > QP_MAX_RD_ATOMIC_LIMIT)
+		depth = QP_MAX_RD_ATOMIC_LIMIT;
+	return depth > 0 ? (uint8_t)depth : QP_MAX_RD_ATOMIC;
 }
 
 /* RESET -> INIT: the transport decides what the QP accepts. */
@@ -292,7 +314,8 @@ static int qp_to_rts(struct resources *res, const struct config *cfg,
 	}
 	ret = modify_qp_to_rtr(res->qp, path, &conn->remote, &res->trace);
 	return ret ? ret
-		   : modify_qp_to_rts(res->qp, conn->local.psn, &res->trace);
+		   : modify_qp_to_rts(res->qp, conn->local.psn,
+				      path->max_rd_atomic, &res->trace);
 }
 
 int connect_qp(struct resources *res, const struct config *cfg, int sock,
@@ -302,6 +325,7 @@ int connect_qp(struct resources *res, const struct config *cfg, int sock,
 		.port = cfg->ib_port,
 		.gid_index = res->gid.index,
 		.mtu = res->mtu,
+		.max_rd_atomic = rd_atomic_depth(res, cfg),
 	};
 	int ret;
 

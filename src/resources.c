@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "resources.h"
 
 /* Completions in flight at once: a few per operation is plenty here. */
@@ -59,10 +60,11 @@ static int query_device(struct resources *res, const struct config *cfg)
 				 cfg->gid_idx, &res->gid, &res->trace);
 }
 
-static int alloc_buffer(struct resources *res)
+static int alloc_buffer(struct resources *res, const struct config *cfg)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	size_t size = sizeof(struct rc_buffer);
+	/* A benchmark needs room for its largest message, twice. */
+	size_t size = bench_region_size(&cfg->bench, sizeof(struct rc_buffer));
 	size_t page_size = page > 0 ? (size_t)page : 4096;
 
 	/* Whole pages: the region is pinned page by page anyway. */
@@ -130,7 +132,13 @@ static int create_qp(struct resources *res, const struct config *cfg)
 			},
 	};
 
+	bench_qp_init_attr(&cfg->bench, &attr);
 	res->qp = ibv_create_qp(res->pd, &attr);
+	if (!res->qp && attr.cap.max_inline_data) {
+		/* The device takes no inline data: go without it. */
+		attr.cap.max_inline_data = 0;
+		res->qp = ibv_create_qp(res->pd, &attr);
+	}
 	if (!res->qp) {
 		int ret = -errno;
 
@@ -149,6 +157,7 @@ static int create_qp(struct resources *res, const struct config *cfg)
 /* Everything after the device: query it, then PD, buffer, MR, CQ and QP. */
 static int create_on_context(struct resources *res, const struct config *cfg)
 {
+	int cq_entries = bench_cq_entries(&cfg->bench, CQ_ENTRIES);
 	int ret;
 
 	ret = query_device(res, cfg);
@@ -163,18 +172,18 @@ static int create_on_context(struct resources *res, const struct config *cfg)
 	}
 	trace_step(&res->trace, "allocated PD");
 
-	ret = alloc_buffer(res);
+	ret = alloc_buffer(res, cfg);
 	if (ret)
 		goto dealloc_pd;
 	ret = register_buffer(res);
 	if (ret)
 		goto free_buffer;
 
-	res->cq = ibv_create_cq(res->ctx, CQ_ENTRIES, NULL, NULL, 0);
+	res->cq = ibv_create_cq(res->ctx, cq_entries, NULL, NULL, 0);
 	if (!res->cq) {
 		ret = -errno;
 		fprintf(stderr, "failed to create CQ of %d entries: %s\n",
-			CQ_ENTRIES, strerror(-ret));
+			cq_entries, strerror(-ret));
 		goto dereg_mr;
 	}
 	trace_step(&res->trace, "created CQ with %d entries", res->cq->cqe);

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Benchmark mode: agree with the peer on the parameters, then for each
+ * size: prepare, sync, run the loop, sync, and (client) report.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench_priv.h"
+#include "config.h"
+#include "qp.h"
+#include "resources.h"
+#include "sock.h"
+
+/* A fallback page size if sysconf cannot tell (same as resources.c). */
+#define BENCH_PAGE_FALLBACK 4096
+
+static int agree_on_params(const struct bench_config *bc, int sock,
+			   int timeout_ms)
+{
+	struct bench_params mine, theirs;
+	uint8_t out[BENCH_PARAMS_WIRE_SIZE], in[BENCH_PARAMS_WIRE_SIZE];
+	const char *reason = NULL;
+	char why[128];
+	int ret;
+
+	bench_params_from_config(bc, &mine);
+	bench_params_encode(&mine, out);
+	ret = sock_sync_data(sock, out, in, sizeof(out), timeout_ms);
+	if (ret)
+		return ret;
+	ret = bench_params_decode(in, &theirs, &reason);
+	if (ret) {
+		fprintf(stderr,
+			"failed to agree on the benchmark with the peer: %s\n",
+			reason);
+		return ret;
+	}
+	ret = bench_params_match(&mine, &theirs, why, sizeof(why));
+	if (ret)
+		fprintf(stderr,
+			"failed to agree on the benchmark with the peer: %s\n",
+			why);
+	return ret;
+}
+
+static bool is_atomic(enum bench_op op)
+{
+	return op == BENCH_OP_FETCH_ADD || op == BENCH_OP_CMP_SWAP;
+}
+
+/* Refuse atomics the device or the peer's device cannot do. */
+static int check_support(const struct bench_config *bc,
+			 const struct resources *res,
+			 const struct connection *conn)
+{
+	if (!is_atomic(bc->op))
+		return 0;
+	if (resources_have_atomics(res) &&
+	    (conn->remote.flags & QP_INFO_HAS_ATOMICS))
+		return 0;
+	fprintf(stderr, "failed to run benchmark --op %s: %s\n",
+		bench_op_name(bc->op), strerror(EOPNOTSUPP));
+	return -EOPNOTSUPP;
+}
+
+/* The inline size the QP really took: the device may have given none. */
+static int query_max_inline(struct ibv_qp *qp, uint32_t *max_inline)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr attr;
+	int ret;
+
+	ret = ibv_query_qp(qp, &attr, IBV_QP_CAP, &init);
+	if (ret) {
+		fprintf(stderr, "failed to query QP 0x%06x: %s\n", qp->qp_num,
+			strerror(ret));
+		return -ret;
+	}
+	*max_inline = init.cap.max_inline_data;
+	return 0;
+}
+
+static int run_init(struct bench_run *run, const struct config *cfg,
+		    struct resources *res, const struct connection *conn)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t half = bench_half_size(
+		&cfg->bench, page > 0 ? (size_t)page : BENCH_PAGE_FALLBACK);
+	const struct bench_config *bc = &cfg->bench;
+
+	*run = (struct bench_run){
+		.bc = bc,
+		.client = cfg->server_name != NULL,
+		.qp = res->qp,
+		.cq = res->cq,
+		.local = (uint8_t *)res->buf,
+		.landing = (uint8_t *)res->buf + half,
+		.lkey = res->mr->lkey,
+		.remote_landing = conn->remote.addr + half,
+		.rkey = conn->remote.rkey,
+		.timeout_ms = cfg->timeout_sec * 1000,
+		/* a read or an atomic is only done when it completes */
+		.signal_every =
+			bc->mode == BENCH_LAT && (bc->op == BENCH_OP_READ ||
+						  is_atomic(bc->op))
+				? 1
+				: bc->cq_mod,
+	};
+	if (conn->remote.len < 2 * half) {
+		fprintf(stderr,
+			"failed to use the peer's buffer: %u bytes, the benchmark needs %zu\n",
+			conn->remote.len, 2 * half);
+		return -EPROTO;
+	}
+	run->tposted = calloc(bc->iters, sizeof(*run->tposted));
+	run->tcompleted = calloc(bc->iters, sizeof(*run->tcompleted));
+	if (!run->tposted || !run->tcompleted) {
+		free(run->tposted);
+		free(run->tcompleted);
+		fprintf(stderr,
+			"failed to allocate timestamps for %u iterations: %s\n",
+			bc->iters, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	if (bc->mode == BENCH_LAT) {
+		/* the latency loops keep no completion times */
+		free(run->tcompleted);
+		run->tcompleted = NULL;
+	}
+	return query_max_inline(res->qp, &run->max_inline);
+}
+
+/* Before the start sync: fresh counters, a clean polled byte, receives up. */
+static int prepare_size(struct bench_run *run, uint32_t size)
+{
+	uint32_t rx = bench_rx_depth(run->bc);
+
+	run->size = size;
+	run->sends_posted = run->sends_completed = 0;
+	run->recvs_posted = run->recvs_completed = 0;
+	memset(run->tposted, 0, run->bc->iters * sizeof(*run->tposted));
+	if (run->tcompleted)
+		memset(run->tcompleted, 0,
+		       run->bc->iters * sizeof(*run->tcompleted));
+	run->local[size - 1] = 0;
+	run->landing[size - 1] = 0;
+	/* Who receives: both sides of a ping-pong, the server of a stream. */
+	if (rx && (run->bc->mode == BENCH_LAT || !run->client))
+		return bench_post_recvs(run, rx);
+	return 0;
+}
+
+/* The passive side waits for the end of a size as long as the active one
+ * may take: the timeout for each iteration, within what an int holds. */
+static int end_of_size_bound(const struct bench_run *run)
+{
+	long long bound = (long long)run->timeout_ms * (run->bc->iters + 1);
+
+	return bound < INT_MAX ? (int)bound : INT_MAX;
+}
+
+static int measure(struct bench_run *run, struct bench_result *r)
+{
+	uint32_t iters = run->bc->iters;
+	unsigned int rtt_factor;
+	size_t i;
+
+	*r = (struct bench_result){.size = run->size, .iters = iters};
+	if (run->bc->mode == BENCH_BW)
+		return bw_stats_compute(run->tposted, run->tcompleted, iters,
+					run->size, &r->bw);
+	/* The gaps between posts, in place: tposted is not needed after. */
+	for (i = 0; i + 1 < iters; i++)
+		run->tposted[i] = run->tposted[i + 1] - run->tposted[i];
+	rtt_factor =
+		run->bc->op == BENCH_OP_READ || is_atomic(run->bc->op) ? 1 : 2;
+	return lat_stats_compute(run->tposted, iters - 1, rtt_factor, &r->lat);
+}
+
+static int run_size(struct bench_run *run, int sock, uint32_t size,
+		    struct bench_result *r)
+{
+	int ret;
+
+	ret = prepare_size(run, size);
+	if (!ret)
+		ret = sock_sync(sock, run->timeout_ms);
+	if (!ret)
+		ret = run->bc->mode == BENCH_LAT ? bench_lat_size(run)
+						 : bench_bw_size(run);
+	if (!ret)
+		ret = sock_sync(sock, end_of_size_bound(run));
+	if (ret || !run->client)
+		return ret;
+	ret = measure(run, r);
+	if (ret)
+		fprintf(stderr,
+			"failed to compute the figures of size %u: %s\n", size,
+			strerror(-ret));
+	return ret;
+}
+
+static void print_banner(const struct bench_config *bc,
+			 const struct bench_run *run, const char *device)
+{
+	printf("benchmark: %s %s on %s, %u iterations per size, tx depth %u, cq mod %u, max inline %u\n",
+	       bench_op_name(bc->op), bench_mode_name(bc->mode), device,
+	       bc->iters, bc->tx_depth, bc->cq_mod, run->max_inline);
+}
+
+int bench_run(const struct config *cfg, struct resources *res,
+	      const struct connection *conn, int sock)
+{
+	const struct bench_config *bc = &cfg->bench;
+	const char *device = ibv_get_device_name(res->ctx->device);
+	struct bench_result results[BENCH_MAX_SIZES];
+	uint32_t sizes[BENCH_MAX_SIZES];
+	size_t count = bench_sizes(bc, sizes), i;
+	struct bench_run run;
+	int ret;
+
+	ret = agree_on_params(bc, sock, cfg->timeout_sec * 1000);
+	if (!ret)
+		ret = check_support(bc, res, conn);
+	if (!ret)
+		ret = run_init(&run, cfg, res, conn);
+	if (ret)
+		return ret;
+	print_banner(bc, &run, device);
+	if (run.client)
+		bench_print_header(bc, stdout);
+	for (i = 0; i < count && !ret; i++) {
+		ret = run_size(&run, sock, sizes[i], &results[i]);
+		if (!ret && run.client)
+			bench_print_result(bc, &results[i], stdout);
+	}
+	if (!ret && run.client && bc->json_path)
+		ret = bench_write_json(bc, device, results, count);
+	free(run.tposted);
+	free(run.tcompleted);
+	return ret;
+}

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: MIT
+/* The bench options: parsing, defaults, the checks that need all of them. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_priv.h"
+
+#define PROGRAM_NAME "rdma_rc_example"
+
+/* Bounds on the numbers: big enough for any real run, small enough that the
+ * timestamp arrays (16 bytes per iteration) stay well under a gigabyte. */
+#define BENCH_ITERS_MIN 5 /* perftest's minimum: a few deltas to sort */
+#define BENCH_ITERS_MAX 10000000u
+#define BENCH_DEPTH_MAX 8192u
+/* Receives posted ahead by the receiving side: every iteration of a size,
+ * up to this many, so that a slow receiver never makes the sender RNR. */
+#define BENCH_RX_DEPTH_MAX 8192u
+/* Inline data requested at QP creation; perftest's default for RC sends. */
+#define BENCH_INLINE_WANTED 236u
+
+static const char *const mode_names[] = {
+	[BENCH_LAT] = "lat",
+	[BENCH_BW] = "bw",
+};
+
+static const char *const op_names[] = {
+	[BENCH_OP_SEND] = "send",	    [BENCH_OP_WRITE] = "write",
+	[BENCH_OP_READ] = "read",	    [BENCH_OP_WRITE_IMM] = "write_imm",
+	[BENCH_OP_FETCH_ADD] = "fetch_add", [BENCH_OP_CMP_SWAP] = "cmp_swap",
+};
+
+const char *bench_mode_name(enum bench_mode mode)
+{
+	if (mode == BENCH_LAT || mode == BENCH_BW)
+		return mode_names[mode];
+	return "off";
+}
+
+const char *bench_op_name(enum bench_op op)
+{
+	if (op >= BENCH_OP_SEND && op <= BENCH_OP_LAST)
+		return op_names[op];
+	return "unknown";
+}
+
+void bench_config_defaults(struct bench_config *bc)
+{
+	*bc = (struct bench_config){
+		.mode = BENCH_OFF,
+		.op = BENCH_OP_SEND,
+		.size = BENCH_DEFAULT_LAT_SIZE,
+		.all_sizes = false,
+		.iters = BENCH_DEFAULT_LAT_ITERS,
+		.tx_depth = BENCH_DEFAULT_TX_DEPTH,
+		.cq_mod = BENCH_DEFAULT_CQ_MOD,
+		.json_path = NULL,
+		.gbps = false,
+	};
+}
+
+void bench_print_usage(FILE *out)
+{
+	fprintf(out,
+		"\nbenchmark mode (as perftest's ib_*_lat / ib_*_bw; give the same options on both sides):\n"
+		"      --bench lat|bw       measure latency or bandwidth instead of running --ops\n"
+		"      --op OP              send, write, read, write_imm, fetch_add, cmp_swap (default send)\n"
+		"  -s, --size BYTES         message size, 1 to %u (default %u for lat, %u for bw, 8 for atomics)\n"
+		"  -a, --all-sizes          every power of two from 2 bytes to 8 MiB\n"
+		"  -n, --iters N            iterations per size, at least %d (default %u for lat, %u for bw)\n"
+		"      --tx-depth N         work requests in flight for bw (default %u)\n"
+		"      --cq-mod N           signal one send in N (default %u, at most --tx-depth)\n"
+		"      --json FILE          also write the figures as JSON (client side)\n"
+		"      --gbps               bandwidth in Gb/s instead of MiB/s\n",
+		BENCH_SIZE_MAX, BENCH_DEFAULT_LAT_SIZE, BENCH_DEFAULT_BW_SIZE,
+		BENCH_ITERS_MIN, BENCH_DEFAULT_LAT_ITERS,
+		BENCH_DEFAULT_BW_ITERS, BENCH_DEFAULT_TX_DEPTH,
+		BENCH_DEFAULT_CQ_MOD);
+}
+
+/* A decimal number in [min, max], nothing else (no sign, spaces, suffix). */
+static int parse_u32(const char *option, const char *text, unsigned long min,
+		     unsigned long max, uint32_t *value, FILE *err)
+{
+	unsigned long v;
+	char *end;
+
+	if (text[0] >= '0' && text[0] <= '9') {
+		errno = 0;
+		v = strtoul(text, &end, 10);
+		if (!errno && *end == '\0' && v >= min && v <= max) {
+			*value = (uint32_t)v;
+			return 0;
+		}
+	}
+	fprintf(err,
+		"%s: invalid %s value '%s' (expected a number from %lu to %lu)\n",
+		PROGRAM_NAME, option, text, min, max);
+	return -EINVAL;
+}
+
+/* Index of @text in @names[first..last], or -1. */
+static int find_name(const char *const *names, int first, int last,
+		     const char *text)
+{
+	int i;
+
+	for (i = first; i <= last; i++)
+		if (strcmp(names[i], text) == 0)
+			return i;
+	return -1;
+}
+
+static int parse_mode(struct bench_config *bc, const char *arg, FILE *err)
+{
+	int i = find_name(mode_names, BENCH_LAT, BENCH_BW, arg);
+
+	if (i < 0) {
+		fprintf(err,
+			"%s: invalid --bench value '%s' (expected lat or bw)\n",
+			PROGRAM_NAME, arg);
+		return -EINVAL;
+	}
+	bc->mode = (enum bench_mode)i;
+	return 0;
+}
+
+static int parse_op(struct bench_config *bc, const char *arg, FILE *err)
+{
+	int i = find_name(op_names, BENCH_OP_SEND, BENCH_OP_LAST, arg);
+
+	if (i < 0) {
+		fprintf(err,
+			"%s: invalid --op value '%s' (expected send, write, read, write_imm, fetch_add or cmp_swap)\n",
+			PROGRAM_NAME, arg);
+		return -EINVAL;
+	}
+	bc->op = (enum bench_op)i;
+	return 0;
+}
+
+/* The option's name as the user would write it, for the --bench check. */
+static const char *option_name(int opt)
+{
+	switch (opt) {
+	case BENCH_OPT_OP:
+		return "--op";
+	case 's':
+		return "--size";
+	case 'a':
+		return "--all-sizes";
+	case 'n':
+		return "--iters";
+	case BENCH_OPT_TX_DEPTH:
+		return "--tx-depth";
+	case BENCH_OPT_CQ_MOD:
+		return "--cq-mod";
+	case BENCH_OPT_JSON:
+		return "--json";
+	case BENCH_OPT_GBPS:
+		return "--gbps";
+	}
+	return NULL;
+}
+
+int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
+		       FILE *err)
+{
+	if (opt != BENCH_OPT_MODE && !option_name(opt))
+		return -ENOENT;
+	if (opt != BENCH_OPT_MODE && !bc->first_option)
+		bc->first_option = option_name(opt);
+
+	switch (opt) {
+	case BENCH_OPT_MODE:
+		return parse_mode(bc, arg, err);
+	case BENCH_OPT_OP:
+		return parse_op(bc, arg, err);
+	case 's':
+		bc->size_set = true;
+		return parse_u32("--size", arg, 1, BENCH_SIZE_MAX, &bc->size,
+				 err);
+	case 'a':
+		bc->all_sizes = true;
+		return 0;
+	case 'n':
+		bc->iters_set = true;
+		return parse_u32("--iters", arg, BENCH_ITERS_MIN,
+				 BENCH_ITERS_MAX, &bc->iters, err);
+	case BENCH_OPT_TX_DEPTH:
+		return parse_u32("--tx-depth", arg, 1, BENCH_DEPTH_MAX,
+				 &bc->tx_depth, err);
+	case BENCH_OPT_CQ_MOD:
+		bc->cq_mod_set = true;
+		return parse_u32("--cq-mod", arg, 1, BENCH_DEPTH_MAX,
+				 &bc->cq_mod, err);
+	case BENCH_OPT_JSON:
+		if (arg[0] == '\0') {
+			fprintf(err,
+				"%s: invalid --json value '' (expected a file name)\n",
+				PROGRAM_NAME);
+			return -EINVAL;
+		}
+		bc->json_path = arg;
+		return 0;
+	default: /* BENCH_OPT_GBPS */
+		bc->gbps = true;
+		return 0;
+	}
+}
+
+static bool is_atomic(enum bench_op op)
+{
+	return op == BENCH_OP_FETCH_ADD || op == BENCH_OP_CMP_SWAP;
+}
+
+int bench_config_finish(struct bench_config *bc, FILE *err)
+{
+	if (bc->mode == BENCH_OFF) {
+		if (bc->first_option) {
+			fprintf(err, "%s: option %s needs --bench lat|bw\n",
+				PROGRAM_NAME, bc->first_option);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (bc->all_sizes && bc->size_set) {
+		fprintf(err,
+			"%s: options --size and --all-sizes exclude each other\n",
+			PROGRAM_NAME);
+		return -EINVAL;
+	}
+	if (is_atomic(bc->op) && bc->size_set &&
+	    bc->size != BENCH_ATOMIC_SIZE) {
+		fprintf(err,
+			"%s: invalid --size value '%u' for --op %s (atomics move exactly %u bytes)\n",
+			PROGRAM_NAME, bc->size, bench_op_name(bc->op),
+			BENCH_ATOMIC_SIZE);
+		return -EINVAL;
+	}
+	if (bc->cq_mod_set && bc->cq_mod > bc->tx_depth) {
+		fprintf(err,
+			"%s: invalid --cq-mod value '%u' (more than --tx-depth %u: the send queue would fill before a completion)\n",
+			PROGRAM_NAME, bc->cq_mod, bc->tx_depth);
+		return -EINVAL;
+	}
+	if (!bc->cq_mod_set && bc->cq_mod > bc->tx_depth)
+		bc->cq_mod = bc->tx_depth;
+	if (is_atomic(bc->op))
+		bc->size = BENCH_ATOMIC_SIZE;
+	else if (!bc->size_set && bc->mode == BENCH_BW)
+		bc->size = BENCH_DEFAULT_BW_SIZE;
+	if (!bc->iters_set && bc->mode == BENCH_BW)
+		bc->iters = BENCH_DEFAULT_BW_ITERS;
+	return 0;
+}
+
+bool bench_is_on(const struct bench_config *bc)
+{
+	return bc->mode != BENCH_OFF;
+}
+
+size_t bench_sizes(const struct bench_config *bc,
+		   uint32_t sizes[BENCH_MAX_SIZES])
+{
+	uint32_t size;
+	size_t n = 0;
+
+	if (!bc->all_sizes || is_atomic(bc->op)) {
+		sizes[0] = bc->size;
+		return 1;
+	}
+	for (size = BENCH_SIZE_MIN_ALL; size <= BENCH_SIZE_MAX; size *= 2)
+		sizes[n++] = size;
+	return n;
+}
+
+/* The largest message of the run. */
+static uint32_t largest_size(const struct bench_config *bc)
+{
+	uint32_t sizes[BENCH_MAX_SIZES];
+	size_t n = bench_sizes(bc, sizes);
+
+	return sizes[n - 1];
+}
+
+/* One half of the region, in whole pages: see bench_region in bench_priv.h. */
+size_t bench_half_size(const struct bench_config *bc, size_t page)
+{
+	size_t size = largest_size(bc);
+
+	return (size + page - 1) / page * page;
+}
+
+size_t bench_region_size(const struct bench_config *bc, size_t normal)
+{
+	size_t page = 4096, bench;
+
+	if (!bench_is_on(bc))
+		return normal;
+	bench = 2 * bench_half_size(bc, page);
+	return bench > normal ? bench : normal;
+}
+
+/* Receives the receiving side posts ahead (SEND and WRITE with immediate). */
+uint32_t bench_rx_depth(const struct bench_config *bc)
+{
+	if (bc->op != BENCH_OP_SEND && bc->op != BENCH_OP_WRITE_IMM)
+		return 0;
+	return bc->iters < BENCH_RX_DEPTH_MAX ? bc->iters : BENCH_RX_DEPTH_MAX;
+}
+
+int bench_cq_entries(const struct bench_config *bc, int normal)
+{
+	int need;
+
+	if (!bench_is_on(bc))
+		return normal;
+	need = (int)(bc->tx_depth + bench_rx_depth(bc));
+	return need > normal ? need : normal;
+}
+
+void bench_qp_init_attr(const struct bench_config *bc,
+			struct ibv_qp_init_attr *attr)
+{
+	uint32_t rx = bench_rx_depth(bc);
+
+	if (!bench_is_on(bc))
+		return;
+	attr->cap.max_send_wr = bc->tx_depth;
+	if (rx > attr->cap.max_recv_wr)
+		attr->cap.max_recv_wr = rx;
+	attr->cap.max_inline_data = BENCH_INLINE_WANTED;
+	/* Each work request says itself whether it wants a completion. */
+	attr->sq_sig_all = 0;
+}

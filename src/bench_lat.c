@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Latency, as perftest's ib_*_lat measure it: a timestamp just before each
+ * post; the latency samples are the gaps between consecutive posts.
+ *
+ *   send, write_imm   ping-pong: the client sends, the server answers when
+ *                     its receive completes; a gap is one round trip
+ *   write             ping-pong without receives: each side spins on the
+ *                     last byte of its landing half until the peer's write
+ *                     changes it; a gap is one round trip
+ *   read, atomics     the client alone: post one, wait for its completion;
+ *                     a gap is one whole operation
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench_priv.h"
+
+/* Spins on the landing byte between two looks at the clock. */
+#define LAT_SPINS_PER_CLOCK 4096
+
+/* Keep receives posted ahead: top up by half the depth when half is used. */
+static int top_up_recvs(struct bench_run *run)
+{
+	uint64_t iters = run->bc->iters;
+	uint32_t depth = bench_rx_depth(run->bc);
+	uint64_t ahead = run->recvs_posted - run->recvs_completed;
+	uint64_t room = iters - run->recvs_posted;
+	uint32_t add = depth / 2 ? depth / 2 : 1;
+
+	if (room == 0 || ahead > depth / 2)
+		return 0;
+	return bench_post_recvs(run, room < add ? (uint32_t)room : add);
+}
+
+/* One post of the ping-pong, timestamped; the send queue is kept from filling. */
+static int post_one(struct bench_run *run, const struct ibv_send_wr *wr,
+		    uint32_t i)
+{
+	int ret = bench_make_room(run, 1);
+
+	if (ret)
+		return ret;
+	run->tposted[i] = bench_now_ns();
+	return bench_post_sends(run, wr, 1, run->bc->iters);
+}
+
+static int lat_send(struct bench_run *run, const struct ibv_send_wr *wr)
+{
+	uint32_t i, iters = run->bc->iters;
+	int ret;
+
+	for (i = 0; i < iters; i++) {
+		if (!run->client) {
+			ret = bench_wait(run, 0, i + 1);
+			if (ret)
+				return ret;
+		}
+		ret = post_one(run, wr, i);
+		if (!ret && run->client)
+			ret = bench_wait(run, 0, i + 1);
+		if (!ret)
+			ret = top_up_recvs(run);
+		if (ret)
+			return ret;
+	}
+	/* Nothing may stay in the send queue once the size is over. */
+	return bench_wait(run, run->sends_posted, 0);
+}
+
+/* Spin until the last landing byte reads @value, bounded by the timeout. */
+static int wait_byte(struct bench_run *run, uint8_t value)
+{
+	volatile const uint8_t *byte = run->landing + run->size - 1;
+	uint64_t deadline =
+		bench_now_ns() + (uint64_t)run->timeout_ms * 1000000;
+	unsigned int spins = 0;
+
+	while (*byte != value) {
+		bench_idle(++spins);
+		if (spins % LAT_SPINS_PER_CLOCK == 0 &&
+		    bench_now_ns() > deadline) {
+			fprintf(stderr,
+				"failed to see the peer's RDMA WRITE number %u within %d ms: %s\n",
+				value, run->timeout_ms, strerror(ETIMEDOUT));
+			return -ETIMEDOUT;
+		}
+	}
+	return 0;
+}
+
+static int lat_write(struct bench_run *run, const struct ibv_send_wr *wr)
+{
+	volatile uint8_t *mine = run->local + run->size - 1;
+	uint32_t i, iters = run->bc->iters;
+	int ret;
+
+	for (i = 0; i < iters; i++) {
+		/* The counter wraps; the peer waits for exactly the next value. */
+		uint8_t value = (uint8_t)(i + 1);
+
+		if (!run->client) {
+			ret = wait_byte(run, value);
+			if (ret)
+				return ret;
+		}
+		*mine = value;
+		ret = post_one(run, wr, i);
+		if (!ret && run->client)
+			ret = wait_byte(run, value);
+		if (ret)
+			return ret;
+	}
+	return bench_wait(run, run->sends_posted, 0);
+}
+
+static int lat_read(struct bench_run *run, const struct ibv_send_wr *wr)
+{
+	uint32_t i, iters = run->bc->iters;
+	int ret;
+
+	if (!run->client)
+		return 0;
+	for (i = 0; i < iters; i++) {
+		run->tposted[i] = bench_now_ns();
+		ret = bench_post_sends(run, wr, 1, iters);
+		if (!ret)
+			ret = bench_wait(run, i + 1, 0);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int bench_lat_size(struct bench_run *run)
+{
+	struct ibv_send_wr wr;
+	struct ibv_sge sge;
+
+	bench_build_wr(run, &wr, &sge);
+	switch (run->bc->op) {
+	case BENCH_OP_SEND:
+	case BENCH_OP_WRITE_IMM:
+		return lat_send(run, &wr);
+	case BENCH_OP_WRITE:
+		return lat_write(run, &wr);
+	case BENCH_OP_READ:
+	case BENCH_OP_FETCH_ADD:
+	case BENCH_OP_CMP_SWAP:
+		break;
+	}
+	return lat_read(run, &wr);
+}

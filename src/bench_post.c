@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Lean post and poll for the benchmark loops. The same verbs as post.c and
+ * completion.c, without what a measurement cannot afford: no trace, no
+ * printing per completion, one doorbell for many work requests, a batch of
+ * completions per ibv_poll_cq.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench_priv.h"
+
+/* Completions taken per ibv_poll_cq call. */
+#define BENCH_POLL_BATCH 16
+/* Work requests chained into one ibv_post_send / ibv_post_recv call. */
+#define BENCH_CHAIN_MAX 64
+/* Empty polls between two looks at the clock while waiting. */
+#define BENCH_SPINS_PER_CLOCK 1024
+/* The immediate value of WRITE with immediate; the receiver ignores it. */
+#define BENCH_IMM_DATA 0x42454e43u /* "BENC" */
+
+static bool wants_inline(const struct bench_run *run)
+{
+	return run->size <= run->max_inline;
+}
+
+void bench_build_wr(const struct bench_run *run, struct ibv_send_wr *wr,
+		    struct ibv_sge *sge)
+{
+	*sge = (struct ibv_sge){
+		.addr = (uintptr_t)run->local,
+		.length = run->size,
+		.lkey = run->lkey,
+	};
+	*wr = (struct ibv_send_wr){
+		.sg_list = sge,
+		.num_sge = 1,
+	};
+	switch (run->bc->op) {
+	case BENCH_OP_SEND:
+		wr->opcode = IBV_WR_SEND;
+		break;
+	case BENCH_OP_WRITE:
+		wr->opcode = IBV_WR_RDMA_WRITE;
+		break;
+	case BENCH_OP_WRITE_IMM:
+		wr->opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+		wr->imm_data = htonl(BENCH_IMM_DATA);
+		break;
+	case BENCH_OP_READ:
+		wr->opcode = IBV_WR_RDMA_READ;
+		break;
+	case BENCH_OP_FETCH_ADD:
+		wr->opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+		wr->wr.atomic.compare_add = 1;
+		break;
+	case BENCH_OP_CMP_SWAP:
+		wr->opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
+		wr->wr.atomic.compare_add = 0;
+		wr->wr.atomic.swap = 1;
+		break;
+	}
+	if (wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ||
+	    wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP) {
+		wr->wr.atomic.remote_addr = run->remote_landing;
+		wr->wr.atomic.rkey = run->rkey;
+		return;
+	}
+	if (wr->opcode != IBV_WR_SEND) {
+		wr->wr.rdma.remote_addr = run->remote_landing;
+		wr->wr.rdma.rkey = run->rkey;
+	}
+	if (wr->opcode != IBV_WR_RDMA_READ && wants_inline(run))
+		wr->send_flags |= IBV_SEND_INLINE;
+}
+
+int bench_post_sends(struct bench_run *run, const struct ibv_send_wr *wr,
+		     uint32_t count, uint64_t total)
+{
+	struct ibv_send_wr chain[BENCH_CHAIN_MAX], *bad_wr = NULL;
+
+	while (count > 0) {
+		uint32_t n = count < BENCH_CHAIN_MAX ? count : BENCH_CHAIN_MAX;
+		uint32_t i;
+		int ret;
+
+		for (i = 0; i < n; i++) {
+			uint64_t number = run->sends_posted + i + 1;
+
+			chain[i] = *wr;
+			chain[i].next = i + 1 < n ? &chain[i + 1] : NULL;
+			if (number % run->signal_every == 0 ||
+			    number == total) {
+				chain[i].send_flags |= IBV_SEND_SIGNALED;
+				chain[i].wr_id = number;
+			}
+		}
+		ret = ibv_post_send(run->qp, chain, &bad_wr);
+		if (ret) {
+			fprintf(stderr,
+				"failed to post %s number %" PRIu64
+				" on QP 0x%06x: %s\n",
+				bench_op_name(run->bc->op),
+				run->sends_posted + 1 +
+					(uint64_t)(bad_wr ? bad_wr - chain : 0),
+				run->qp->qp_num, strerror(ret));
+			return -ret;
+		}
+		run->sends_posted += n;
+		count -= n;
+	}
+	return 0;
+}
+
+int bench_post_recvs(struct bench_run *run, uint32_t count)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)run->landing,
+		.length = run->size,
+		.lkey = run->lkey,
+	};
+	struct ibv_recv_wr chain[BENCH_CHAIN_MAX], *bad_wr = NULL;
+
+	while (count > 0) {
+		uint32_t n = count < BENCH_CHAIN_MAX ? count : BENCH_CHAIN_MAX;
+		uint32_t i;
+		int ret;
+
+		for (i = 0; i < n; i++)
+			chain[i] = (struct ibv_recv_wr){
+				.wr_id = run->recvs_posted + i + 1,
+				.next = i + 1 < n ? &chain[i + 1] : NULL,
+				.sg_list = &sge,
+				.num_sge = 1,
+			};
+		ret = ibv_post_recv(run->qp, chain, &bad_wr);
+		if (ret) {
+			fprintf(stderr,
+				"failed to post a receive on QP 0x%06x: %s\n",
+				run->qp->qp_num, strerror(ret));
+			return -ret;
+		}
+		run->recvs_posted += n;
+		count -= n;
+	}
+	return 0;
+}
+
+static int report_failed(const struct ibv_wc *wc)
+{
+	fprintf(stderr,
+		"failed completion of wr_id %" PRIu64
+		" on QP 0x%06x: %s (vendor error 0x%x)\n",
+		wc->wr_id, wc->qp_num, ibv_wc_status_str(wc->status),
+		wc->vendor_err);
+	return -EIO;
+}
+
+int bench_poll_once(struct bench_run *run, uint64_t *when)
+{
+	struct ibv_wc wc[BENCH_POLL_BATCH];
+	uint64_t now;
+	int n, i;
+
+	n = ibv_poll_cq(run->cq, BENCH_POLL_BATCH, wc);
+	if (n <= 0) {
+		if (n == 0)
+			return 0;
+		fprintf(stderr,
+			"failed to poll CQ: %s (ibv_poll_cq returned %d)\n",
+			strerror(EIO), n);
+		return -EIO;
+	}
+	now = bench_now_ns();
+	for (i = 0; i < n; i++) {
+		if (wc[i].status != IBV_WC_SUCCESS)
+			return report_failed(&wc[i]);
+		if (wc[i].opcode & IBV_WC_RECV) {
+			run->recvs_completed++;
+			continue;
+		}
+		/* A signalled send stands for every send up to it. */
+		run->sends_completed = wc[i].wr_id;
+		if (run->tcompleted)
+			run->tcompleted[wc[i].wr_id - 1] = now;
+	}
+	if (when)
+		*when = now;
+	return n;
+}
+
+/* True once the counters reach @sends and @recvs. */
+static bool reached(const struct bench_run *run, uint64_t sends, uint64_t recvs)
+{
+	return run->sends_completed >= sends && run->recvs_completed >= recvs;
+}
+
+/*
+ * Poll until reached(@sends, @recvs), or with @any until anything completes.
+ * The clock bounds only a wait without progress: a long size is no timeout.
+ */
+static int wait_for(struct bench_run *run, uint64_t sends, uint64_t recvs,
+		    bool any)
+{
+	uint64_t bound = (uint64_t)run->timeout_ms * 1000000;
+	uint64_t deadline = bench_now_ns() + bound;
+	unsigned int spins = 0;
+	int n;
+
+	while (!reached(run, sends, recvs)) {
+		n = bench_poll_once(run, NULL);
+		if (n < 0)
+			return n;
+		if (n > 0 && any)
+			return 0;
+		if (n > 0) {
+			deadline = bench_now_ns() + bound;
+			continue;
+		}
+		bench_idle(++spins);
+		if (spins % BENCH_SPINS_PER_CLOCK == 0 &&
+		    bench_now_ns() > deadline) {
+			fprintf(stderr,
+				"failed to get a completion within %d ms: %s (sends %" PRIu64
+				" of %" PRIu64 ", receives %" PRIu64
+				" of %" PRIu64 " done)\n",
+				run->timeout_ms, strerror(ETIMEDOUT),
+				run->sends_completed, run->sends_posted,
+				run->recvs_completed, run->recvs_posted);
+			return -ETIMEDOUT;
+		}
+	}
+	return 0;
+}
+
+int bench_wait(struct bench_run *run, uint64_t sends, uint64_t recvs)
+{
+	return wait_for(run, sends, recvs, false);
+}
+
+int bench_wait_progress(struct bench_run *run)
+{
+	return wait_for(run, UINT64_MAX, UINT64_MAX, true);
+}
+
+int bench_make_room(struct bench_run *run, uint32_t count)
+{
+	uint64_t in_flight = run->sends_posted - run->sends_completed;
+
+	if (in_flight + count <= run->bc->tx_depth)
+		return 0;
+	return bench_wait(run, run->sends_posted + count - run->bc->tx_depth,
+			  0);
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/* Private to the bench modules: the run state and the hot-path helpers. */
+#ifndef BENCH_PRIV_H
+#define BENCH_PRIV_H
+
+#include <sched.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <infiniband/verbs.h>
+
+#include "bench.h"
+
+/*
+ * The registered region in benchmark mode is two halves of the largest
+ * message, each in whole pages:
+ *
+ *   [0, half)        what we send, write or read into (local source/sink)
+ *   [half, 2*half)   where the peer's writes and sends land, and what the
+ *                    peer reads; the atomics work on its first 8 bytes
+ *
+ * Keeping the halves apart lets a ping-pong side poll the last byte of the
+ * second half for the peer's write while its own next write is built in the
+ * first.
+ */
+size_t bench_half_size(const struct bench_config *bc, size_t page);
+uint32_t bench_rx_depth(const struct bench_config *bc);
+
+/* Everything the loops of one size need. */
+struct bench_run {
+	const struct bench_config *bc;
+	bool client; /* the side that starts, measures and reports */
+	struct ibv_qp *qp;
+	struct ibv_cq *cq;
+	uint8_t *local;	  /* first half of our region */
+	uint8_t *landing; /* second half of our region */
+	uint32_t lkey;
+	uint64_t remote_landing; /* second half of the peer's region */
+	uint32_t rkey;
+	uint32_t max_inline;   /* what the QP really took, may be 0 */
+	int timeout_ms;	       /* bound on any wait without progress */
+	uint32_t signal_every; /* a completion for one send in this many */
+
+	/* Per size. */
+	uint32_t size;
+	uint64_t *tposted;    /* iters entries */
+	uint64_t *tcompleted; /* iters entries (bw) */
+
+	/* Progress counters of the send and receive queues. */
+	uint64_t sends_posted;
+	uint64_t sends_completed; /* up to the last signalled one seen */
+	uint64_t recvs_posted;
+	uint64_t recvs_completed;
+};
+
+/* Monotonic time in nanoseconds: every timestamp of the benchmark. */
+static inline uint64_t bench_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Empty polls before a waiting side gives its CPU away once. A guest with
+ * one CPU runs both sides of a one-guest test, and the kernel's soft-RoCE
+ * work too: spinning there only delays what it waits for. On a CPU of its
+ * own sched_yield() returns at once, so this costs a system call per this
+ * many empty polls.
+ */
+#define BENCH_SPINS_PER_YIELD 16
+
+/* Called on every empty poll with the count of empty polls so far. */
+static inline void bench_idle(unsigned int spins)
+{
+	if (spins % BENCH_SPINS_PER_YIELD == 0)
+		sched_yield();
+}
+
+/* bench_post.c: lean versions of post_send, post_receive, poll_completion. */
+
+/* The one work request of this run's operation, for @run->size bytes. */
+void bench_build_wr(const struct bench_run *run, struct ibv_send_wr *wr,
+		    struct ibv_sge *sge);
+/*
+ * Post @count copies of @wr in chained lists (one doorbell per list),
+ * numbered on from run->sends_posted; every signal_every-th one and number
+ * @total ask for a completion, whose wr_id is their number: the count of
+ * sends done once it arrives.
+ */
+int bench_post_sends(struct bench_run *run, const struct ibv_send_wr *wr,
+		     uint32_t count, uint64_t total);
+/* Post @count receives into the landing half. */
+int bench_post_recvs(struct bench_run *run, uint32_t count);
+/*
+ * Poll the CQ once (a batch) and update the counters; @now_ns_out gets the
+ * time the batch was seen if anything completed. Returns the number of
+ * completions, or -EIO after printing the failed one.
+ */
+int bench_poll_once(struct bench_run *run, uint64_t *when);
+/* Poll until sends_completed >= @sends and recvs_completed >= @recvs. */
+int bench_wait(struct bench_run *run, uint64_t sends, uint64_t recvs);
+/* Poll until at least one completion arrived (bounded by the timeout). */
+int bench_wait_progress(struct bench_run *run);
+/* Reap send completions until @count more sends fit in the send queue. */
+int bench_make_room(struct bench_run *run, uint32_t count);
+
+/* bench_lat.c and bench_bw.c: one size each, filling tposted/tcompleted. */
+int bench_lat_size(struct bench_run *run);
+int bench_bw_size(struct bench_run *run);
+
+/* bench_report.c */
+struct bench_result {
+	uint32_t size;
+	uint32_t iters;
+	struct lat_stats lat;
+	struct bw_stats bw;
+};
+
+void bench_print_header(const struct bench_config *bc, FILE *out);
+void bench_print_result(const struct bench_config *bc,
+			const struct bench_result *r, FILE *out);
+int bench_write_json(const struct bench_config *bc, const char *device,
+		     const struct bench_result *results, size_t count);
+
+#endif

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Both sides must run the same benchmark: right after the QP-info exchange
+ * each sends its parameters, in network byte order, and refuses a peer
+ * whose parameters differ:
+ *
+ *   magic u32, version u16, mode u8, op u8, all sizes u8, reserved 3 bytes,
+ *   size u32, iterations u32, reserved u32
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+
+#define BENCH_PARAMS_MAGIC   0x5243424eu /* "RCBN" */
+#define BENCH_PARAMS_VERSION 1
+
+enum bench_params_offset {
+	OFF_MAGIC = 0,
+	OFF_VERSION = 4,
+	OFF_MODE = 6,
+	OFF_OP = 7,
+	OFF_ALL_SIZES = 8,
+	OFF_SIZE = 12,
+	OFF_ITERS = 16,
+	OFF_END = 24,
+};
+
+_Static_assert(OFF_END == BENCH_PARAMS_WIRE_SIZE, "layout and size agree");
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static uint32_t get_u32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+void bench_params_from_config(const struct bench_config *bc,
+			      struct bench_params *p)
+{
+	*p = (struct bench_params){
+		.mode = (uint8_t)bc->mode,
+		.op = (uint8_t)bc->op,
+		.all_sizes = bc->all_sizes,
+		.size = bc->size,
+		.iters = bc->iters,
+	};
+}
+
+void bench_params_encode(const struct bench_params *p,
+			 uint8_t out[BENCH_PARAMS_WIRE_SIZE])
+{
+	memset(out, 0, BENCH_PARAMS_WIRE_SIZE);
+	put_u32(out + OFF_MAGIC, BENCH_PARAMS_MAGIC);
+	out[OFF_VERSION] = BENCH_PARAMS_VERSION >> 8;
+	out[OFF_VERSION + 1] = BENCH_PARAMS_VERSION & 0xff;
+	out[OFF_MODE] = p->mode;
+	out[OFF_OP] = p->op;
+	out[OFF_ALL_SIZES] = p->all_sizes;
+	put_u32(out + OFF_SIZE, p->size);
+	put_u32(out + OFF_ITERS, p->iters);
+}
+
+int bench_params_decode(const uint8_t in[BENCH_PARAMS_WIRE_SIZE],
+			struct bench_params *p, const char **why)
+{
+	if (get_u32(in + OFF_MAGIC) != BENCH_PARAMS_MAGIC) {
+		*why = "not a benchmark parameter message";
+		return -EPROTO;
+	}
+	if ((in[OFF_VERSION] << 8 | in[OFF_VERSION + 1]) !=
+	    BENCH_PARAMS_VERSION) {
+		*why = "unsupported benchmark parameter version";
+		return -EPROTO;
+	}
+	*p = (struct bench_params){
+		.mode = in[OFF_MODE],
+		.op = in[OFF_OP],
+		.all_sizes = in[OFF_ALL_SIZES],
+		.size = get_u32(in + OFF_SIZE),
+		.iters = get_u32(in + OFF_ITERS),
+	};
+	return 0;
+}
+
+/* "-s 64" or "-a": the sizes option as the user wrote it. */
+static void sizes_text(const struct bench_params *p, char *buf, size_t len)
+{
+	if (p->all_sizes)
+		snprintf(buf, len, "-a");
+	else
+		snprintf(buf, len, "-s %u", p->size);
+}
+
+int bench_params_match(const struct bench_params *local,
+		       const struct bench_params *remote, char *why, size_t len)
+{
+	char mine[24], theirs[24];
+
+	if (local->mode != remote->mode) {
+		snprintf(why, len,
+			 "the peer runs --bench %s, this side --bench %s",
+			 bench_mode_name(remote->mode),
+			 bench_mode_name(local->mode));
+		return -EPROTO;
+	}
+	if (local->op != remote->op) {
+		snprintf(why, len, "the peer runs --op %s, this side --op %s",
+			 bench_op_name(remote->op), bench_op_name(local->op));
+		return -EPROTO;
+	}
+	sizes_text(local, mine, sizeof(mine));
+	sizes_text(remote, theirs, sizeof(theirs));
+	if (strcmp(mine, theirs) != 0) {
+		snprintf(why, len, "the peer runs %s, this side %s", theirs,
+			 mine);
+		return -EPROTO;
+	}
+	if (local->iters != remote->iters) {
+		snprintf(why, len, "the peer runs -n %u, this side -n %u",
+			 remote->iters, local->iters);
+		return -EPROTO;
+	}
+	return 0;
+}

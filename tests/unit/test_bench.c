@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The benchmark's pure parts: the statistics on known arrays, the bench
+ * options (good and bad values), the parameter message both sides compare.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bench.h"
+#include "config.h"
+
+#define MAX_ARGS 32
+/* Figures are doubles computed from integers: equal to well within this. */
+#define EPSILON 1e-9
+
+#define assert_close(a, b)                                                   \
+	do {                                                                 \
+		double a_ = (a), b_ = (b);                                   \
+		if (a_ - b_ > EPSILON || b_ - a_ > EPSILON)                  \
+			fail_msg("%s is %.12g, expected %.12g", #a, a_, b_); \
+	} while (0)
+
+/* --- statistics --- */
+
+static void median_of_odd_and_even_counts(void **state)
+{
+	const uint64_t odd[] = {1, 2, 3, 4, 100};
+	const uint64_t even[] = {1, 2, 4, 100};
+
+	(void)state;
+	assert_close(stats_median(odd, 5), 3);
+	assert_close(stats_median(even, 4), 3);
+	assert_close(stats_median(odd, 1), 1);
+}
+
+/* 1..100 us in nanoseconds, shuffled, plus two huge outliers (the tail). */
+static void lat_stats_known_array(void **state)
+{
+	uint64_t d[102];
+	struct lat_stats s;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 100; i++)
+		d[i] = (uint64_t)((i * 37) % 100 + 1) * 1000;
+	d[100] = 5000000;
+	d[101] = 9000000;
+	assert_int_equal(lat_stats_compute(d, 102, 1, &s), 0);
+	assert_close(s.t_min, 1);
+	/* 100 kept: the median is between the 50th and 51st */
+	assert_close(s.t_typical, 50.5);
+	assert_close(s.t_avg, 50.5);
+	/* population deviation of 1..100: sqrt((100^2 - 1) / 12) */
+	assert_close(s.t_stdev, 28.86607004772212);
+	/* ceil(100 * 0.99) = 99: the 100th smallest, ceil(99.9) = 100: the
+	 * first left out, which is also t_max */
+	assert_close(s.p99, 100);
+	assert_close(s.p99_9, 5000);
+	assert_close(s.t_max, 5000);
+	assert_true(s.t_min <= s.t_typical && s.t_typical <= s.p99 &&
+		    s.p99 <= s.p99_9 && s.p99_9 <= s.t_max);
+}
+
+static void lat_stats_halves_round_trips(void **state)
+{
+	uint64_t d[] = {4000, 2000, 6000, 8000, 10000};
+	struct lat_stats s;
+
+	(void)state;
+	assert_int_equal(lat_stats_compute(d, 5, 2, &s), 0);
+	/* kept: 2000 4000 6000 (us 1 2 3 after halving) */
+	assert_close(s.t_min, 1);
+	assert_close(s.t_typical, 2);
+	assert_close(s.t_avg, 2);
+	assert_close(s.t_max, 4);
+}
+
+static void lat_stats_needs_more_than_the_tail(void **state)
+{
+	uint64_t d[] = {1, 2};
+	struct lat_stats s;
+
+	(void)state;
+	assert_int_equal(lat_stats_compute(d, 2, 1, &s), -EINVAL);
+}
+
+/* Four messages of 1 MiB, 1 ms apart, all posted at 0; signalled 2 and 4. */
+static void bw_stats_known_times(void **state)
+{
+	const uint64_t posted[] = {0, 0, 0, 0};
+	const uint64_t completed[] = {0, 2000000, 0, 4000000};
+	struct bw_stats s;
+
+	(void)state;
+	assert_int_equal(bw_stats_compute(posted, completed, 4, 1 << 20, &s),
+			 0);
+	/* 4 MiB in 4 ms */
+	assert_close(s.avg_bytes_per_sec, 4.0 * (1 << 20) / 0.004);
+	assert_close(s.msg_rate_mpps, 4 / 0.004 / 1e6);
+	/* best window: 1 ms per message either way */
+	assert_close(s.peak_bytes_per_sec, (1 << 20) / 0.001);
+}
+
+static void bw_stats_peak_finds_the_fastest_window(void **state)
+{
+	/* posts at 0, 10, 20, 30 us; completions of 2 at 40 us, 4 at 45 us */
+	const uint64_t posted[] = {0, 10000, 20000, 30000};
+	const uint64_t completed[] = {0, 40000, 0, 45000};
+	struct bw_stats s;
+
+	(void)state;
+	assert_int_equal(bw_stats_compute(posted, completed, 4, 1000, &s), 0);
+	/* all four, 0 to 45 us: 11.25 us per message, better than from post
+	 * 2 (35 / 3 us) or 3 (12.5 us) to completion 4, or any to 2 */
+	assert_close(s.peak_bytes_per_sec, 1000 / 11.25e-6);
+	assert_close(s.avg_bytes_per_sec, 4000 / 45e-6);
+}
+
+static void bw_stats_refuses_no_time(void **state)
+{
+	const uint64_t t[] = {5, 5};
+	struct bw_stats s;
+
+	(void)state;
+	assert_int_equal(bw_stats_compute(t, t, 2, 8, &s), -EINVAL);
+	assert_int_equal(bw_stats_compute(t, t, 0, 8, &s), -EINVAL);
+}
+
+/* --- options --- */
+
+struct parse_result {
+	int ret;
+	struct config cfg;
+	char *out;
+	char *err;
+};
+
+static struct parse_result parse(const char *first, ...)
+{
+	char *argv[MAX_ARGS + 1] = {(char *)"rdma_rc_example"};
+	struct parse_result r = {0};
+	size_t out_len, err_len;
+	FILE *out = open_memstream(&r.out, &out_len);
+	FILE *err = open_memstream(&r.err, &err_len);
+	const char *arg = first;
+	va_list ap;
+	int argc = 1;
+
+	va_start(ap, first);
+	while (arg && argc < MAX_ARGS) {
+		argv[argc++] = (char *)arg;
+		arg = va_arg(ap, const char *);
+	}
+	va_end(ap);
+	argv[argc] = NULL;
+	r.ret = config_parse(&r.cfg, argc, argv, out, err);
+	fclose(out);
+	fclose(err);
+	return r;
+}
+
+static void free_result(struct parse_result *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+/* A usage error: -EINVAL and exactly @line (with its newline) on stderr. */
+static void expect_usage_error(struct parse_result r, const char *line)
+{
+	if (r.ret != -EINVAL || strcmp(r.err, line) != 0)
+		fail_msg("expected %d and '%s', got %d and '%s'", -EINVAL, line,
+			 r.ret, r.err);
+	free_result(&r);
+}
+
+static void bench_off_by_default(void **state)
+{
+	struct parse_result r = parse(NULL);
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	assert_false(bench_is_on(&r.cfg.bench));
+	free_result(&r);
+}
+
+static void bench_lat_defaults_are_perftest_ones(void **state)
+{
+	struct parse_result r = parse("--bench", "lat", NULL);
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.cfg.bench.mode, BENCH_LAT);
+	assert_int_equal(r.cfg.bench.op, BENCH_OP_SEND);
+	assert_int_equal(r.cfg.bench.size, 2);
+	assert_int_equal(r.cfg.bench.iters, 1000);
+	assert_null(r.cfg.bench.json_path);
+	free_result(&r);
+}
+
+static void bench_bw_defaults_are_perftest_ones(void **state)
+{
+	struct parse_result r = parse("--bench", "bw", "--op", "write", NULL);
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.cfg.bench.op, BENCH_OP_WRITE);
+	assert_int_equal(r.cfg.bench.size, 65536);
+	assert_int_equal(r.cfg.bench.iters, 5000);
+	assert_int_equal(r.cfg.bench.tx_depth, 128);
+	assert_int_equal(r.cfg.bench.cq_mod, 100);
+	free_result(&r);
+}
+
+static void bench_every_option(void **state)
+{
+	struct parse_result r =
+		parse("--bench", "bw", "--op", "read", "-s", "4096", "-n", "20",
+		      "--tx-depth", "16", "--cq-mod", "4", "--json", "out.json",
+		      "--gbps", "-t", "30", "server", NULL);
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.cfg.bench.op, BENCH_OP_READ);
+	assert_int_equal(r.cfg.bench.size, 4096);
+	assert_int_equal(r.cfg.bench.iters, 20);
+	assert_int_equal(r.cfg.bench.tx_depth, 16);
+	assert_int_equal(r.cfg.bench.cq_mod, 4);
+	assert_string_equal(r.cfg.bench.json_path, "out.json");
+	assert_true(r.cfg.bench.gbps);
+	/* -t stays --timeout */
+	assert_int_equal(r.cfg.timeout_sec, 30);
+	assert_string_equal(r.cfg.server_name, "server");
+	free_result(&r);
+}
+
+static void bench_all_sizes_are_perftest_ones(void **state)
+{
+	struct parse_result r = parse("--bench", "lat", "-a", NULL);
+	uint32_t sizes[BENCH_MAX_SIZES];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	n = bench_sizes(&r.cfg.bench, sizes);
+	assert_int_equal(n, 23);
+	assert_int_equal(sizes[0], 2);
+	assert_int_equal(sizes[22], 8u << 20);
+	free_result(&r);
+}
+
+static void bench_atomics_are_eight_bytes(void **state)
+{
+	struct parse_result r =
+		parse("--bench", "bw", "--op", "fetch_add", "-a", NULL);
+	uint32_t sizes[BENCH_MAX_SIZES];
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(bench_sizes(&r.cfg.bench, sizes), 1);
+	assert_int_equal(sizes[0], 8);
+	free_result(&r);
+}
+
+static void bench_cq_mod_follows_a_small_tx_depth(void **state)
+{
+	struct parse_result r = parse("--bench", "bw", "--tx-depth", "8", NULL);
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.cfg.bench.cq_mod, 8);
+	free_result(&r);
+}
+
+static void bench_bad_values(void **state)
+{
+	(void)state;
+	expect_usage_error(
+		parse("--bench", "fast", NULL),
+		"rdma_rc_example: invalid --bench value 'fast' (expected lat or bw)\n");
+	expect_usage_error(
+		parse("--bench", "lat", "--op", "atomic", NULL),
+		"rdma_rc_example: invalid --op value 'atomic' (expected send, write, read, write_imm, fetch_add or cmp_swap)\n");
+	expect_usage_error(
+		parse("--bench", "lat", "-s", "0", NULL),
+		"rdma_rc_example: invalid --size value '0' (expected a number from 1 to 8388608)\n");
+	expect_usage_error(
+		parse("--bench", "lat", "-s", "8388609", NULL),
+		"rdma_rc_example: invalid --size value '8388609' (expected a number from 1 to 8388608)\n");
+	expect_usage_error(
+		parse("--bench", "lat", "-s", "4k", NULL),
+		"rdma_rc_example: invalid --size value '4k' (expected a number from 1 to 8388608)\n");
+	expect_usage_error(
+		parse("--bench", "lat", "-n", "4", NULL),
+		"rdma_rc_example: invalid --iters value '4' (expected a number from 5 to 10000000)\n");
+	expect_usage_error(
+		parse("--bench", "bw", "--tx-depth", "0", NULL),
+		"rdma_rc_example: invalid --tx-depth value '0' (expected a number from 1 to 8192)\n");
+	expect_usage_error(
+		parse("--bench", "bw", "--cq-mod", "-1", NULL),
+		"rdma_rc_example: invalid --cq-mod value '-1' (expected a number from 1 to 8192)\n");
+	expect_usage_error(
+		parse("--bench", "bw", "--json", "", NULL),
+		"rdma_rc_example: invalid --json value '' (expected a file name)\n");
+}
+
+static void bench_bad_combinations(void **state)
+{
+	(void)state;
+	expect_usage_error(
+		parse("-s", "64", NULL),
+		"rdma_rc_example: option --size needs --bench lat|bw\n");
+	expect_usage_error(
+		parse("--op", "read", "-n", "10", NULL),
+		"rdma_rc_example: option --op needs --bench lat|bw\n");
+	expect_usage_error(
+		parse("--bench", "lat", "-a", "-s", "64", NULL),
+		"rdma_rc_example: options --size and --all-sizes exclude each other\n");
+	expect_usage_error(
+		parse("--bench", "lat", "--op", "cmp_swap", "-s", "16", NULL),
+		"rdma_rc_example: invalid --size value '16' for --op cmp_swap (atomics move exactly 8 bytes)\n");
+	expect_usage_error(
+		parse("--bench", "bw", "--tx-depth", "8", "--cq-mod", "16",
+		      NULL),
+		"rdma_rc_example: invalid --cq-mod value '16' (more than --tx-depth 8: the send queue would fill before a completion)\n");
+}
+
+/* --- the parameter message --- */
+
+static void params_round_trip(void **state)
+{
+	const struct bench_params p = {
+		.mode = BENCH_BW,
+		.op = BENCH_OP_WRITE_IMM,
+		.all_sizes = 1,
+		.size = 65536,
+		.iters = 123456,
+	};
+	uint8_t wire[BENCH_PARAMS_WIRE_SIZE];
+	struct bench_params q;
+	const char *why = NULL;
+	char text[128];
+
+	(void)state;
+	bench_params_encode(&p, wire);
+	assert_int_equal(bench_params_decode(wire, &q, &why), 0);
+	assert_int_equal(bench_params_match(&p, &q, text, sizeof(text)), 0);
+	assert_int_equal(q.iters, 123456);
+	wire[0] ^= 0xff;
+	assert_int_equal(bench_params_decode(wire, &q, &why), -EPROTO);
+	assert_string_equal(why, "not a benchmark parameter message");
+}
+
+static void params_mismatch_names_the_difference(void **state)
+{
+	struct bench_params a = {.mode = BENCH_LAT,
+				 .op = BENCH_OP_SEND,
+				 .size = 2,
+				 .iters = 1000};
+	struct bench_params b = a;
+	char why[128];
+
+	(void)state;
+	b.op = BENCH_OP_WRITE;
+	assert_int_equal(bench_params_match(&a, &b, why, sizeof(why)), -EPROTO);
+	assert_string_equal(why,
+			    "the peer runs --op write, this side --op send");
+	b = a;
+	b.all_sizes = 1;
+	assert_int_equal(bench_params_match(&a, &b, why, sizeof(why)), -EPROTO);
+	assert_string_equal(why, "the peer runs -a, this side -s 2");
+	b = a;
+	b.iters = 10;
+	assert_int_equal(bench_params_match(&a, &b, why, sizeof(why)), -EPROTO);
+	assert_string_equal(why, "the peer runs -n 10, this side -n 1000");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(median_of_odd_and_even_counts),
+		cmocka_unit_test(lat_stats_known_array),
+		cmocka_unit_test(lat_stats_halves_round_trips),
+		cmocka_unit_test(lat_stats_needs_more_than_the_tail),
+		cmocka_unit_test(bw_stats_known_times),
+		cmocka_unit_test(bw_stats_peak_finds_the_fastest_window),
+		cmocka_unit_test(bw_stats_refuses_no_time),
+		cmocka_unit_test(bench_off_by_default),
+		cmocka_unit_test(bench_lat_defaults_are_perftest_ones),
+		cmocka_unit_test(bench_bw_defaults_are_perftest_ones),
+		cmocka_unit_test(bench_every_option),
+		cmocka_unit_test(bench_all_sizes_are_perftest_ones),
+		cmocka_unit_test(bench_atomics_are_eight_bytes),
+		cmocka_unit_test(bench_cq_mod_follows_a_small_tx_depth),
+		cmocka_unit_test(bench_bad_values),
+		cmocka_unit_test(bench_bad_combinations),
+		cmocka_unit_test(params_round_trip),
+		cmocka_unit_test(params_mismatch_names_the_difference),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
