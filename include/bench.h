@@ -45,7 +45,8 @@ enum bench_op {
 	BENCH_OP_LAST = BENCH_OP_CMP_SWAP,
 };
 
-/* -a: every power of two from 2 bytes to 8 MiB, as perftest's -a. */
+/* -a: every power of two from 2 bytes to 8 MiB, as perftest's -a (with -s:
+ * to that size, our addition for short runs). */
 #define BENCH_SIZE_MIN_ALL 2u
 #define BENCH_SIZE_MAX	   (8u << 20)
 /* The remote atomics work on one 8-byte word. */

@@ -66,7 +66,7 @@ void bench_print_usage(FILE *out)
 		"      --bench lat|bw       measure latency or bandwidth instead of running --ops\n"
 		"      --op OP              send, write, read, write_imm, fetch_add, cmp_swap (default send)\n"
 		"  -s, --size BYTES         message size, 1 to %u (default %u for lat, %u for bw, 8 for atomics)\n"
-		"  -a, --all-sizes          every power of two from 2 bytes to 8 MiB\n"
+		"  -a, --all-sizes          every power of two from 2 bytes to 8 MiB (to --size if given)\n"
 		"  -n, --iters N            iterations per size, at least %d (default %u for lat, %u for bw)\n"
 		"      --tx-depth N         work requests in flight for bw (default %u)\n"
 		"      --cq-mod N           signal one send in N (default %u, at most --tx-depth)\n"
@@ -224,10 +224,10 @@ int bench_config_finish(struct bench_config *bc, FILE *err)
 		}
 		return 0;
 	}
-	if (bc->all_sizes && bc->size_set) {
+	if (bc->all_sizes && bc->size_set && bc->size < BENCH_SIZE_MIN_ALL) {
 		fprintf(err,
-			"%s: options --size and --all-sizes exclude each other\n",
-			PROGRAM_NAME);
+			"%s: invalid --size value '%u' with --all-sizes (the sizes start at %u)\n",
+			PROGRAM_NAME, bc->size, BENCH_SIZE_MIN_ALL);
 		return -EINVAL;
 	}
 	if (is_atomic(bc->op) && bc->size_set &&
@@ -248,6 +248,8 @@ int bench_config_finish(struct bench_config *bc, FILE *err)
 		bc->cq_mod = bc->tx_depth;
 	if (is_atomic(bc->op))
 		bc->size = BENCH_ATOMIC_SIZE;
+	else if (!bc->size_set && bc->all_sizes)
+		bc->size = BENCH_SIZE_MAX;
 	else if (!bc->size_set && bc->mode == BENCH_BW)
 		bc->size = BENCH_DEFAULT_BW_SIZE;
 	if (!bc->iters_set && bc->mode == BENCH_BW)
@@ -270,7 +272,7 @@ size_t bench_sizes(const struct bench_config *bc,
 		sizes[0] = bc->size;
 		return 1;
 	}
-	for (size = BENCH_SIZE_MIN_ALL; size <= BENCH_SIZE_MAX; size *= 2)
+	for (size = BENCH_SIZE_MIN_ALL; size <= bc->size; size *= 2)
 		sizes[n++] = size;
 	return n;
 }

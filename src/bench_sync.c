@@ -95,7 +95,7 @@ int bench_params_decode(const uint8_t in[BENCH_PARAMS_WIRE_SIZE],
 static void sizes_text(const struct bench_params *p, char *buf, size_t len)
 {
 	if (p->all_sizes)
-		snprintf(buf, len, "-a");
+		snprintf(buf, len, "-a -s %u", p->size);
 	else
 		snprintf(buf, len, "-s %u", p->size);
 }

@@ -257,6 +257,22 @@ static void bench_all_sizes_are_perftest_ones(void **state)
 	free_result(&r);
 }
 
+static void bench_all_sizes_up_to_size(void **state)
+{
+	struct parse_result r =
+		parse("--bench", "bw", "-a", "-s", "5000", NULL);
+	uint32_t sizes[BENCH_MAX_SIZES];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	n = bench_sizes(&r.cfg.bench, sizes);
+	/* 2, 4, ..., 4096 */
+	assert_int_equal(n, 12);
+	assert_int_equal(sizes[11], 4096);
+	free_result(&r);
+}
+
 static void bench_atomics_are_eight_bytes(void **state)
 {
 	struct parse_result r =
@@ -322,8 +338,8 @@ static void bench_bad_combinations(void **state)
 		parse("--op", "read", "-n", "10", NULL),
 		"rdma_rc_example: option --op needs --bench lat|bw\n");
 	expect_usage_error(
-		parse("--bench", "lat", "-a", "-s", "64", NULL),
-		"rdma_rc_example: options --size and --all-sizes exclude each other\n");
+		parse("--bench", "lat", "-a", "-s", "1", NULL),
+		"rdma_rc_example: invalid --size value '1' with --all-sizes (the sizes start at 2)\n");
 	expect_usage_error(
 		parse("--bench", "lat", "--op", "cmp_swap", "-s", "16", NULL),
 		"rdma_rc_example: invalid --size value '16' for --op cmp_swap (atomics move exactly 8 bytes)\n");
@@ -376,7 +392,7 @@ static void params_mismatch_names_the_difference(void **state)
 	b = a;
 	b.all_sizes = 1;
 	assert_int_equal(bench_params_match(&a, &b, why, sizeof(why)), -EPROTO);
-	assert_string_equal(why, "the peer runs -a, this side -s 2");
+	assert_string_equal(why, "the peer runs -a -s 2, this side -s 2");
 	b = a;
 	b.iters = 10;
 	assert_int_equal(bench_params_match(&a, &b, why, sizeof(why)), -EPROTO);
@@ -398,6 +414,7 @@ int main(void)
 		cmocka_unit_test(bench_bw_defaults_are_perftest_ones),
 		cmocka_unit_test(bench_every_option),
 		cmocka_unit_test(bench_all_sizes_are_perftest_ones),
+		cmocka_unit_test(bench_all_sizes_up_to_size),
 		cmocka_unit_test(bench_atomics_are_eight_bytes),
 		cmocka_unit_test(bench_cq_mod_follows_a_small_tx_depth),
 		cmocka_unit_test(bench_bad_values),

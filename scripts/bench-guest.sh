@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# bench-guest.sh: the guest side of scripts/bench.sh.  Runs every measurement
+# of a plan file (see write_plan in bench.sh) in its role:
+#   ROLE=both    one guest: the server in the background, the client here
+#   ROLE=server  guest a of two
+#   ROLE=client  guest b of two; connects to RXE_PEER_ADDR
+# The client prints each measurement's output between markers on stdout
+# (the host's files are read-only in the guest):
+#   === RESULT SETUP RUN INDEX TOOL MODE OP SIZE ITERS
+#   ...output of the client (for ours: then its JSON file)...
+#   === END rc=N
+set -uo pipefail
+
+: "${PROGRAM:?}" "${PLAN:?}" "${ROLE:?}"
+# Every wait is bounded: a server gives up this long after it started.
+SERVER_BOUND=300
+# A client retries connecting this many times, a second apart.
+CONNECT_TRIES=60
+
+WORK=$(mktemp -d)
+cd "$WORK" || exit 1
+
+case "$ROLE" in
+both) SERVER_ADDR=$RXE_ADDR ;;
+client) SERVER_ADDR=${RXE_PEER_ADDR:?two guests needed} ;;
+server) SERVER_ADDR= ;;
+*) echo "bench-guest.sh: unknown ROLE '$ROLE'" >&2; exit 2 ;;
+esac
+
+# perftest's tool and options for OP in MODE (lat or bw).
+perftest_command() {
+	local mode=$1 op=$2 size=$3 iters=$4 port=$5
+	local common="-d rxe0 -x 1 -F -p $port -n $iters"
+	case "$op" in
+	send | write | read) echo "ib_${op}_$mode $common -s $size" ;;
+	fetch_add) echo "ib_atomic_$mode $common -A FETCH_AND_ADD" ;;
+	cmp_swap) echo "ib_atomic_$mode $common -A CMP_AND_SWAP" ;;
+	*) return 1 ;;
+	esac
+}
+
+ours_command() {
+	local mode=$1 op=$2 size=$3 iters=$4 port=$5
+	echo "$PROGRAM --bench $mode --op $op -s $size -n $iters -g 1 -p $port -t 60"
+}
+
+run_server() {
+	local tool=$1 cmd=$2
+	if [ "$tool" = ours ]; then
+		timeout "$SERVER_BOUND" $cmd --accept-timeout "$SERVER_BOUND"
+	else
+		timeout "$SERVER_BOUND" $cmd
+	fi
+}
+
+run_client() {
+	local tool=$1 cmd=$2 idx=$3 try rc=1
+	if [ "$tool" = ours ]; then
+		timeout "$SERVER_BOUND" $cmd --connect-timeout 60 \
+			--json "$WORK/$idx.json" "$SERVER_ADDR"
+		rc=$?
+		[ -e "$WORK/$idx.json" ] && { echo "=== JSON"; cat "$WORK/$idx.json"; }
+		return $rc
+	fi
+	# perftest's client does not retry: try until the server listens.
+	for ((try = 0; try < CONNECT_TRIES; try++)); do
+		timeout "$SERVER_BOUND" $cmd "$SERVER_ADDR" >out.$idx 2>err.$idx
+		rc=$?
+		if [ $rc -eq 0 ] || ! grep -q "Couldn't connect" err.$idx; then
+			cat out.$idx err.$idx
+			return $rc
+		fi
+		sleep 1
+	done
+	cat out.$idx err.$idx
+	return $rc
+}
+
+while read -r setup run idx tool mode op size iters port; do
+	if [ "$tool" = ours ]; then
+		cmd=$(ours_command "$mode" "$op" "$size" "$iters" "$port")
+	else
+		cmd=$(perftest_command "$mode" "$op" "$size" "$iters" "$port") ||
+			continue
+	fi
+	case "$ROLE" in
+	server)
+		run_server "$tool" "$cmd" >/dev/null 2>&1
+		;;
+	both)
+		run_server "$tool" "$cmd" >server.$idx 2>&1 &
+		server=$!
+		echo "=== RESULT $setup $run $idx $tool $mode $op $size $iters"
+		run_client "$tool" "$cmd" "$idx" 2>&1
+		echo "=== END rc=$?"
+		wait "$server"
+		;;
+	client)
+		echo "=== RESULT $setup $run $idx $tool $mode $op $size $iters"
+		run_client "$tool" "$cmd" "$idx" 2>&1
+		echo "=== END rc=$?"
+		;;
+	esac
+done <"$PLAN"

@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""bench-report.py OUT SETUP...: the host side of scripts/bench.sh.
+
+Reads the guest outputs bench.sh collected in OUT (guests-1.a.out for one
+guest, guests-2.b.out for the client guest of two), takes every
+measurement's figures (ours from its JSON, perftest's from its text table),
+and writes:
+  OUT/results.json   every measurement, and the medians with their ratios
+  OUT/table.txt      the side-by-side table (also printed)
+  OUT/lat-Ng.png, OUT/bw-Ng.png   latency and bandwidth vs size, N guests
+"""
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+LAT_FIELDS = ["t_min", "t_max", "t_typical", "t_avg", "t_stdev", "p99", "p99_9"]
+BW_FIELDS = ["bw_peak", "bw_avg", "msg_rate"]
+# The figure compared: the median latency, the average bandwidth.
+KEY = {"lat": "t_typical", "bw": "bw_avg"}
+UNIT = {"lat": "usec", "bw": "MiB/s"}
+NUMBER = r"[0-9]+(?:\.[0-9]+)?"
+
+
+def perftest_figures(mode, size, lines):
+    """The figures of perftest's result line for SIZE, or None."""
+    fields = LAT_FIELDS if mode == "lat" else BW_FIELDS
+    for line in lines:
+        tokens = line.split()
+        if len(tokens) != 2 + len(fields):
+            continue
+        if not all(re.fullmatch(NUMBER, t) for t in tokens):
+            continue
+        if int(tokens[0]) != size:
+            continue
+        figures = dict(zip(fields, map(float, tokens[2:])))
+        figures["iterations"] = int(tokens[1])
+        return figures
+    return None
+
+
+def ours_figures(lines):
+    """The first result of the JSON our client printed, or None."""
+    try:
+        start = lines.index("=== JSON") + 1
+    except ValueError:
+        return None
+    try:
+        doc = json.loads("\n".join(lines[start:]))
+    except json.JSONDecodeError:
+        return None
+    result = dict(doc["results"][0])
+    return result
+
+
+def parse_output(path):
+    """Every measurement block of one guest's stdout."""
+    records = []
+    header = None
+    body = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for raw in f:
+            line = raw.rstrip("\n")
+            if line.startswith("=== RESULT "):
+                header = line.split()[2:]
+                body = []
+            elif line.startswith("=== END rc=") and header:
+                setup, run, idx, tool, mode, op, size, iters = header
+                size = int(size)
+                if tool == "ours":
+                    figures = ours_figures(body)
+                else:
+                    figures = perftest_figures(mode, size, body)
+                records.append({
+                    "guests": int(setup), "run": int(run), "index": int(idx),
+                    "tool": tool, "mode": mode, "op": op, "bytes": size,
+                    "iterations": int(iters),
+                    "rc": int(line.split("=")[-1] or -1),
+                    "figures": figures,
+                    "output": body if figures is None else None,
+                })
+                header = None
+            elif header:
+                body.append(line)
+    return records
+
+
+def medians(records):
+    """Median of the compared figure per (guests, mode, op, bytes, tool)."""
+    groups = {}
+    for r in records:
+        if not r["figures"]:
+            continue
+        key = (r["guests"], r["mode"], r["op"], r["bytes"], r["tool"])
+        groups.setdefault(key, []).append(r["figures"][KEY[r["mode"]]])
+    rows = []
+    for (guests, mode, op, size) in sorted({k[:4] for k in groups},
+                                           key=lambda k: (k[0], k[1], k[2], k[3])):
+        ours = groups.get((guests, mode, op, size, "ours"), [])
+        perf = groups.get((guests, mode, op, size, "perftest"), [])
+        row = {"guests": guests, "mode": mode, "op": op, "bytes": size,
+               "figure": KEY[mode], "unit": UNIT[mode],
+               "ours": ours, "perftest": perf,
+               "ours_median": statistics.median(ours) if ours else None,
+               "perftest_median": statistics.median(perf) if perf else None}
+        if row["ours_median"] and row["perftest_median"]:
+            row["ratio"] = row["ours_median"] / row["perftest_median"]
+        else:
+            row["ratio"] = None
+        rows.append(row)
+    return rows
+
+
+def spread(values):
+    """(max - min) / median of the runs, in percent: the noise we saw."""
+    if len(values) < 2:
+        return None
+    return 100.0 * (max(values) - min(values)) / statistics.median(values)
+
+
+def fmt(value, digits=2):
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def table(rows):
+    lines = []
+    head = (f"{'guests':>6} {'mode':<4} {'op':<9} {'bytes':>8} "
+            f"{'ours':>11} {'perftest':>11} {'ratio':>7} {'goal':<4} "
+            f"{'spread ours':>11} {'spread perf':>11}  figure")
+    lines.append(head)
+    lines.append("-" * len(head))
+    for r in rows:
+        ratio = r["ratio"]
+        if ratio is None:
+            goal = "n/a"
+        elif r["mode"] == "lat":
+            goal = "ok" if ratio <= 1.0 else "BEHIND"
+        else:
+            goal = "ok" if ratio >= 1.0 else "BEHIND"
+        so, sp = spread(r["ours"]), spread(r["perftest"])
+        lines.append(
+            f"{r['guests']:>6} {r['mode']:<4} {r['op']:<9} {r['bytes']:>8} "
+            f"{fmt(r['ours_median']):>11} {fmt(r['perftest_median']):>11} "
+            f"{fmt(ratio, 3):>7} {goal:<4} "
+            f"{(fmt(so, 0) + '%') if so is not None else '-':>11} "
+            f"{(fmt(sp, 0) + '%') if sp is not None else '-':>11}  "
+            f"{r['figure']} [{r['unit']}], median of {len(r['ours'])}/{len(r['perftest'])} runs")
+    return "\n".join(lines)
+
+
+def plot(out, rows, guests, mode):
+    """One PNG: the compared figure vs message size, both tools, each op."""
+    rows = [r for r in rows if r["guests"] == guests and r["mode"] == mode]
+    if not rows:
+        return None
+    ops = sorted({r["op"] for r in rows})
+    series = []
+    for i, op in enumerate(ops):
+        for tool in ("ours", "perftest"):
+            points = [(r["bytes"], r[f"{tool}_median"]) for r in rows
+                      if r["op"] == op and r[f"{tool}_median"]]
+            if not points:
+                continue
+            data = os.path.join(out, f"plot-{mode}-{guests}g-{op}-{tool}.dat")
+            with open(data, "w") as f:
+                for size, value in sorted(points):
+                    f.write(f"{size} {value}\n")
+            dash = 1 if tool == "ours" else 2
+            name = "rdma_rc_example" if tool == "ours" else "perftest"
+            series.append(
+                f"'{data}' using 1:2 with linespoints lw 2 pt {7 if tool == 'ours' else 6} "
+                f"ps 1.3 dt {dash} lc {i + 1} title '{op} {name}'")
+    png = os.path.join(out, f"{mode}-{guests}g.png")
+    what = ("median latency [usec] (log)" if mode == "lat"
+            else "average bandwidth [MiB/s] (log)")
+    title = (f"{'Latency' if mode == 'lat' else 'Bandwidth'} vs message size, "
+             f"soft-RoCE, {guests} guest{'s' if guests > 1 else ''} "
+             f"(solid: rdma_rc_example, dashed: perftest)")
+    script = "\n".join([
+        "set terminal png size 1000,650 font ',11'",
+        f"set output '{png}'",
+        f"set title \"{title}\"",
+        "set xlabel 'message size [bytes] (log 2)'",
+        f"set ylabel '{what}'",
+        "set logscale x 2",
+        "set logscale y 10",
+        "set format x '%.0s%cB'",
+        "set grid",
+        "set key outside right top",
+        "plot " + ", \\\n     ".join(series),
+    ])
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    return png
+
+
+def main():
+    out = sys.argv[1]
+    setups = [int(s) for s in sys.argv[2:]]
+    records = []
+    for guests in setups:
+        side = "a" if guests == 1 else "b"
+        path = os.path.join(out, f"guests-{guests}.{side}.out")
+        if os.path.exists(path):
+            records += parse_output(path)
+        else:
+            print(f"bench-report: no {path}", file=sys.stderr)
+    rows = medians(records)
+    failed = [r for r in records if not r["figures"]]
+    text = table(rows)
+    with open(os.path.join(out, "table.txt"), "w") as f:
+        f.write(text + "\n")
+    print(text)
+    if failed:
+        print(f"\n{len(failed)} measurement(s) gave no figures:")
+        for r in failed:
+            print(f"  {r['guests']} guest(s) run {r['run']} {r['tool']} "
+                  f"{r['mode']} {r['op']} {r['bytes']} B (exit {r['rc']})")
+    pngs = [plot(out, rows, g, m) for g in setups for m in ("lat", "bw")]
+    with open(os.path.join(out, "results.json"), "w") as f:
+        json.dump({"measurements": records, "medians": rows}, f, indent=1)
+    print("\nwrote " + ", ".join(
+        [os.path.join(out, "results.json"), os.path.join(out, "table.txt")]
+        + [p for p in pngs if p]))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

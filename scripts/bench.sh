@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# bench.sh: measure rdma_rc_example's benchmark mode and the matching perftest
+# tool on the same soft-RoCE guest(s), in one run, alternating the two tools,
+# repeated; print a side-by-side table of medians with the ratio, write the
+# raw figures as JSON and draw PNG plots with gnuplot.  See docs/benchmarks.md.
+set -euo pipefail
+
+SELF=$(readlink -f "${BASH_SOURCE[0]}")
+SCRIPTS=$(dirname "$SELF")
+SOURCE_DIR=$(dirname "$SCRIPTS")
+RXE_VM=$SCRIPTS/rxe-vm
+
+usage() {
+	cat <<'EOF'
+Usage: scripts/bench.sh [OPTIONS]
+
+Boot soft-RoCE guests with scripts/rxe-vm and measure, for each operation,
+mode and size, rdma_rc_example --bench and the perftest tool that measures
+the same thing (ib_send_lat, ib_write_lat, ib_read_lat, ib_atomic_lat,
+ib_send_bw, ib_write_bw, ib_read_bw, ib_atomic_bw), one after the other,
+the order swapped every run.
+
+Options:
+  --guests 1|2|both   one guest (both sides on it), two guests, or both
+                      set-ups in turn (default both)
+  --runs N            repetitions; the table shows medians (default 3)
+  --ops LIST          comma-separated: send,write,read,fetch_add,cmp_swap,
+                      write_imm (default send,write,read,fetch_add)
+  --modes LIST        lat,bw (default lat,bw)
+  --sizes LIST        message sizes in bytes (default 2,4096,65536,1048576)
+  --lat-iters N       iterations per latency measurement (default 100)
+  --bw-iters N        iterations per bandwidth measurement (default 200)
+  --out DIR           where results go (default build/bench-<date>)
+  --build DIR         the build tree with rdma_rc_example (default build)
+  -h, --help          this help
+
+perftest's write_imm latency and bandwidth are ib_write_lat/ib_write_bw
+with --write_with_imm; cmp_swap is ib_atomic_* -A CMP_AND_SWAP.
+Writes DIR/table.txt, DIR/results.json, DIR/*.png and the raw outputs.
+EOF
+}
+
+die() {
+	echo "bench.sh: $*" >&2
+	exit 1
+}
+
+GUESTS=both
+RUNS=3
+OPS=send,write,read,fetch_add
+MODES=lat,bw
+SIZES=2,4096,65536,1048576
+LAT_ITERS=100
+BW_ITERS=200
+OUT=
+BUILD=$SOURCE_DIR/build
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--guests) GUESTS=${2:?}; shift 2 ;;
+	--runs) RUNS=${2:?}; shift 2 ;;
+	--ops) OPS=${2:?}; shift 2 ;;
+	--modes) MODES=${2:?}; shift 2 ;;
+	--sizes) SIZES=${2:?}; shift 2 ;;
+	--lat-iters) LAT_ITERS=${2:?}; shift 2 ;;
+	--bw-iters) BW_ITERS=${2:?}; shift 2 ;;
+	--out) OUT=${2:?}; shift 2 ;;
+	--build) BUILD=${2:?}; shift 2 ;;
+	-h | --help) usage; exit 0 ;;
+	*) die "unknown option '$1' (see --help)" ;;
+	esac
+done
+
+case "$GUESTS" in
+1 | 2) SETUPS=$GUESTS ;;
+both) SETUPS="1 2" ;;
+*) die "invalid --guests value '$GUESTS' (expected 1, 2 or both)" ;;
+esac
+for n in "$RUNS" "$LAT_ITERS" "$BW_ITERS"; do
+	[[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 1 ] || die "invalid number '$n'"
+done
+[ "$LAT_ITERS" -ge 5 ] && [ "$BW_ITERS" -ge 5 ] ||
+	die "perftest needs at least 5 iterations"
+
+BUILD=$(readlink -f "$BUILD")
+PROGRAM=$BUILD/src/rdma_rc_example
+[ -x "$PROGRAM" ] || die "no $PROGRAM: build first (cmake -S . -B build && cmake --build build)"
+[ -n "$OUT" ] || OUT=$BUILD/bench-$(date -u +%Y%m%d-%H%M%S)
+mkdir -p "$OUT"
+OUT=$(readlink -f "$OUT")
+
+command -v gnuplot >/dev/null 2>&1 || {
+	echo "bench.sh: installing gnuplot-nox" >&2
+	if [ "$(id -u)" -eq 0 ]; then
+		apt-get install -y -q --no-install-recommends gnuplot-nox >&2
+	else
+		sudo apt-get install -y -q --no-install-recommends gnuplot-nox >&2
+	fi
+}
+command -v ib_send_lat >/dev/null 2>&1 || die "perftest is not installed (apt-get install perftest)"
+
+# The measurement plan, one line per measurement:
+#   SETUP RUN INDEX TOOL MODE OP SIZE ITERS PORT
+# Within a run both tools measure one (mode, op, size) back to back; which
+# goes first alternates from one measurement and one run to the next.
+write_plan() {
+	local setup=$1 run idx=0 mode op size iters first second
+	for ((run = 1; run <= RUNS; run++)); do
+		for mode in ${MODES//,/ }; do
+			iters=$LAT_ITERS
+			[ "$mode" = bw ] && iters=$BW_ITERS
+			for op in ${OPS//,/ }; do
+				for size in ${SIZES//,/ }; do
+					case "$op" in
+					fetch_add | cmp_swap) size=8 ;;
+					esac
+					if (((run + idx / 2) % 2)); then
+						first=ours second=perftest
+					else
+						first=perftest second=ours
+					fi
+					for tool in $first $second; do
+						echo "$setup $run $idx $tool $mode $op $size $iters $((20000 + idx))"
+						idx=$((idx + 1))
+					done
+					case "$op" in
+					fetch_add | cmp_swap) break ;;
+					esac
+				done
+			done
+		done
+	done
+}
+
+SESSION=
+cleanup() {
+	[ -n "$SESSION" ] && "$RXE_VM" stop "$SESSION" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+run_setup() {
+	local setup=$1 plan=$OUT/plan-$setup.txt prefix=$OUT/guests-$setup
+	write_plan "$setup" >"$plan"
+	echo "bench.sh: $setup guest(s): $(wc -l <"$plan") measurements" >&2
+	SESSION=$OUT/session-$setup
+	"$RXE_VM" start --guests "$setup" "$SESSION" >&2
+	local runner="bash $SCRIPTS/bench-guest.sh"
+	local common="PROGRAM='$PROGRAM' PLAN='$plan'"
+	# Generous: perftest in one guest can take tens of ms per round trip.
+	local timeout=$((600 + $(wc -l <"$plan") * 120))
+	(
+		cd "$OUT"
+		if [ "$setup" = 1 ]; then
+			"$RXE_VM" exec --timeout "$timeout" --out "$prefix" "$SESSION" \
+				-a "env $common ROLE=both $runner" >/dev/null || true
+		else
+			"$RXE_VM" exec --timeout "$timeout" --out "$prefix" "$SESSION" \
+				-a "env $common ROLE=server $runner" \
+				-b "env $common ROLE=client $runner" >/dev/null || true
+		fi
+	)
+	"$RXE_VM" exec --out "$OUT/setup-$setup" "$SESSION" \
+		-a 'uname -r; nproc' >/dev/null || true
+	"$RXE_VM" stop "$SESSION" >&2 || true
+	SESSION=
+}
+
+for setup in $SETUPS; do
+	run_setup "$setup"
+done
+
+python3 "$SCRIPTS/bench-report.py" "$OUT" $SETUPS
