@@ -18,7 +18,9 @@ import sys
 
 LAT_FIELDS = ["t_min", "t_max", "t_typical", "t_avg", "t_stdev", "p99", "p99_9"]
 BW_FIELDS = ["bw_peak", "bw_avg", "msg_rate"]
-# The figure compared: the median latency, the average bandwidth.
+# The figure compared: the median latency, the average bandwidth. The
+# bandwidth is taken from the message rate (six decimals in both tools'
+# output, where MiB/s has two: too coarse for 2-byte messages).
 KEY = {"lat": "t_typical", "bw": "bw_avg"}
 UNIT = {"lat": "usec", "bw": "MiB/s"}
 NUMBER = r"[0-9]+(?:\.[0-9]+)?"
@@ -87,6 +89,14 @@ def parse_output(path):
     return records
 
 
+def compared(record):
+    """The figure the table compares for one measurement."""
+    fig = record["figures"]
+    if record["mode"] == "lat":
+        return fig["t_typical"]
+    return fig["msg_rate"] * 1e6 * record["bytes"] / 1048576.0
+
+
 def medians(records):
     """Median of the compared figure per (guests, mode, op, bytes, tool)."""
     groups = {}
@@ -94,7 +104,7 @@ def medians(records):
         if not r["figures"]:
             continue
         key = (r["guests"], r["mode"], r["op"], r["bytes"], r["tool"])
-        groups.setdefault(key, []).append(r["figures"][KEY[r["mode"]]])
+        groups.setdefault(key, []).append(compared(r))
     rows = []
     for (guests, mode, op, size) in sorted({k[:4] for k in groups},
                                            key=lambda k: (k[0], k[1], k[2], k[3])):
@@ -121,7 +131,11 @@ def spread(values):
 
 
 def fmt(value, digits=2):
-    return "-" if value is None else f"{value:.{digits}f}"
+    if value is None:
+        return "-"
+    if 0 < abs(value) < 1:
+        return f"{value:.4f}"
+    return f"{value:.{digits}f}"
 
 
 def table(rows):
@@ -179,7 +193,7 @@ def plot(out, rows, guests, mode):
              f"soft-RoCE, {guests} guest{'s' if guests > 1 else ''} "
              f"(solid: rdma_rc_example, dashed: perftest)")
     script = "\n".join([
-        "set terminal png size 1000,650 font ',11'",
+        "set terminal pngcairo size 1000,650 font ',11' noenhanced dashed",
         f"set output '{png}'",
         f"set title \"{title}\"",
         "set xlabel 'message size [bytes] (log 2)'",

@@ -8,7 +8,7 @@ set -euo pipefail
 SELF=$(readlink -f "${BASH_SOURCE[0]}")
 SCRIPTS=$(dirname "$SELF")
 SOURCE_DIR=$(dirname "$SCRIPTS")
-RXE_VM=$SCRIPTS/rxe-vm
+RXE_VM=${RXE_VM:-$SCRIPTS/rxe-vm}
 
 usage() {
 	cat <<'EOF'
@@ -28,8 +28,11 @@ Options:
                       write_imm (default send,write,read,fetch_add)
   --modes LIST        lat,bw (default lat,bw)
   --sizes LIST        message sizes in bytes (default 2,4096,65536,1048576)
-  --lat-iters N       iterations per latency measurement (default 100)
-  --bw-iters N        iterations per bandwidth measurement (default 200)
+  --lat-iters N       iterations per latency measurement (default 200)
+  --bw-iters N        iterations per bandwidth measurement (default 1000)
+  --max-bytes N       fewer iterations for large messages: at most N bytes
+                      per measurement, never fewer than 20 iterations
+                      (default 67108864; both tools get the same count)
   --out DIR           where results go (default build/bench-<date>)
   --build DIR         the build tree with rdma_rc_example (default build)
   -h, --help          this help
@@ -50,8 +53,11 @@ RUNS=3
 OPS=send,write,read,fetch_add
 MODES=lat,bw
 SIZES=2,4096,65536,1048576
-LAT_ITERS=100
-BW_ITERS=200
+LAT_ITERS=200
+BW_ITERS=1000
+MAX_BYTES=67108864
+# Fewest iterations a large message is cut down to.
+MIN_ITERS=20
 OUT=
 BUILD=$SOURCE_DIR/build
 
@@ -64,6 +70,7 @@ while [ $# -gt 0 ]; do
 	--sizes) SIZES=${2:?}; shift 2 ;;
 	--lat-iters) LAT_ITERS=${2:?}; shift 2 ;;
 	--bw-iters) BW_ITERS=${2:?}; shift 2 ;;
+	--max-bytes) MAX_BYTES=${2:?}; shift 2 ;;
 	--out) OUT=${2:?}; shift 2 ;;
 	--build) BUILD=${2:?}; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
@@ -76,7 +83,7 @@ case "$GUESTS" in
 both) SETUPS="1 2" ;;
 *) die "invalid --guests value '$GUESTS' (expected 1, 2 or both)" ;;
 esac
-for n in "$RUNS" "$LAT_ITERS" "$BW_ITERS"; do
+for n in "$RUNS" "$LAT_ITERS" "$BW_ITERS" "$MAX_BYTES"; do
 	[[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 1 ] || die "invalid number '$n'"
 done
 [ "$LAT_ITERS" -ge 5 ] && [ "$BW_ITERS" -ge 5 ] ||
@@ -99,21 +106,31 @@ command -v gnuplot >/dev/null 2>&1 || {
 }
 command -v ib_send_lat >/dev/null 2>&1 || die "perftest is not installed (apt-get install perftest)"
 
+# Iterations for SIZE: ITERS, cut so that SIZE * iterations <= MAX_BYTES.
+iterations_for() {
+	local size=$1 iters=$2 cap
+	cap=$((MAX_BYTES / size))
+	[ "$cap" -lt "$MIN_ITERS" ] && cap=$MIN_ITERS
+	[ "$iters" -gt "$cap" ] && iters=$cap
+	echo "$iters"
+}
+
 # The measurement plan, one line per measurement:
 #   SETUP RUN INDEX TOOL MODE OP SIZE ITERS PORT
 # Within a run both tools measure one (mode, op, size) back to back; which
 # goes first alternates from one measurement and one run to the next.
 write_plan() {
-	local setup=$1 run idx=0 mode op size iters first second
+	local setup=$1 run idx=0 mode op size iters base first second
 	for ((run = 1; run <= RUNS; run++)); do
 		for mode in ${MODES//,/ }; do
-			iters=$LAT_ITERS
-			[ "$mode" = bw ] && iters=$BW_ITERS
+			base=$LAT_ITERS
+			[ "$mode" = bw ] && base=$BW_ITERS
 			for op in ${OPS//,/ }; do
 				for size in ${SIZES//,/ }; do
 					case "$op" in
 					fetch_add | cmp_swap) size=8 ;;
 					esac
+					iters=$(iterations_for "$size" "$base")
 					if (((run + idx / 2) % 2)); then
 						first=ours second=perftest
 					else

@@ -18,9 +18,6 @@
 
 #include "bench_priv.h"
 
-/* Spins on the landing byte between two looks at the clock. */
-#define LAT_SPINS_PER_CLOCK 4096
-
 /* Keep receives posted ahead: top up by half the depth when half is used. */
 static int top_up_recvs(struct bench_run *run)
 {
@@ -74,14 +71,11 @@ static int lat_send(struct bench_run *run, const struct ibv_send_wr *wr)
 static int wait_byte(struct bench_run *run, uint8_t value)
 {
 	volatile const uint8_t *byte = run->landing + run->size - 1;
-	uint64_t deadline =
-		bench_now_ns() + (uint64_t)run->timeout_ms * 1000000;
-	unsigned int spins = 0;
+	struct bench_patience patience;
 
+	bench_patience_init(&patience, run->timeout_ms);
 	while (*byte != value) {
-		bench_idle(++spins);
-		if (spins % LAT_SPINS_PER_CLOCK == 0 &&
-		    bench_now_ns() > deadline) {
+		if (bench_patience_lost(&patience)) {
 			fprintf(stderr,
 				"failed to see the peer's RDMA WRITE number %u within %d ms: %s\n",
 				value, run->timeout_ms, strerror(ETIMEDOUT));

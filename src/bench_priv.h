@@ -4,6 +4,7 @@
 #define BENCH_PRIV_H
 
 #include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -70,12 +71,42 @@ static inline uint64_t bench_now_ns(void)
  * many empty polls.
  */
 #define BENCH_SPINS_PER_YIELD 16
+/* Empty polls between two looks at the clock: reading it is not free in a
+ * guest, and a bound on a stalled wait needs no precision. */
+#define BENCH_SPINS_PER_CLOCK 1024
 
-/* Called on every empty poll with the count of empty polls so far. */
-static inline void bench_idle(unsigned int spins)
+/* The bound on a wait that sees no progress, with the yield of the poll. */
+struct bench_patience {
+	uint64_t deadline; /* 0: not started, the clock is read lazily */
+	unsigned int spins;
+	int timeout_ms;
+};
+
+static inline void bench_patience_init(struct bench_patience *p, int timeout_ms)
 {
-	if (spins % BENCH_SPINS_PER_YIELD == 0)
+	*p = (struct bench_patience){.timeout_ms = timeout_ms};
+}
+
+/* Something arrived: the bound starts again. */
+static inline void bench_patience_renew(struct bench_patience *p)
+{
+	p->deadline = 0;
+	p->spins = 0;
+}
+
+/* One more empty poll; true once the wait has lasted timeout_ms. */
+static inline bool bench_patience_lost(struct bench_patience *p)
+{
+	uint64_t now;
+
+	if (++p->spins % BENCH_SPINS_PER_YIELD == 0)
 		sched_yield();
+	if (p->spins % BENCH_SPINS_PER_CLOCK)
+		return false;
+	now = bench_now_ns();
+	if (!p->deadline)
+		p->deadline = now + (uint64_t)p->timeout_ms * 1000000;
+	return now > p->deadline;
 }
 
 /* bench_post.c: lean versions of post_send, post_receive, poll_completion. */
