@@ -257,6 +257,29 @@ static void report_bad_option(int opt, int bad_char, const char *bad_arg,
 		fprintf(err, "%s: %s: '%s'\n", PROGRAM_NAME, what, bad_arg);
 }
 
+/*
+ * The benchmark runs where perftest's RC tests do: UC has no READ or
+ * atomics, UD no RDMA at all, and RDMA_CM sets its own READ depth.
+ */
+static int check_bench_transport(const struct config *cfg, FILE *err)
+{
+	if (!bench_is_on(&cfg->bench))
+		return 0;
+	if (cfg->use_rdma_cm) {
+		fprintf(err,
+			"%s: option --bench runs over the TCP exchange, not with --rdma-cm\n",
+			PROGRAM_NAME);
+		return -EINVAL;
+	}
+	if (cfg->transport != TRANSPORT_RC) {
+		fprintf(err,
+			"%s: option --bench runs over RC, not --connection %s\n",
+			PROGRAM_NAME, transport_name(cfg->transport));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int config_parse(struct config *cfg, int argc, char **argv, FILE *out,
 		 FILE *err)
 {
@@ -295,21 +318,11 @@ int config_parse(struct config *cfg, int argc, char **argv, FILE *out,
 			argv[optind]);
 		return -EINVAL;
 	}
-	/* Only now: -c may come after -o, and -R before or after -c. */
-	ret = transport_fit(cfg, ops_arg, out, err);
+	ret = bench_config_finish(&cfg->bench, err);
+	if (!ret)
+		ret = check_bench_transport(cfg, err);
 	if (ret)
 		return ret;
-	ret = bench_config_finish(&cfg->bench, err);
-	if (ret || !bench_is_on(&cfg->bench))
-		return ret;
-	if (cfg->transport != TRANSPORT_RC || cfg->use_rdma_cm) {
-		/* UC has no READ or atomics, UD no RDMA; RDMA_CM sets its own
-		 * READ depth: the benchmark runs where perftest's RC tests do. */
-		fprintf(err,
-			"%s: option --bench needs an RC QP connected by the TCP exchange (not -c %s%s)\n",
-			PROGRAM_NAME, transport_name(cfg->transport),
-			cfg->use_rdma_cm ? " -R" : "");
-		return -EINVAL;
-	}
-	return 0;
+	/* Only now: -c may come after -o, and -R before or after -c. */
+	return transport_fit(cfg, ops_arg, out, err);
 }

@@ -349,6 +349,17 @@ static void bench_bad_combinations(void **state)
 		"rdma_rc_example: invalid --cq-mod value '16' (more than --tx-depth 8: the send queue would fill before a completion)\n");
 }
 
+static void bench_needs_rc_over_tcp(void **state)
+{
+	(void)state;
+	expect_usage_error(
+		parse("--bench", "lat", "-c", "ud", NULL),
+		"rdma_rc_example: option --bench runs over RC, not --connection UD\n");
+	expect_usage_error(
+		parse("--bench", "bw", "-R", NULL),
+		"rdma_rc_example: option --bench runs over the TCP exchange, not with --rdma-cm\n");
+}
+
 /* --- the parameter message --- */
 
 static void params_round_trip(void **state)
@@ -419,6 +430,7 @@ int main(void)
 		cmocka_unit_test(bench_cq_mod_follows_a_small_tx_depth),
 		cmocka_unit_test(bench_bad_values),
 		cmocka_unit_test(bench_bad_combinations),
+		cmocka_unit_test(bench_needs_rc_over_tcp),
 		cmocka_unit_test(params_round_trip),
 		cmocka_unit_test(params_mismatch_names_the_difference),
 	};
