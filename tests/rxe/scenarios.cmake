@@ -6,4 +6,4 @@ rxe_add_test(transport_one_guest transport_one_guest.sh TIMEOUT 200)
 rxe_add_test(transport_two_guests transport_two_guests.sh TIMEOUT 240)
 rxe_add_test(transport_rdma_cm transport_rdma_cm.sh TIMEOUT 240)
 # --bench on one guest: figures, JSON, a refused mismatch.
-rxe_add_test(bench_one_guest bench_one_guest.sh TIMEOUT 180)
+rxe_add_test(bench_one_guest bench_one_guest.sh TIMEOUT 240)
