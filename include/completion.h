@@ -7,6 +7,15 @@
 #include "trace.h"
 
 /*
+ * The wait poll_completion makes, without judging what arrived: one
+ * completion into *@wc, whatever its status, within @timeout_ms. Busy polls,
+ * or sleeps on the completion channel when @cq was created with one; either
+ * way prints the async events that arrive meanwhile. 0, -ETIMEDOUT or -EIO,
+ * after one line.
+ */
+int wait_completion(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc);
+
+/*
  * Poll @cq for one completion, for at most @timeout_ms. Succeeds only if it
  * arrived, its status is IBV_WC_SUCCESS and its opcode is @expected; the
  * completion is copied to *@wc when @wc is not NULL.

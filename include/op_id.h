@@ -11,7 +11,13 @@ enum op_id {
 	OP_SEND = 1,
 	OP_READ = 2,
 	OP_WRITE = 3,
-	OP_ID_LAST = OP_WRITE,
+	OP_SEND_IMM = 4,
+	OP_WRITE_IMM = 5,
+	OP_FETCH_ADD = 6,
+	OP_CMP_SWAP = 7,
+	OP_MW = 8,
+	OP_RNR = 9,
+	OP_ID_LAST = OP_RNR,
 };
 
 /* Most operations one run can list (also the op slots in the QP-info message). */

@@ -25,6 +25,10 @@ enum op_flag {
 	OP_RECV_BEFORE_RTR = 1 << 3,
 	/* a datagram fits: no remote memory, no connection (-c ud) */
 	OP_RUNS_ON_UD = 1 << 4,
+	/* the server binds a memory window */
+	OP_NEEDS_MW = 1 << 5,
+	/* relies on RC's acknowledgements (RNR NAK, remote access NAK) */
+	OP_NEEDS_RC = 1 << 6,
 };
 
 /* One row of the operations table. */
@@ -41,6 +45,14 @@ struct op_desc {
 const struct op_desc *ops_table(size_t *count);
 const struct op_desc *op_find(enum op_id id);
 const struct op_desc *op_find_by_name(const char *name, size_t len);
+
+/*
+ * 0 if @ops (@count of them) can run in this order: an operation that
+ * leaves the QP in the error state must be the last one. Otherwise
+ * -EINVAL, with that operation in *@bad. Pure: unit tested.
+ */
+int ops_check_order(const enum op_id *ops, size_t count,
+		    const struct op_desc **bad);
 
 /* How many receives the client posts before RTR for @cfg's operations. */
 size_t ops_receives_before_rtr(const struct config *cfg);

@@ -19,12 +19,17 @@ struct send_request {
 	struct ibv_ah *ah;
 	uint32_t remote_qpn;
 	uint32_t remote_qkey;
+	uint32_t imm_data; /* *_WITH_IMM, host order: post_send converts */
+	uint64_t
+		compare_add; /* FETCH_AND_ADD: the addend; CMP_AND_SWP: compare */
+	uint64_t swap;	     /* CMP_AND_SWP: the new value */
 };
 
 int post_send(struct ibv_qp *qp, const struct send_request *req,
 	      const struct trace *tr);
 
-/* Post one receive of @sge to @qp. */
+/* Post one receive of @sge to @qp; NULL @sge: a receive with no buffer
+ * (enough for an RDMA WRITE with immediate, whose data goes elsewhere). */
 int post_receive(struct ibv_qp *qp, const struct ibv_sge *sge, uint64_t wr_id,
 		 const struct trace *tr);
 

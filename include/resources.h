@@ -40,6 +40,7 @@ struct resources {
 	size_t buf_size;
 	unsigned int mr_access;
 	struct ibv_mr *mr;
+	struct ibv_comp_channel *comp_channel; /* -e only, else NULL */
 	struct ibv_cq *cq;
 	struct ibv_qp *qp;
 	struct ibv_ah *ah; /* -c ud: the address of the peer, once known */

@@ -32,6 +32,7 @@ static const struct option long_options[] = {
 	{"connection", required_argument, NULL, 'c'},
 	{"rdma-cm", no_argument, NULL, 'R'},
 	{"timeout", required_argument, NULL, 't'},
+	{"events", no_argument, NULL, 'e'},
 	{"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
 	{"accept-timeout", required_argument, NULL, OPT_ACCEPT_TIMEOUT},
 	{"verbose", no_argument, NULL, 'v'},
@@ -94,6 +95,8 @@ static void print_usage(FILE *out)
 		"  -c, --connection TYPE    QP transport: rc, uc or ud (default rc)\n"
 		"  -R, --rdma-cm            connect through RDMA_CM on PORT instead of the\n"
 		"                           TCP exchange (RC only; device from the address)\n"
+		"  -e, --events             wait for completions on a completion channel\n"
+		"                           instead of busy polling\n"
 		"  -t, --timeout SEC        bound on each completion wait and TCP exchange (default %d)\n"
 		"      --connect-timeout SEC  client: how long to retry connecting (default %d)\n"
 		"      --accept-timeout SEC   server: how long to wait for a client (default %d)\n"
@@ -105,7 +108,10 @@ static void print_usage(FILE *out)
 		CONFIG_DEFAULT_TIMEOUT_SEC, CONFIG_DEFAULT_CONNECT_TIMEOUT_SEC,
 		CONFIG_DEFAULT_ACCEPT_TIMEOUT_SEC);
 	for (i = 0; i < count; i++)
-		fprintf(out, "  %-8s %s\n", ops[i].name, ops[i].teaches);
+		fprintf(out, "  %-9s  %s%s\n", ops[i].name, ops[i].teaches,
+			ops[i].flags & OP_LEAVES_QP_IN_ERROR
+				? " (QP left in error: last only)"
+				: "");
 	bench_print_usage(out);
 }
 
@@ -151,6 +157,7 @@ static void list_op_names(FILE *err)
 /* "send,read,write" -> cfg->ops; argv is not modified. */
 static int parse_ops(struct config *cfg, const char *list, FILE *err)
 {
+	const struct op_desc *bad;
 	const char *name = list;
 	size_t count = 0;
 
@@ -176,6 +183,12 @@ static int parse_ops(struct config *cfg, const char *list, FILE *err)
 		if (name[len] == '\0')
 			break;
 		name += len + 1;
+	}
+	if (ops_check_order(cfg->ops, count, &bad)) {
+		fprintf(err,
+			"%s: invalid --ops value '%s': %s leaves the QP in the error state, so it must be the last operation\n",
+			PROGRAM_NAME, list, bad->name);
+		return -EINVAL;
 	}
 	cfg->op_count = count;
 	return 0;
@@ -234,6 +247,9 @@ static int apply_option(struct config *cfg, int opt, const char *arg, FILE *err)
 					  TIMEOUT_MAX_SEC, &value, err);
 		cfg->accept_timeout_sec = (int)value;
 		break;
+	case 'e':
+		cfg->use_events = true;
+		break;
 	case 'v':
 		cfg->verbose = true;
 		break;
@@ -291,7 +307,7 @@ int config_parse(struct config *cfg, int argc, char **argv, FILE *out,
 	optind = 0;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv,
-				  ":p:d:i:g:o:c:Rt:vhV" BENCH_SHORT_OPTIONS,
+				  ":p:d:i:g:o:c:Rt:evhV" BENCH_SHORT_OPTIONS,
 				  long_options, NULL)) != -1) {
 		switch (opt) {
 		case 'h':

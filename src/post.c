@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Step 9 of the manual, first half: post work requests. */
+#include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,8 @@ int post_send(struct ibv_qp *qp, const struct send_request *req,
 		.num_sge = 1,
 		.opcode = req->opcode,
 		.send_flags = IBV_SEND_SIGNALED,
+		/* read by the *_WITH_IMM opcodes only; sent in network order */
+		.imm_data = htonl(req->imm_data),
 	};
 	struct ibv_send_wr *bad_wr = NULL;
 	int ret;
@@ -23,8 +26,16 @@ int post_send(struct ibv_qp *qp, const struct send_request *req,
 	switch (req->opcode) {
 	case IBV_WR_RDMA_READ:
 	case IBV_WR_RDMA_WRITE:
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
 		wr.wr.rdma.remote_addr = req->remote_addr;
 		wr.wr.rdma.rkey = req->rkey;
+		break;
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+		wr.wr.atomic.remote_addr = req->remote_addr;
+		wr.wr.atomic.rkey = req->rkey;
+		wr.wr.atomic.compare_add = req->compare_add;
+		wr.wr.atomic.swap = req->swap;
 		break;
 	default:
 		break;
@@ -53,11 +64,11 @@ int post_send(struct ibv_qp *qp, const struct send_request *req,
 int post_receive(struct ibv_qp *qp, const struct ibv_sge *sge, uint64_t wr_id,
 		 const struct trace *tr)
 {
-	struct ibv_sge sg = *sge;
+	struct ibv_sge sg = sge ? *sge : (struct ibv_sge){0};
 	struct ibv_recv_wr wr = {
 		.wr_id = wr_id,
-		.sg_list = &sg,
-		.num_sge = 1,
+		.sg_list = sge ? &sg : NULL,
+		.num_sge = sge ? 1 : 0,
 	};
 	struct ibv_recv_wr *bad_wr = NULL;
 	int ret;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* Steps 2-7 of the manual: device, PD, memory region, CQ and QP. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "async.h"
 #include "bench.h"
 #include "resources.h"
 
@@ -102,6 +104,37 @@ static int register_buffer(struct resources *res)
 	return 0;
 }
 
+/*
+ * -e: a completion channel for the CQ, its fd non-blocking so that a wait
+ * can poll() it together with the async fd and never block past its bound.
+ */
+static int create_comp_channel(struct resources *res)
+{
+	int flags, ret;
+
+	res->comp_channel = ibv_create_comp_channel(res->ctx);
+	if (!res->comp_channel) {
+		ret = -errno;
+		fprintf(stderr, "failed to create a completion channel: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	flags = fcntl(res->comp_channel->fd, F_GETFL);
+	if (flags < 0 ||
+	    fcntl(res->comp_channel->fd, F_SETFL, flags | O_NONBLOCK)) {
+		ret = -errno;
+		fprintf(stderr,
+			"failed to make the completion channel non-blocking: %s\n",
+			strerror(-ret));
+		ibv_destroy_comp_channel(res->comp_channel);
+		res->comp_channel = NULL;
+		return ret;
+	}
+	trace_step(&res->trace, "created completion channel (fd %d)",
+		   res->comp_channel->fd);
+	return 0;
+}
+
 static enum ibv_qp_type qp_type_of(enum transport transport)
 {
 	switch (transport) {
@@ -160,6 +193,10 @@ static int create_on_context(struct resources *res, const struct config *cfg)
 	int cq_entries = bench_cq_entries(&cfg->bench, CQ_ENTRIES);
 	int ret;
 
+	/* Ours or RDMA_CM's, its async events are watched the same way. */
+	ret = async_events_init(res->ctx);
+	if (ret)
+		return ret;
 	ret = query_device(res, cfg);
 	if (ret)
 		return ret;
@@ -179,12 +216,18 @@ static int create_on_context(struct resources *res, const struct config *cfg)
 	if (ret)
 		goto free_buffer;
 
-	res->cq = ibv_create_cq(res->ctx, cq_entries, NULL, NULL, 0);
+	if (cfg->use_events) {
+		ret = create_comp_channel(res);
+		if (ret)
+			goto dereg_mr;
+	}
+	res->cq =
+		ibv_create_cq(res->ctx, cq_entries, NULL, res->comp_channel, 0);
 	if (!res->cq) {
 		ret = -errno;
 		fprintf(stderr, "failed to create CQ of %d entries: %s\n",
 			cq_entries, strerror(-ret));
-		goto dereg_mr;
+		goto destroy_comp_channel;
 	}
 	trace_step(&res->trace, "created CQ with %d entries", res->cq->cqe);
 
@@ -195,6 +238,9 @@ static int create_on_context(struct resources *res, const struct config *cfg)
 
 destroy_cq:
 	ibv_destroy_cq(res->cq);
+destroy_comp_channel:
+	if (res->comp_channel)
+		ibv_destroy_comp_channel(res->comp_channel);
 dereg_mr:
 	ibv_dereg_mr(res->mr);
 free_buffer:
@@ -256,12 +302,19 @@ int resources_destroy(struct resources *res)
 {
 	int first = 0;
 
+	/* Print events that came late while their QP still exists. */
+	if (res->ctx)
+		async_events_drain(res->ctx);
 	if (res->ah)
 		note_failure(&first, ibv_destroy_ah(res->ah), "destroy AH");
 	if (res->qp)
 		note_failure(&first, ibv_destroy_qp(res->qp), "destroy QP");
 	if (res->cq)
 		note_failure(&first, ibv_destroy_cq(res->cq), "destroy CQ");
+	if (res->comp_channel)
+		note_failure(&first,
+			     ibv_destroy_comp_channel(res->comp_channel),
+			     "destroy completion channel");
 	if (res->mr)
 		note_failure(&first, ibv_dereg_mr(res->mr), "deregister MR");
 	free(res->buf);

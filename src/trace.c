@@ -74,6 +74,8 @@ const char *wr_opcode_str(enum ibv_wr_opcode opcode)
 		return "ATOMIC_FETCH_AND_ADD";
 	case IBV_WR_BIND_MW:
 		return "BIND_MW";
+	case IBV_WR_LOCAL_INV:
+		return "LOCAL_INV";
 	default:
 		return "other";
 	}
@@ -94,6 +96,8 @@ const char *wc_opcode_str(enum ibv_wc_opcode opcode)
 		return "FETCH_ADD";
 	case IBV_WC_BIND_MW:
 		return "BIND_MW";
+	case IBV_WC_LOCAL_INV:
+		return "LOCAL_INV";
 	case IBV_WC_RECV:
 		return "RECV";
 	case IBV_WC_RECV_RDMA_WITH_IMM:

@@ -18,6 +18,18 @@ int op_read_server(struct op_ctx *ctx);
 int op_read_client(struct op_ctx *ctx);
 int op_write_server(struct op_ctx *ctx);
 int op_write_client(struct op_ctx *ctx);
+int op_send_imm_server(struct op_ctx *ctx);
+int op_send_imm_client(struct op_ctx *ctx);
+int op_write_imm_server(struct op_ctx *ctx);
+int op_write_imm_client(struct op_ctx *ctx);
+int op_fetch_add_server(struct op_ctx *ctx);
+int op_fetch_add_client(struct op_ctx *ctx);
+int op_cmp_swap_server(struct op_ctx *ctx);
+int op_cmp_swap_client(struct op_ctx *ctx);
+int op_mw_server(struct op_ctx *ctx);
+int op_mw_client(struct op_ctx *ctx);
+int op_rnr_server(struct op_ctx *ctx);
+int op_rnr_client(struct op_ctx *ctx);
 
 /*
  * On UD, address the send (AH, remote QPN, Q_Key) and check that it fits
@@ -50,6 +62,23 @@ static inline uint64_t op_remote_msg(const struct op_ctx *ctx)
 	return ctx->conn->remote.addr + offsetof(struct rc_buffer, msg);
 }
 
+/* Our 8-byte counter, as a scatter/gather element (atomics return into it). */
+static inline struct ibv_sge op_local_counter(const struct op_ctx *ctx)
+{
+	return (struct ibv_sge){
+		.addr = (uintptr_t)&ctx->res->buf->atomic_counter,
+		.length = sizeof(ctx->res->buf->atomic_counter),
+		.lkey = ctx->res->mr->lkey,
+	};
+}
+
+/* The peer's counter: 8-byte aligned, as atomics require. */
+static inline uint64_t op_remote_counter(const struct op_ctx *ctx)
+{
+	return ctx->conn->remote.addr +
+	       offsetof(struct rc_buffer, atomic_counter);
+}
+
 /* Put @text in our message area, always '\0'-terminated. */
 static inline void op_set_msg(struct op_ctx *ctx, const char *text)
 {
@@ -61,6 +90,21 @@ static inline const char *op_msg(struct op_ctx *ctx)
 {
 	ctx->res->buf->msg[sizeof(ctx->res->buf->msg) - 1] = '\0';
 	return ctx->res->buf->msg;
+}
+
+/* Query our QP's state and @mask attributes into *@attr; one line on failure. */
+static inline int op_query_qp(const struct op_ctx *ctx, int mask,
+			      struct ibv_qp_attr *attr)
+{
+	struct ibv_qp_init_attr init;
+	int ret = ibv_query_qp(ctx->conn->qp, attr, mask | IBV_QP_STATE, &init);
+
+	if (ret) {
+		fprintf(stderr, "failed to query QP 0x%06x: %s\n",
+			ctx->conn->qp->qp_num, strerror(ret));
+		return -ret;
+	}
+	return 0;
 }
 
 #endif

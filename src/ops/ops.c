@@ -34,6 +34,60 @@ static const struct op_desc op_table[] = {
 		.server = op_write_server,
 		.client = op_write_client,
 	},
+	{
+		.id = OP_SEND_IMM,
+		.name = "send_imm",
+		.teaches =
+			"SEND with immediate: 32 bits of data in the receiver's completion",
+		.flags = OP_RECV_BEFORE_RTR,
+		.server = op_send_imm_server,
+		.client = op_send_imm_client,
+	},
+	{
+		.id = OP_WRITE_IMM,
+		.name = "write_imm",
+		.teaches =
+			"RDMA WRITE with immediate: a WRITE that consumes a receive there",
+		.flags = 0,
+		.server = op_write_imm_server,
+		.client = op_write_imm_client,
+	},
+	{
+		.id = OP_FETCH_ADD,
+		.name = "fetch_add",
+		.teaches =
+			"atomic fetch and add on the peer's 64-bit counter, old value back",
+		.flags = OP_NEEDS_ATOMICS | OP_NEEDS_RC,
+		.server = op_fetch_add_server,
+		.client = op_fetch_add_client,
+	},
+	{
+		.id = OP_CMP_SWAP,
+		.name = "cmp_swap",
+		.teaches =
+			"atomic compare and swap: swaps only if the counter is as expected",
+		.flags = OP_NEEDS_ATOMICS | OP_NEEDS_RC,
+		.server = op_cmp_swap_server,
+		.client = op_cmp_swap_client,
+	},
+	{
+		.id = OP_MW,
+		.name = "mw",
+		.teaches =
+			"memory window: remote access granted, then revoked (access error)",
+		.flags = OP_NEEDS_MW | OP_NEEDS_RC | OP_LEAVES_QP_IN_ERROR,
+		.server = op_mw_server,
+		.client = op_mw_client,
+	},
+	{
+		.id = OP_RNR,
+		.name = "rnr",
+		.teaches =
+			"receiver not ready: a SEND with no receive posted is NAKed, retried",
+		.flags = OP_NEEDS_RC | OP_LEAVES_QP_IN_ERROR,
+		.server = op_rnr_server,
+		.client = op_rnr_client,
+	},
 };
 
 #define OP_TABLE_SIZE (sizeof(op_table) / sizeof(op_table[0]))
@@ -65,6 +119,23 @@ const struct op_desc *op_find_by_name(const char *name, size_t len)
 	return NULL;
 }
 
+int ops_check_order(const enum op_id *ops, size_t count,
+		    const struct op_desc **bad)
+{
+	size_t i;
+
+	/* The last one may leave the QP in error: nothing runs after it. */
+	for (i = 0; i + 1 < count; i++) {
+		const struct op_desc *op = op_find(ops[i]);
+
+		if (op && (op->flags & OP_LEAVES_QP_IN_ERROR)) {
+			*bad = op;
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 size_t ops_receives_before_rtr(const struct config *cfg)
 {
 	size_t i, count = 0;
@@ -78,16 +149,28 @@ size_t ops_receives_before_rtr(const struct config *cfg)
 	return count;
 }
 
-/* Refuse what the device cannot do before anything is sent. */
-static int check_supported(const struct op_desc *op, struct op_ctx *ctx)
+/* Refuse one operation the transport or a device cannot do, in one line. */
+static int refuse(const struct op_desc *op, const char *why)
 {
-	if ((op->flags & OP_NEEDS_ATOMICS) &&
-	    (!resources_have_atomics(ctx->res) ||
-	     !(ctx->conn->remote.flags & QP_INFO_HAS_ATOMICS))) {
-		fprintf(stderr, "failed to run operation %s: %s\n", op->name,
-			strerror(EOPNOTSUPP));
-		return -EOPNOTSUPP;
-	}
+	fprintf(stderr, "failed to run operation %s: %s (%s)\n", op->name, why,
+		strerror(EOPNOTSUPP));
+	return -EOPNOTSUPP;
+}
+
+/*
+ * Both sides decide alike from what both devices said in the QP-info
+ * exchange, so both refuse the same list before anything is sent.
+ */
+static int check_supported(const struct op_desc *op, const struct op_ctx *ctx)
+{
+	const struct qp_info *local = &ctx->conn->local;
+	const struct qp_info *remote = &ctx->conn->remote;
+	unsigned int both = local->flags & remote->flags;
+
+	if ((op->flags & OP_NEEDS_ATOMICS) && !(both & QP_INFO_HAS_ATOMICS))
+		return refuse(op, "a device has no remote atomics");
+	if ((op->flags & OP_NEEDS_MW) && !(both & QP_INFO_HAS_MW))
+		return refuse(op, "a device has no memory windows");
 	return 0;
 }
 
@@ -96,6 +179,7 @@ int ops_run(const struct config *cfg, struct op_ctx *ctx)
 	size_t i;
 	int ret;
 
+	/* All of them first: nothing is sent if one cannot run. */
 	for (i = 0; i < cfg->op_count; i++) {
 		const struct op_desc *op = op_find(cfg->ops[i]);
 
@@ -104,6 +188,10 @@ int ops_run(const struct config *cfg, struct op_ctx *ctx)
 		ret = check_supported(op, ctx);
 		if (ret)
 			return ret;
+	}
+	for (i = 0; i < cfg->op_count; i++) {
+		const struct op_desc *op = op_find(cfg->ops[i]);
+
 		trace_step(&ctx->res->trace, "operation %s (%s half)", op->name,
 			   cfg->server_name ? "client" : "server");
 		ret = cfg->server_name ? op->client(ctx) : op->server(ctx);

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+/* Asynchronous events: read, print, acknowledge (see include/async.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "async.h"
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int async_events_init(struct ibv_context *ctx)
+{
+	int flags = fcntl(ctx->async_fd, F_GETFL);
+
+	if (flags < 0 || fcntl(ctx->async_fd, F_SETFL, flags | O_NONBLOCK)) {
+		int ret = -errno;
+
+		fprintf(stderr,
+			"failed to make the async event fd non-blocking: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+/* One line per event, naming the object it is about. */
+static void print_event(const struct ibv_async_event *event)
+{
+	const char *name = ibv_event_type_str(event->event_type);
+
+	switch (event->event_type) {
+	case IBV_EVENT_CQ_ERR:
+		printf("async event: %s on a CQ\n", name);
+		break;
+	case IBV_EVENT_QP_FATAL:
+	case IBV_EVENT_QP_REQ_ERR:
+	case IBV_EVENT_QP_ACCESS_ERR:
+	case IBV_EVENT_COMM_EST:
+	case IBV_EVENT_SQ_DRAINED:
+	case IBV_EVENT_PATH_MIG:
+	case IBV_EVENT_PATH_MIG_ERR:
+	case IBV_EVENT_QP_LAST_WQE_REACHED:
+		printf("async event: %s on QP 0x%06x\n", name,
+		       event->element.qp->qp_num);
+		break;
+	case IBV_EVENT_PORT_ACTIVE:
+	case IBV_EVENT_PORT_ERR:
+	case IBV_EVENT_LID_CHANGE:
+	case IBV_EVENT_PKEY_CHANGE:
+	case IBV_EVENT_SM_CHANGE:
+	case IBV_EVENT_CLIENT_REREGISTER:
+	case IBV_EVENT_GID_CHANGE:
+		printf("async event: %s on port %d\n", name,
+		       event->element.port_num);
+		break;
+	default:
+		printf("async event: %s\n", name);
+		break;
+	}
+	fflush(stdout);
+}
+
+/* Read one event if there is one: 1 with *@type set, 0 if none, -errno. */
+static int read_one(struct ibv_context *ctx, enum ibv_event_type *type)
+{
+	struct ibv_async_event event;
+
+	if (ibv_get_async_event(ctx, &event)) {
+		int ret = -errno;
+
+		if (ret == -EAGAIN)
+			return 0;
+		fprintf(stderr, "failed to read an async event: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	print_event(&event);
+	*type = event.event_type;
+	ibv_ack_async_event(&event);
+	return 1;
+}
+
+int async_events_drain(struct ibv_context *ctx)
+{
+	enum ibv_event_type type;
+	int ret, count = 0;
+
+	while ((ret = read_one(ctx, &type)) > 0)
+		count++;
+	return ret < 0 ? ret : count;
+}
+
+int async_events_wait(struct ibv_context *ctx, enum ibv_event_type expected,
+		      int timeout_ms)
+{
+	long long deadline = now_ms() + timeout_ms;
+	struct pollfd pfd = {.fd = ctx->async_fd, .events = POLLIN};
+	enum ibv_event_type type;
+	long long left;
+	int ret;
+
+	for (;;) {
+		while ((ret = read_one(ctx, &type)) > 0)
+			if (type == expected)
+				return 0;
+		if (ret < 0)
+			return ret;
+		left = deadline - now_ms();
+		if (left <= 0)
+			break;
+		if (poll(&pfd, 1, (int)left) < 0 && errno != EINTR) {
+			ret = -errno;
+			fprintf(stderr, "failed to wait for async events: %s\n",
+				strerror(-ret));
+			return ret;
+		}
+	}
+	return -ETIMEDOUT;
+}

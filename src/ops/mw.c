@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Memory windows: remote access to part of a registered region, granted
+ * and revoked without registering anything again. The server binds a
+ * window with remote write over its message area and sends the window's
+ * rkey over TCP; the client's RDMA WRITE through it succeeds. The server
+ * invalidates the window; the client's next WRITE with the same rkey is
+ * refused (IBV_WC_REM_ACCESS_ERR), the server's bytes stay as they were,
+ * and the server's QP, whose responder saw the bad rkey, gets an
+ * asynchronous access error. Both QPs end in the error state: last only.
+ *
+ * Type 2 windows (used when the device has them) are bound and invalidated
+ * by work requests on the QP (IBV_WR_BIND_MW, IBV_WR_LOCAL_INV), in order
+ * with the other work. Type 1 windows are bound with ibv_bind_mw() and have
+ * no invalidate request; here one is revoked with ibv_dealloc_mw(), the
+ * one way every device that has type 1 windows supports.
+ */
+#include <endian.h>
+#include <inttypes.h>
+
+#include "op_halves.h"
+#include "async.h"
+#include "completion.h"
+#include "post.h"
+#include "sock.h"
+
+#define MW_START_MESSAGE  "server's bytes before any write"
+#define MW_FIRST_MESSAGE  "written through the window"
+#define MW_SECOND_MESSAGE "written after the window was invalidated"
+
+/*
+ * How long the server waits for the async access error after the client's
+ * sync. The responder raises it when it refuses the WRITE, before its NAK
+ * reaches the client, so it is normally queued already; this only covers
+ * its delivery to our fd, and bounds the wait on devices that raise none.
+ */
+#define MW_ASYNC_GRACE_MS 500
+
+/* What the server tells the client about its window, in network order. */
+struct mw_wire {
+	uint64_t addr;
+	uint32_t rkey;
+	uint32_t length;
+};
+
+/* The window the server made. */
+struct mw_state {
+	struct ibv_mw *mw;
+	uint32_t rkey; /* the rkey of the current binding */
+	bool revoked;  /* a type 1 window deallocated to revoke it */
+};
+
+static bool has_type_2(const struct op_ctx *ctx)
+{
+	return ctx->res->dev_attr.device_cap_flags &
+	       (IBV_DEVICE_MEM_WINDOW_TYPE_2A | IBV_DEVICE_MEM_WINDOW_TYPE_2B);
+}
+
+/* Post one signalled BIND_MW or LOCAL_INV request and wait for it. */
+static int post_mw_request(struct op_ctx *ctx, struct ibv_send_wr *wr,
+			   enum ibv_wc_opcode expected)
+{
+	struct ibv_send_wr *bad_wr = NULL;
+	int ret;
+
+	ret = ibv_post_send(ctx->conn->qp, wr, &bad_wr);
+	if (ret) {
+		fprintf(stderr, "failed to post %s on QP 0x%06x: %s\n",
+			wr_opcode_str(wr->opcode), ctx->conn->qp->qp_num,
+			strerror(ret));
+		return -ret;
+	}
+	trace_step(&ctx->res->trace, "posted %s: wr_id %" PRIu64,
+		   wr_opcode_str(wr->opcode), wr->wr_id);
+	return poll_completion(ctx->res->cq, ctx->timeout_ms, expected, NULL,
+			       &ctx->res->trace);
+}
+
+/* The window covers our message area, with remote write only. */
+static struct ibv_mw_bind_info mw_bind_info(const struct op_ctx *ctx)
+{
+	return (struct ibv_mw_bind_info){
+		.mr = ctx->res->mr,
+		.addr = (uintptr_t)ctx->res->buf->msg,
+		.length = sizeof(ctx->res->buf->msg),
+		.mw_access_flags = IBV_ACCESS_REMOTE_WRITE,
+	};
+}
+
+/* Type 2: a BIND_MW work request, in order with the QP's other work. */
+static int bind_type_2(struct op_ctx *ctx, struct mw_state *st)
+{
+	/* A type 2 rkey's low byte is ours to change on each bind. */
+	struct ibv_send_wr wr = {
+		.wr_id = OP_MW,
+		.opcode = IBV_WR_BIND_MW,
+		.send_flags = IBV_SEND_SIGNALED,
+		.bind_mw =
+			{
+				.mw = st->mw,
+				.rkey = ibv_inc_rkey(st->mw->rkey),
+				.bind_info = mw_bind_info(ctx),
+			},
+	};
+
+	st->rkey = wr.bind_mw.rkey;
+	return post_mw_request(ctx, &wr, IBV_WC_BIND_MW);
+}
+
+/* Type 1: ibv_bind_mw(), which gives the window a new rkey. */
+static int bind_type_1(struct op_ctx *ctx, struct mw_state *st)
+{
+	struct ibv_mw_bind bind = {
+		.wr_id = OP_MW,
+		.send_flags = IBV_SEND_SIGNALED,
+		.bind_info = mw_bind_info(ctx),
+	};
+	int ret;
+
+	ret = ibv_bind_mw(ctx->conn->qp, st->mw, &bind);
+	if (ret) {
+		fprintf(stderr,
+			"failed to bind memory window on QP 0x%06x: %s\n",
+			ctx->conn->qp->qp_num, strerror(ret));
+		return -ret;
+	}
+	st->rkey = st->mw->rkey;
+	return poll_completion(ctx->res->cq, ctx->timeout_ms, IBV_WC_BIND_MW,
+			       NULL, &ctx->res->trace);
+}
+
+static int invalidate_window(struct op_ctx *ctx, struct mw_state *st)
+{
+	int ret;
+
+	if (st->mw->type == IBV_MW_TYPE_2) {
+		struct ibv_send_wr wr = {
+			.wr_id = OP_MW,
+			.opcode = IBV_WR_LOCAL_INV,
+			.send_flags = IBV_SEND_SIGNALED,
+			.invalidate_rkey = st->rkey,
+		};
+
+		ret = post_mw_request(ctx, &wr, IBV_WC_LOCAL_INV);
+		if (!ret)
+			printf("Invalidated the window with a LOCAL_INV work request: rkey 0x%x grants nothing now\n",
+			       st->rkey);
+		return ret;
+	}
+	ret = ibv_dealloc_mw(st->mw);
+	if (ret) {
+		fprintf(stderr, "failed to deallocate memory window: %s\n",
+			strerror(ret));
+		return -ret;
+	}
+	st->revoked = true;
+	printf("Deallocated the type 1 window (it has no invalidate request): rkey 0x%x grants nothing now\n",
+	       st->rkey);
+	return 0;
+}
+
+/* Allocate, bind and describe the window; the client learns it over TCP. */
+static int grant_window(struct op_ctx *ctx, struct mw_state *st)
+{
+	enum ibv_mw_type type = has_type_2(ctx) ? IBV_MW_TYPE_2 : IBV_MW_TYPE_1;
+	struct ibv_mw_bind_info info = mw_bind_info(ctx);
+	struct mw_wire out, in;
+	int ret;
+
+	st->mw = ibv_alloc_mw(ctx->res->pd, type);
+	if (!st->mw) {
+		ret = -errno;
+		fprintf(stderr,
+			"failed to allocate a type %d memory window: %s\n",
+			type == IBV_MW_TYPE_2 ? 2 : 1, strerror(-ret));
+		return ret;
+	}
+	ret = type == IBV_MW_TYPE_2 ? bind_type_2(ctx, st)
+				    : bind_type_1(ctx, st);
+	if (ret)
+		return ret;
+	printf("Bound a type %d memory window: %zu bytes at 0x%" PRIx64
+	       ", remote write, rkey 0x%x (the region's rkey is 0x%x)\n",
+	       type == IBV_MW_TYPE_2 ? 2 : 1, info.length, info.addr, st->rkey,
+	       ctx->res->mr->rkey);
+	out = (struct mw_wire){
+		.addr = htobe64(info.addr),
+		.rkey = htobe32(st->rkey),
+		.length = htobe32((uint32_t)info.length),
+	};
+	return sock_sync_data(ctx->sock, &out, &in, sizeof(out),
+			      ctx->timeout_ms);
+}
+
+/* After the denied write: the bytes, the async event, the QP's state. */
+static int show_aftermath(struct op_ctx *ctx)
+{
+	struct ibv_qp_attr attr;
+	int ret;
+
+	printf("Contents of server buffer: '%s' (unchanged)\n", op_msg(ctx));
+	ret = async_events_wait(ctx->res->ctx, IBV_EVENT_QP_ACCESS_ERR,
+				MW_ASYNC_GRACE_MS);
+	if (ret == -ETIMEDOUT)
+		printf("No async event for QP 0x%06x within %d ms: this device reports the responder's access error only in the QP state (the spec asks for IBV_EVENT_QP_ACCESS_ERR; rdma_rxe raises none)\n",
+		       ctx->conn->qp->qp_num, MW_ASYNC_GRACE_MS);
+	else if (ret)
+		return ret;
+	ret = op_query_qp(ctx, 0, &attr);
+	if (ret)
+		return ret;
+	printf("Server QP 0x%06x is now in state %s\n", ctx->conn->qp->qp_num,
+	       qp_state_str(attr.qp_state));
+	return 0;
+}
+
+int op_mw_server(struct op_ctx *ctx)
+{
+	struct mw_state st = {0};
+	int ret, dealloc_ret = 0;
+
+	op_set_msg(ctx, MW_START_MESSAGE);
+	ret = grant_window(ctx, &st);
+	if (ret)
+		goto dealloc_mw;
+	/* The client's first WRITE is done. */
+	ret = sock_sync(ctx->sock, ctx->timeout_ms);
+	if (ret)
+		goto dealloc_mw;
+	printf("Contents of server buffer: '%s'\n", op_msg(ctx));
+	ret = invalidate_window(ctx, &st);
+	if (ret)
+		goto dealloc_mw;
+	/* Invalidated: the client may try again... */
+	ret = sock_sync(ctx->sock, ctx->timeout_ms);
+	if (ret)
+		goto dealloc_mw;
+	/* ...and has been refused. */
+	ret = sock_sync(ctx->sock, ctx->timeout_ms);
+	if (ret)
+		goto dealloc_mw;
+	ret = show_aftermath(ctx);
+dealloc_mw:
+	if (st.mw && !st.revoked) {
+		dealloc_ret = ibv_dealloc_mw(st.mw);
+		if (dealloc_ret)
+			fprintf(stderr,
+				"failed to deallocate memory window: %s\n",
+				strerror(dealloc_ret));
+	}
+	return ret ? ret : -dealloc_ret;
+}
+
+/* RDMA WRITE @text through the window; its completion into *@wc. */
+static int write_through(struct op_ctx *ctx, const struct mw_wire *win,
+			 const char *text, struct ibv_wc *wc)
+{
+	struct send_request req = {
+		.opcode = IBV_WR_RDMA_WRITE,
+		.wr_id = OP_MW,
+		.sge = op_local_msg(ctx),
+		.remote_addr = win->addr,
+		.rkey = win->rkey,
+	};
+	int ret;
+
+	op_set_msg(ctx, text);
+	req.sge.length = (uint32_t)strlen(op_msg(ctx)) + 1;
+	printf("RDMA WRITE of '%s' through the window (rkey 0x%x)\n", text,
+	       win->rkey);
+	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
+	if (ret)
+		return ret;
+	return wait_completion(ctx->res->cq, ctx->timeout_ms, wc);
+}
+
+/* The second WRITE must have been refused, and for the right reason. */
+static int check_denied(const struct ibv_wc *wc)
+{
+	if (wc->status != IBV_WC_REM_ACCESS_ERR) {
+		fprintf(stderr,
+			"failed to see the WRITE refused: status %s, expected %s (%s)\n",
+			ibv_wc_status_str(wc->status),
+			ibv_wc_status_str(IBV_WC_REM_ACCESS_ERR),
+			strerror(EPROTO));
+		return -EPROTO;
+	}
+	printf("RDMA WRITE completed with status '%s' (IBV_WC_REM_ACCESS_ERR), as expected: the window was invalidated\n",
+	       ibv_wc_status_str(wc->status));
+	return 0;
+}
+
+int op_mw_client(struct op_ctx *ctx)
+{
+	struct mw_wire in, out = {0}, win;
+	struct ibv_wc wc;
+	int ret;
+
+	ret = sock_sync_data(ctx->sock, &out, &in, sizeof(in), ctx->timeout_ms);
+	if (ret)
+		return ret;
+	win = (struct mw_wire){
+		.addr = be64toh(in.addr),
+		.rkey = be32toh(in.rkey),
+		.length = be32toh(in.length),
+	};
+	printf("Server's memory window: %u bytes at 0x%" PRIx64 ", rkey 0x%x\n",
+	       win.length, win.addr, win.rkey);
+	ret = write_through(ctx, &win, MW_FIRST_MESSAGE, &wc);
+	if (ret)
+		return ret;
+	if (wc.status != IBV_WC_SUCCESS) {
+		fprintf(stderr,
+			"failed RDMA WRITE through the window: %s (vendor error 0x%x)\n",
+			ibv_wc_status_str(wc.status), wc.vendor_err);
+		return -EIO;
+	}
+	printf("RDMA WRITE through the window: success\n");
+	ret = sock_sync(ctx->sock, ctx->timeout_ms);
+	if (ret)
+		return ret;
+	/* Wait until the server has invalidated the window. */
+	ret = sock_sync(ctx->sock, ctx->timeout_ms);
+	if (ret)
+		return ret;
+	ret = write_through(ctx, &win, MW_SECOND_MESSAGE, &wc);
+	if (ret)
+		return ret;
+	ret = check_denied(&wc);
+	if (ret)
+		return ret;
+	return sock_sync(ctx->sock, ctx->timeout_ms);
+}
