@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The operations table and the order rule: an operation that leaves the QP
+ * in the error state (mw, rnr) must be the last one; and how --ops, -e and
+ * --help present them.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+#include "ops.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static void test_order_accepted(void **state)
+{
+	static const enum op_id manual[] = {OP_SEND, OP_READ, OP_WRITE};
+	static const enum op_id mw_last[] = {OP_SEND_IMM, OP_FETCH_ADD, OP_MW};
+	static const enum op_id rnr_last[] = {OP_WRITE_IMM, OP_RNR};
+	static const enum op_id only_rnr[] = {OP_RNR};
+	const struct op_desc *bad = NULL;
+
+	(void)state;
+	assert_int_equal(ops_check_order(manual, ARRAY_SIZE(manual), &bad), 0);
+	assert_int_equal(ops_check_order(mw_last, ARRAY_SIZE(mw_last), &bad),
+			 0);
+	assert_int_equal(ops_check_order(rnr_last, ARRAY_SIZE(rnr_last), &bad),
+			 0);
+	assert_int_equal(ops_check_order(only_rnr, ARRAY_SIZE(only_rnr), &bad),
+			 0);
+	assert_null(bad);
+}
+
+static void test_order_refused(void **state)
+{
+	static const enum op_id mw_first[] = {OP_MW, OP_SEND};
+	static const enum op_id both[] = {OP_SEND, OP_RNR, OP_MW};
+	const struct op_desc *bad = NULL;
+
+	(void)state;
+	assert_int_equal(ops_check_order(mw_first, ARRAY_SIZE(mw_first), &bad),
+			 -EINVAL);
+	assert_non_null(bad);
+	assert_string_equal(bad->name, "mw");
+	bad = NULL;
+	assert_int_equal(ops_check_order(both, ARRAY_SIZE(both), &bad),
+			 -EINVAL);
+	assert_non_null(bad);
+	assert_string_equal(bad->name, "rnr");
+}
+
+/* Every row is complete, found by id and by name, and its flags agree. */
+static void test_table(void **state)
+{
+	size_t count, i;
+	const struct op_desc *ops = ops_table(&count);
+
+	(void)state;
+	assert_int_equal(count, OP_ID_LAST);
+	for (i = 0; i < count; i++) {
+		assert_non_null(ops[i].server);
+		assert_non_null(ops[i].client);
+		assert_non_null(ops[i].teaches);
+		assert_ptr_equal(op_find(ops[i].id), &ops[i]);
+		assert_ptr_equal(
+			op_find_by_name(ops[i].name, strlen(ops[i].name)),
+			&ops[i]);
+	}
+	assert_true(op_find(OP_FETCH_ADD)->flags & OP_NEEDS_ATOMICS);
+	assert_true(op_find(OP_CMP_SWAP)->flags & OP_NEEDS_ATOMICS);
+	assert_true(op_find(OP_MW)->flags & OP_NEEDS_MW);
+	assert_true(op_find(OP_MW)->flags & OP_LEAVES_QP_IN_ERROR);
+	assert_true(op_find(OP_RNR)->flags & OP_LEAVES_QP_IN_ERROR);
+	assert_false(op_find(OP_SEND_IMM)->flags & OP_LEAVES_QP_IN_ERROR);
+	/* The client receives send_imm's message: posted before RTR. */
+	assert_true(op_find(OP_SEND_IMM)->flags & OP_RECV_BEFORE_RTR);
+	/* write_imm's receive is the server's, posted in the operation. */
+	assert_false(op_find(OP_WRITE_IMM)->flags & OP_RECV_BEFORE_RTR);
+}
+
+/* What config_parse printed and returned for one command line. */
+struct parsed {
+	int ret;
+	struct config cfg;
+	char *out;
+	char *err;
+};
+
+static struct parsed parse(int argc, char **argv)
+{
+	struct parsed p = {0};
+	size_t out_len, err_len;
+	FILE *out = open_memstream(&p.out, &out_len);
+	FILE *err = open_memstream(&p.err, &err_len);
+
+	p.ret = config_parse(&p.cfg, argc, argv, out, err);
+	fclose(out);
+	fclose(err);
+	return p;
+}
+
+static void free_parsed(struct parsed *p)
+{
+	free(p->out);
+	free(p->err);
+}
+
+static void test_parse_refuses_error_op_not_last(void **state)
+{
+	char *argv[] = {(char *)"rdma_rc_example", (char *)"-o",
+			(char *)"send,mw,read", NULL};
+	struct parsed p = parse(3, argv);
+
+	(void)state;
+	assert_int_equal(p.ret, -EINVAL);
+	assert_string_equal(
+		p.err,
+		"rdma_rc_example: invalid --ops value 'send,mw,read': mw leaves the QP in the error state, so it must be the last operation\n");
+	free_parsed(&p);
+}
+
+static void test_parse_new_ops_and_events(void **state)
+{
+	char *argv[] = {
+		(char *)"rdma_rc_example", (char *)"-e", (char *)"--ops",
+		(char *)"send_imm,write_imm,fetch_add,cmp_swap,rnr", NULL};
+	struct parsed p = parse(4, argv);
+
+	(void)state;
+	assert_int_equal(p.ret, 0);
+	assert_true(p.cfg.use_events);
+	assert_int_equal(p.cfg.op_count, 5);
+	assert_int_equal(p.cfg.ops[0], OP_SEND_IMM);
+	assert_int_equal(p.cfg.ops[1], OP_WRITE_IMM);
+	assert_int_equal(p.cfg.ops[2], OP_FETCH_ADD);
+	assert_int_equal(p.cfg.ops[3], OP_CMP_SWAP);
+	assert_int_equal(p.cfg.ops[4], OP_RNR);
+	assert_string_equal(p.err, "");
+	free_parsed(&p);
+}
+
+/* --help lists every operation with what it teaches. */
+static void test_help_lists_ops(void **state)
+{
+	char *argv[] = {(char *)"rdma_rc_example", (char *)"--help", NULL};
+	struct parsed p = parse(2, argv);
+	size_t count, i;
+	const struct op_desc *ops = ops_table(&count);
+
+	(void)state;
+	assert_int_equal(p.ret, 1);
+	assert_non_null(strstr(p.out, "-e, --events"));
+	for (i = 0; i < count; i++) {
+		char line[160];
+
+		snprintf(line, sizeof(line), "  %-9s  %s", ops[i].name,
+			 ops[i].teaches);
+		if (!strstr(p.out, line))
+			fail_msg("--help lacks the line '%s' in:\n%s", line,
+				 p.out);
+	}
+	assert_non_null(strstr(p.out, "(QP left in error: last only)"));
+	free_parsed(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_order_accepted),
+		cmocka_unit_test(test_order_refused),
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_parse_refuses_error_op_not_last),
+		cmocka_unit_test(test_parse_new_ops_and_events),
+		cmocka_unit_test(test_help_lists_ops),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
