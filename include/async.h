@@ -15,7 +15,8 @@
  * channel); the async fd is made non-blocking and drained from those loops,
  * so events print in order with the lines around them and teardown has no
  * thread to wake and join. Acknowledging at once matters: ibv_destroy_qp()
- * and ibv_destroy_cq() wait until every event of their object is acked.
+ * and ibv_destroy_cq() wait until every event read for their object has
+ * been acknowledged.
  */
 
 /* Make @ctx's async_fd non-blocking, so a drain never waits. */

@@ -76,6 +76,10 @@ const char *transport_name(enum transport transport)
 	return "unknown";
 }
 
+/* Under an operation that leaves the QP in the error state, in --help. */
+#define LAST_ONLY_NOTE \
+	"             must be last: leaves the QP in the error state\n"
+
 static void print_usage(FILE *out)
 {
 	size_t count, i;
@@ -108,10 +112,9 @@ static void print_usage(FILE *out)
 		CONFIG_DEFAULT_TIMEOUT_SEC, CONFIG_DEFAULT_CONNECT_TIMEOUT_SEC,
 		CONFIG_DEFAULT_ACCEPT_TIMEOUT_SEC);
 	for (i = 0; i < count; i++)
-		fprintf(out, "  %-9s  %s%s\n", ops[i].name, ops[i].teaches,
-			ops[i].flags & OP_LEAVES_QP_IN_ERROR
-				? " (QP left in error: last only)"
-				: "");
+		fprintf(out, "  %-9s  %s\n%s", ops[i].name, ops[i].teaches,
+			ops[i].flags & OP_LEAVES_QP_IN_ERROR ? LAST_ONLY_NOTE
+							     : "");
 	bench_print_usage(out);
 }
 
