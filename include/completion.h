@@ -13,7 +13,8 @@
  * way prints the async events that arrive meanwhile. 0, -ETIMEDOUT or -EIO,
  * after one line.
  */
-int wait_completion(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc);
+int wait_completion(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc,
+		    const struct trace *tr);
 
 /*
  * Poll @cq for one completion, for at most @timeout_ms. Succeeds only if it

@@ -82,7 +82,7 @@ static int arm_cq(struct ibv_cq *cq)
 }
 
 /* Take one event off @cq's channel, if one is there, and acknowledge it. */
-static int take_cq_event(struct ibv_cq *cq)
+static int take_cq_event(struct ibv_cq *cq, const struct trace *tr)
 {
 	struct ibv_cq *ev_cq;
 	void *ev_ctx;
@@ -98,6 +98,7 @@ static int take_cq_event(struct ibv_cq *cq)
 	}
 	/* One ack per event; ibv_destroy_cq waits for all of them. */
 	ibv_ack_cq_events(ev_cq, 1);
+	trace_step(tr, "got a CQ event on the completion channel, acked it");
 	return 0;
 }
 
@@ -107,7 +108,8 @@ static int take_cq_event(struct ibv_cq *cq)
  * completion that came before the arm makes no event); then poll() the
  * channel fd and the async fd, take and ack the event, and start again.
  */
-static int event_wait(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc)
+static int event_wait(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc,
+		      const struct trace *tr)
 {
 	long long deadline = now_ms() + timeout_ms, left;
 	struct pollfd fds[] = {
@@ -126,6 +128,7 @@ static int event_wait(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc)
 			if (ret)
 				return ret;
 			armed = true;
+			trace_step(tr, "CQ empty: armed it for an event");
 			continue;
 		}
 		left = deadline - now_ms();
@@ -145,7 +148,7 @@ static int event_wait(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc)
 				return ret;
 		}
 		if (n > 0 && (fds[0].revents & POLLIN)) {
-			ret = take_cq_event(cq);
+			ret = take_cq_event(cq, tr);
 			if (ret)
 				return ret;
 			armed = false; /* an event disarms the CQ */
@@ -153,11 +156,12 @@ static int event_wait(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc)
 	}
 }
 
-int wait_completion(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc)
+int wait_completion(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc,
+		    const struct trace *tr)
 {
 	/* A CQ made with a completion channel is waited on through it. */
 	if (cq->channel)
-		return event_wait(cq, timeout_ms, wc);
+		return event_wait(cq, timeout_ms, wc, tr);
 	return busy_wait(cq, timeout_ms, wc);
 }
 
@@ -170,7 +174,7 @@ int poll_completion(struct ibv_cq *cq, int timeout_ms,
 
 	if (!wc)
 		wc = &local;
-	ret = wait_completion(cq, timeout_ms, wc);
+	ret = wait_completion(cq, timeout_ms, wc, tr);
 	if (ret)
 		return ret;
 	if (wc->status != IBV_WC_SUCCESS) {

@@ -271,7 +271,8 @@ static int write_through(struct op_ctx *ctx, const struct mw_wire *win,
 	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
 	if (ret)
 		return ret;
-	return wait_completion(ctx->res->cq, ctx->timeout_ms, wc);
+	return wait_completion(ctx->res->cq, ctx->timeout_ms, wc,
+			       &ctx->res->trace);
 }
 
 /* The second WRITE must have been refused, and for the right reason. */

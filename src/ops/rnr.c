@@ -88,7 +88,8 @@ int op_rnr_client(struct op_ctx *ctx)
 	if (ret)
 		return ret;
 	/* A failed completion is the point here: judge it ourselves. */
-	ret = wait_completion(ctx->res->cq, ctx->timeout_ms, &wc);
+	ret = wait_completion(ctx->res->cq, ctx->timeout_ms, &wc,
+			      &ctx->res->trace);
 	if (ret)
 		return ret;
 	ret = check_rnr(ctx, &wc);

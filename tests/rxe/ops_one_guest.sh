@@ -9,7 +9,7 @@ $(ops_pair atomics 19901 -o fetch_add,cmp_swap)
 $(ops_pair mw 19902 -o mw)
 $(ops_pair rnr 19903 -o send,rnr)
 $(ops_pair events 19904 -e -v)
-$(ops_pair events_ops 19905 -e -o write_imm,fetch_add,rnr)
+$(ops_pair events_ops 19905 -e -v -o write_imm,fetch_add,rnr)
 \"\$P\" -o mw,send >refused.out 2>refused.err
 echo \$? >refused.rc"
 rxe_exec ops_one_guest --timeout 200 -a "$(ops_guest_script "$runs")"
@@ -51,6 +51,9 @@ ops_expect_clean "$RXE_OUT.events_ops"
 expect_line "$RXE_OUT.events_ops.server.out" "RDMA write with immediate arrived: 26 bytes, immediate data 0x5678ef01"
 ops_expect_fetch_add "$RXE_OUT.events_ops"
 ops_expect_rnr "$RXE_OUT.events_ops"
+# The RNR retries take kernel timer ticks: that wait surely sleeps.
+expect_line "$RXE_OUT.events_ops.client.out" "[verbs] CQ empty: armed it for an event"
+expect_line "$RXE_OUT.events_ops.client.out" "[verbs] got a CQ event on the completion channel, acked it"
 
 echo "--- an operation that leaves the QP in error must come last"
 expect_rc "$RXE_OUT.refused.rc" 2
