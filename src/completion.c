@@ -91,7 +91,7 @@ static int take_cq_event(struct ibv_cq *cq, const struct trace *tr)
 		int ret = -errno;
 
 		if (ret == -EAGAIN)
-			return 0; /* woken, but someone was faster */
+			return 0; /* nothing there after all: poll again */
 		fprintf(stderr, "failed to get a CQ event: %s\n",
 			strerror(-ret));
 		return ret;
