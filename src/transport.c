@@ -46,6 +46,9 @@ const char *transport_refusal(enum transport transport,
 			return "UC has no RDMA READ";
 		if (op->flags & OP_NEEDS_ATOMICS)
 			return "UC has no atomic operations";
+		/* A refused UC packet is dropped: the sender never hears. */
+		if (op->flags & OP_NEEDS_RC)
+			return "UC has no acknowledgements (no RNR or access NAK)";
 		return NULL;
 	case TRANSPORT_UD:
 		/* No connection, so no remote memory: datagrams only. */

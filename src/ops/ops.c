@@ -39,7 +39,7 @@ static const struct op_desc op_table[] = {
 		.name = "send_imm",
 		.teaches =
 			"SEND with immediate: 32 bits of data in the receiver's completion",
-		.flags = OP_RECV_BEFORE_RTR,
+		.flags = OP_RECV_BEFORE_RTR | OP_RUNS_ON_UD,
 		.server = op_send_imm_server,
 		.client = op_send_imm_client,
 	},

@@ -27,6 +27,9 @@ int op_send_imm_server(struct op_ctx *ctx)
 
 	op_set_msg(ctx, SEND_IMM_MESSAGE);
 	req.sge.length = (uint32_t)strlen(op_msg(ctx)) + 1;
+	ret = op_address_send(ctx, &req);
+	if (ret)
+		return ret;
 	printf("going to send the message: '%s' with immediate data 0x%08x\n",
 	       op_msg(ctx), SEND_IMM_DATA);
 	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
@@ -53,6 +56,10 @@ int op_send_imm_client(struct op_ctx *ctx)
 			wc.wr_id, strerror(EPROTO));
 		return -EPROTO;
 	}
+	/* UD: the 40 bytes in front of the message say who sent it. */
+	if (ctx->conn->local.transport == TRANSPORT_UD &&
+	    (wc.wc_flags & IBV_WC_GRH))
+		ud_print_grh_source(ctx->res->buf->grh);
 	printf("Message is: '%s', immediate data 0x%08x\n", op_msg(ctx),
 	       ntohl(wc.imm_data));
 	return 0;

@@ -204,8 +204,8 @@ static void test_refusal_by_flags(void **state)
 	(void)state;
 	for (i = 0; i < count; i++) {
 		const struct op_desc *op = &ops[i];
-		bool uc_ok =
-			!(op->flags & (OP_NEEDS_RDMA_READ | OP_NEEDS_ATOMICS));
+		bool uc_ok = !(op->flags & (OP_NEEDS_RDMA_READ |
+					    OP_NEEDS_ATOMICS | OP_NEEDS_RC));
 
 		assert_null(transport_refusal(TRANSPORT_RC, op));
 		assert_int_equal(transport_refusal(TRANSPORT_UC, op) == NULL,
@@ -216,6 +216,11 @@ static void test_refusal_by_flags(void **state)
 	assert_string_equal(transport_refusal(TRANSPORT_UC, op_find(OP_READ)),
 			    "UC has no RDMA READ");
 	assert_null(transport_refusal(TRANSPORT_UD, op_find(OP_SEND)));
+	assert_string_equal(
+		transport_refusal(TRANSPORT_UC, op_find(OP_RNR)),
+		"UC has no acknowledgements (no RNR or access NAK)");
+	assert_null(transport_refusal(TRANSPORT_UC, op_find(OP_WRITE_IMM)));
+	assert_null(transport_refusal(TRANSPORT_UD, op_find(OP_SEND_IMM)));
 }
 
 static void test_grh_ipv4_layout(void **state)
