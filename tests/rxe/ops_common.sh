@@ -9,9 +9,9 @@ ops_pair() {
 	local name=$1 port=$2
 	shift 2
 	cat <<EOS
-"\$P" $* -g 1 -p $port >$name.server.out 2>$name.server.err &
+"\$P" $* -p $port >$name.server.out 2>$name.server.err &
 server=\$!
-"\$P" $* -g 1 -p $port --connect-timeout 20 "\$RXE_ADDR" >$name.client.out 2>$name.client.err
+"\$P" $* -p $port --connect-timeout 20 "\$RXE_ADDR" >$name.client.out 2>$name.client.err
 echo \$? >$name.client.rc
 wait \$server
 echo \$? >$name.server.rc
@@ -63,20 +63,30 @@ ops_expect_same() {
 	fi
 }
 
-# The immediate data of send_imm and write_imm reach the receiver unchanged.
-ops_expect_imm() {
+# The immediate data of send_imm reaches the client unchanged.
+ops_expect_send_imm() {
 	local server=$1.server.out client=$1.client.out sent got
 	expect_line "$server" "going to send the message: 'SEND with immediate' with immediate data 0x1234abcd"
 	expect_line "$client" "Message is: 'SEND with immediate', immediate data 0x1234abcd"
 	sent=$(sed -n "s/^going to send the message: .* with immediate data \(0x[0-9a-f]*\)$/\1/p" "$server")
 	got=$(sed -n "s/^Message is: .*, immediate data \(0x[0-9a-f]*\)$/\1/p" "$client")
 	ops_expect_same "send_imm immediate data" "$sent" "$got"
+}
+
+# The immediate data of write_imm reaches the server (the target) unchanged.
+ops_expect_write_imm() {
+	local server=$1.server.out client=$1.client.out sent got
 	expect_line "$client" "Now writing: 'RDMA write with immediate' with immediate data 0x5678ef01"
 	expect_line "$server" "RDMA write with immediate arrived: 26 bytes, immediate data 0x5678ef01"
 	expect_line "$server" "Contents of server buffer: 'RDMA write with immediate'"
 	sent=$(sed -n "s/^Now writing: .* with immediate data \(0x[0-9a-f]*\)$/\1/p" "$client")
 	got=$(sed -n "s/^RDMA write with immediate arrived: .*immediate data \(0x[0-9a-f]*\)$/\1/p" "$server")
 	ops_expect_same "write_imm immediate data" "$sent" "$got"
+}
+
+ops_expect_imm() {
+	ops_expect_send_imm "$1"
+	ops_expect_write_imm "$1"
 }
 
 # fetch_add: each old value, and the final counter, exactly.

@@ -1,17 +1,22 @@
-# The operations of issue 4 with server and client on one guest, in three
+# The operations of issue 4 with server and client on one guest, in few
 # runs (starting a pair is the slow part under TCG): every operation once
-# busy polling, then the manual's flow and others waiting on -e events.
-# Each check is labelled with the operation it is about.
+# busy polling, then the manual's flow and others waiting on -e events,
+# then the operations other transports and RDMA_CM can run. Each check is
+# labelled with the operation it is about.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/ops_common.sh"
 
 runs="$(ops_pair ops 19900 -v -o send_imm,write_imm,fetch_add,cmp_swap,mw)
-$(ops_pair rnr 19901 -o send,rnr)
 $(ops_pair events 19902 -e -v -o send,read,write,write_imm,fetch_add,rnr)
+$(ops_pair uc 19903 -c uc -o send_imm,write_imm)
+$(ops_pair ud 19904 -c ud -o send,send_imm)
+$(ops_pair cm 19905 -R -e -o send_imm,cmp_swap,mw)
 \"\$P\" -o mw,send >refused.out 2>refused.err
-echo \$? >refused.rc"
-rxe_exec ops_one_guest --timeout 200 -a "$(ops_guest_script "$runs")"
+echo \$? >refused.rc
+\"\$P\" -c uc -o write_imm,rnr >refused_uc.out 2>refused_uc.err
+echo \$? >refused_uc.rc"
+rxe_exec ops_one_guest --timeout 420 -a "$(ops_guest_script "$runs")"
 expect_rc "$RXE_OUT.a.rc" 0
 ops_split "$RXE_OUT.a.out"
 ops_expect_clean "$RXE_OUT.ops"
@@ -33,12 +38,7 @@ ops_expect_cmp_swap "$RXE_OUT.ops"
 echo "--- mw: granted, then revoked; the denied write changes nothing"
 ops_expect_mw "$RXE_OUT.ops"
 
-echo "--- rnr: a SEND with no receive posted"
-ops_expect_clean "$RXE_OUT.rnr"
-expect_line "$RXE_OUT.rnr.client.out" "Message is: 'SEND operation'"
-ops_expect_rnr "$RXE_OUT.rnr"
-
-echo "--- -e: the manual's flow and more, waiting on a completion channel"
+echo "--- -e: the manual's flow, write_imm, fetch_add and rnr on a completion channel"
 ops_expect_clean "$RXE_OUT.events"
 rc_expect_flow "$RXE_OUT.events.server.out" "$RXE_OUT.events.client.out" 19902
 for side in server client; do
@@ -46,11 +46,30 @@ for side in server client; do
 done
 expect_line "$RXE_OUT.events.server.out" "RDMA write with immediate arrived: 26 bytes, immediate data 0x5678ef01"
 ops_expect_fetch_add "$RXE_OUT.events"
-# A failed completion comes through the channel too.
+# rnr: the SEND with no receive posted; a failed completion comes through
+# the channel too.
 ops_expect_rnr "$RXE_OUT.events"
 # The RNR retries take kernel timer ticks: that wait surely sleeps.
 expect_line "$RXE_OUT.events.client.out" "[verbs] CQ empty: armed it for an event"
 expect_line "$RXE_OUT.events.client.out" "[verbs] got a CQ event on the completion channel, acked it"
+
+echo "--- send_imm and write_imm on UC, send_imm on UD"
+ops_expect_clean "$RXE_OUT.uc"
+ops_expect_imm "$RXE_OUT.uc"
+ops_expect_clean "$RXE_OUT.ud"
+ops_expect_send_imm "$RXE_OUT.ud"
+expect_line "$RXE_OUT.ud.client.out" "GRH source GID: ::ffff:192.0.2.1"
+
+echo "--- RDMA_CM with -e: send_imm, cmp_swap and mw"
+ops_expect_clean "$RXE_OUT.cm"
+expect_line "$RXE_OUT.cm.client.out" "RDMA_CM connection on device rxe0 port 1"
+ops_expect_send_imm "$RXE_OUT.cm"
+ops_expect_cmp_swap "$RXE_OUT.cm"
+ops_expect_mw "$RXE_OUT.cm"
+
+echo "--- UC cannot show what needs RC's acknowledgements"
+expect_rc "$RXE_OUT.refused_uc.rc" 2
+expect_line "$RXE_OUT.refused_uc.err" "rdma_rc_example: invalid --ops value 'write_imm,rnr' for --connection uc: UC has no acknowledgements (no RNR or access NAK) (operation rnr)"
 
 echo "--- an operation that leaves the QP in error must come last"
 expect_rc "$RXE_OUT.refused.rc" 2

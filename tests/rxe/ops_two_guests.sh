@@ -1,5 +1,6 @@
 # The operations of issue 4 between the two guests ("two hosts"): the
-# atomics and the memory window, then immediates and RNR waiting on events.
+# atomics and the memory window, then immediates and RNR (busy polling:
+# ops_one_guest runs rnr with -e).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/ops_common.sh"
@@ -25,8 +26,8 @@ ops_expect_fetch_add "$RXE_OUT"
 ops_expect_cmp_swap "$RXE_OUT"
 ops_expect_mw "$RXE_OUT"
 
-echo "--- -e: send_imm, write_imm and rnr across the link"
-run ops_two_events 19911 -e -o send_imm,write_imm,rnr
+echo "--- send_imm, write_imm and rnr across the link"
+run ops_two_imm_rnr 19911 -o send_imm,write_imm,rnr
 ops_expect_clean "$RXE_OUT"
 ops_expect_imm "$RXE_OUT"
 ops_expect_rnr "$RXE_OUT"

@@ -9,5 +9,5 @@ rxe_add_test(transport_rdma_cm transport_rdma_cm.sh TIMEOUT 240)
 rxe_add_test(bench_one_guest bench_one_guest.sh TIMEOUT 240)
 # rdma_rc_example's other operations (issue 4): immediates, atomics, memory
 # windows, RNR, completion events, on one guest and between two.
-rxe_add_test(ops_one_guest ops_one_guest.sh TIMEOUT 240)
+rxe_add_test(ops_one_guest ops_one_guest.sh TIMEOUT 480)
 rxe_add_test(ops_two_guests ops_two_guests.sh TIMEOUT 240)
