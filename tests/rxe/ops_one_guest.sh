@@ -62,7 +62,7 @@ expect_line "$RXE_OUT.ud.client.out" "GRH source GID: ::ffff:192.0.2.1"
 
 echo "--- RDMA_CM with -e: send_imm, cmp_swap and mw"
 ops_expect_clean "$RXE_OUT.cm"
-expect_line "$RXE_OUT.cm.client.out" "RDMA_CM connection on device rxe0 port 1"
+expect_line "$RXE_OUT.cm.client.out" "RDMA_CM connection on device rxe0 port 1, GID index 1 (::ffff:192.0.2.1)"
 ops_expect_send_imm "$RXE_OUT.cm"
 ops_expect_cmp_swap "$RXE_OUT.cm"
 ops_expect_mw "$RXE_OUT.cm"
