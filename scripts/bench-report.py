@@ -23,7 +23,8 @@ BW_FIELDS = ["bw_peak", "bw_avg", "msg_rate"]
 # output, where MiB/s has two: too coarse for 2-byte messages).
 KEY = {"lat": "t_typical", "bw": "bw_avg"}
 UNIT = {"lat": "usec", "bw": "MiB/s"}
-NUMBER = r"[0-9]+(?:\.[0-9]+)?"
+# perftest prints "-nan" for a deviation it cannot compute (large samples).
+NUMBER = r"[0-9]+(?:\.[0-9]+)?|-?nan"
 
 
 def perftest_figures(mode, size, lines):
@@ -37,7 +38,8 @@ def perftest_figures(mode, size, lines):
             continue
         if int(tokens[0]) != size:
             continue
-        figures = dict(zip(fields, map(float, tokens[2:])))
+        values = [float(t) for t in tokens[2:]]
+        figures = {f: (None if v != v else v) for f, v in zip(fields, values)}
         figures["iterations"] = int(tokens[1])
         return figures
     return None
