@@ -9,6 +9,8 @@
 #   === RESULT SETUP RUN INDEX TOOL MODE OP SIZE ITERS
 #   ...output of the client (for ours: then its JSON file)...
 #   === END rc=N
+# The commands are built as strings and split into words on purpose.
+# shellcheck disable=SC2086
 set -uo pipefail
 
 : "${PROGRAM:?}" "${PLAN:?}" "${ROLE:?}"

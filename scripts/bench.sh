@@ -84,10 +84,13 @@ both) SETUPS="1 2" ;;
 *) die "invalid --guests value '$GUESTS' (expected 1, 2 or both)" ;;
 esac
 for n in "$RUNS" "$LAT_ITERS" "$BW_ITERS" "$MAX_BYTES"; do
-	[[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 1 ] || die "invalid number '$n'"
+	if ! [[ "$n" =~ ^[0-9]+$ ]] || [ "$n" -lt 1 ]; then
+		die "invalid number '$n'"
+	fi
 done
-[ "$LAT_ITERS" -ge 5 ] && [ "$BW_ITERS" -ge 5 ] ||
+if [ "$LAT_ITERS" -lt 5 ] || [ "$BW_ITERS" -lt 5 ]; then
 	die "perftest needs at least 5 iterations"
+fi
 
 BUILD=$(readlink -f "$BUILD")
 PROGRAM=$BUILD/src/rdma_rc_example
@@ -151,12 +154,15 @@ write_plan() {
 
 SESSION=
 cleanup() {
-	[ -n "$SESSION" ] && "$RXE_VM" stop "$SESSION" >/dev/null 2>&1 || true
+	if [ -n "$SESSION" ]; then
+		"$RXE_VM" stop "$SESSION" >/dev/null 2>&1 || true
+	fi
 }
 trap cleanup EXIT
 
 run_setup() {
-	local setup=$1 plan=$OUT/plan-$setup.txt prefix=$OUT/guests-$setup
+	local setup=$1
+	local plan=$OUT/plan-$setup.txt prefix=$OUT/guests-$setup
 	write_plan "$setup" >"$plan"
 	echo "bench.sh: $setup guest(s): $(wc -l <"$plan") measurements" >&2
 	SESSION=$OUT/session-$setup
@@ -186,4 +192,5 @@ for setup in $SETUPS; do
 	run_setup "$setup"
 done
 
+# shellcheck disable=SC2086 # one argument per set-up
 python3 "$SCRIPTS/bench-report.py" "$OUT" $SETUPS
