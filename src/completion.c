@@ -10,6 +10,7 @@
 
 #include "async.h"
 #include "completion.h"
+#include "interrupt.h"
 
 static long long now_ms(void)
 {
@@ -48,6 +49,13 @@ static int report_timeout(int timeout_ms)
 	return -ETIMEDOUT;
 }
 
+/* SIGINT or SIGTERM came in while waiting: stop, the caller unwinds. */
+static int report_interrupted(void)
+{
+	fprintf(stderr, "failed to get a completion: %s\n", strerror(EINTR));
+	return -EINTR;
+}
+
 /* Busy-poll until one completion arrives or @timeout_ms passes. */
 static int busy_wait(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc)
 {
@@ -56,6 +64,8 @@ static int busy_wait(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc)
 	int n, ret;
 
 	do {
+		if (interrupted())
+			return report_interrupted();
 		n = poll_once(cq, wc);
 		if (n)
 			return n < 0 ? n : 0;
@@ -134,9 +144,11 @@ static int event_wait(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc,
 		left = deadline - now_ms();
 		if (left <= 0)
 			return report_timeout(timeout_ms);
-		n = poll(fds, 2, (int)left);
-		if (n < 0 && errno != EINTR) {
-			ret = -errno;
+		n = interruptible_poll(fds, 2, (int)left);
+		if (n == -EINTR && interrupted())
+			return report_interrupted();
+		if (n < 0 && n != -EINTR) {
+			ret = n;
 			fprintf(stderr,
 				"failed to wait on the completion channel: %s\n",
 				strerror(-ret));

@@ -270,7 +270,10 @@ static void report_bad_option(int opt, int bad_char, const char *bad_arg,
 	const char *what =
 		opt == ':' ? "option needs a value" : "unknown option";
 
-	if (bad_char)
+	/* a long option missing its value is named as typed, not by letter */
+	bool typed_long = opt == ':' && strncmp(bad_arg, "--", 2) == 0;
+
+	if (bad_char && !typed_long)
 		fprintf(err, "%s: %s: '-%c'\n", PROGRAM_NAME, what, bad_char);
 	else
 		fprintf(err, "%s: %s: '%s'\n", PROGRAM_NAME, what, bad_arg);

@@ -68,6 +68,17 @@ free_list:
 	return ret;
 }
 
+/* Say how many ports the device has, on the line of the error. */
+static void print_port_count(struct ibv_context *ctx)
+{
+	struct ibv_device_attr attr;
+
+	if (ibv_query_device(ctx, &attr) == 0)
+		fprintf(stderr, " (%s has ports 1 to %u)",
+			ibv_get_device_name(ctx->device), attr.phys_port_cnt);
+	fprintf(stderr, "\n");
+}
+
 int device_query_port(struct ibv_context *ctx, uint8_t port,
 		      struct ibv_port_attr *attr, const struct trace *tr)
 {
@@ -76,8 +87,9 @@ int device_query_port(struct ibv_context *ctx, uint8_t port,
 
 	ret = ibv_query_port(ctx, port, attr);
 	if (ret) {
-		fprintf(stderr, "failed to query port %u of %s: %s\n", port,
-			dev, strerror(ret));
+		fprintf(stderr, "failed to query port %u of %s: %s", port, dev,
+			strerror(ret));
+		print_port_count(ctx);
 		return -ret;
 	}
 	if (attr->state != IBV_PORT_ACTIVE) {
@@ -179,14 +191,48 @@ free_entries:
 	return ret;
 }
 
+/* Say which GID indexes hold an entry, on the line of the error. */
+static void print_valid_gids(struct ibv_context *ctx, uint8_t port, int tbl_len)
+{
+	struct ibv_gid_entry *entries;
+	size_t count, i;
+
+	entries = calloc((size_t)tbl_len, sizeof(*entries));
+	if (entries &&
+	    read_gid_table(ctx, port, tbl_len, entries, &count) == 0) {
+		fprintf(stderr, " (valid GID indexes:");
+		for (i = 0; i < count; i++)
+			fprintf(stderr, " %u", entries[i].gid_index);
+		fprintf(stderr, "%s)", count ? "" : " none");
+	}
+	fprintf(stderr, "\n");
+	free(entries);
+}
+
 /* Fill out->gid and out->type for out->index. */
 static int query_chosen_gid(struct ibv_context *ctx, uint8_t port,
+			    const struct ibv_port_attr *attr,
 			    struct gid_choice *out)
 {
+	const char *dev = ibv_get_device_name(ctx->device);
 	struct ibv_gid_entry entry;
 	int ret;
 
+	if (out->index >= attr->gid_tbl_len) {
+		fprintf(stderr,
+			"failed to use GID index %d of %s port %u: %s (the table has indexes 0 to %d)\n",
+			out->index, dev, port, strerror(EINVAL),
+			attr->gid_tbl_len - 1);
+		return -EINVAL;
+	}
 	ret = ibv_query_gid_ex(ctx, port, (uint32_t)out->index, &entry, 0);
+	if (ret == ENODATA) {
+		fprintf(stderr,
+			"failed to use GID index %d of %s port %u: the entry is empty",
+			out->index, dev, port);
+		print_valid_gids(ctx, port, attr->gid_tbl_len);
+		return -ENODATA;
+	}
 	if (ret) {
 		fprintf(stderr, "failed to query GID %d of %s port %u: %s\n",
 			out->index, ibv_get_device_name(ctx->device), port,
@@ -216,7 +262,7 @@ int device_choose_gid(struct ibv_context *ctx, uint8_t port,
 		if (ret)
 			return ret;
 	}
-	ret = query_chosen_gid(ctx, port, out);
+	ret = query_chosen_gid(ctx, port, attr, out);
 	if (ret)
 		return ret;
 	gid_to_str(&out->gid, text, sizeof(text));

@@ -11,6 +11,7 @@
 #include "bench.h"
 #include "cm.h"
 #include "config.h"
+#include "interrupt.h"
 #include "ops.h"
 #include "qp.h"
 #include "resources.h"
@@ -104,7 +105,13 @@ int main(int argc, char **argv)
 	ret = config_parse(&cfg, argc, argv, stdout, stderr);
 	if (ret)
 		return ret > 0 ? EXIT_PASSED : EXIT_USAGE;
-	ret = run(&cfg);
+	ret = interrupt_install();
+	if (!ret)
+		ret = run(&cfg);
+	if (ret && interrupted())
+		fprintf(stderr,
+			"rdma_rc_example: stopped by %s, resources freed\n",
+			interrupt_signal_name());
 	printf("\ntest result is %d\n", ret);
 	return ret ? EXIT_FAILED : EXIT_PASSED;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "async.h"
@@ -82,6 +83,23 @@ static int alloc_buffer(struct resources *res, const struct config *cfg)
 	return 0;
 }
 
+/*
+ * ibv_reg_mr pins the buffer: past RLIMIT_MEMLOCK (without CAP_IPC_LOCK) the
+ * kernel refuses with EPERM (limit 0) or ENOMEM. Name the limit if it is one.
+ */
+static void print_memlock_hint(int err)
+{
+	struct rlimit lim;
+
+	if ((err == EPERM || err == ENOMEM) &&
+	    getrlimit(RLIMIT_MEMLOCK, &lim) == 0 &&
+	    lim.rlim_cur != RLIM_INFINITY)
+		fprintf(stderr,
+			" (locked-memory limit is %llu bytes: raise it with ulimit -l)",
+			(unsigned long long)lim.rlim_cur);
+	fprintf(stderr, "\n");
+}
+
 static int register_buffer(struct resources *res)
 {
 	char flags[96];
@@ -92,8 +110,9 @@ static int register_buffer(struct resources *res)
 	if (!res->mr) {
 		int ret = -errno;
 
-		fprintf(stderr, "failed to register MR of %zu bytes: %s\n",
+		fprintf(stderr, "failed to register MR of %zu bytes: %s",
 			res->buf_size, strerror(-ret));
+		print_memlock_hint(-ret);
 		return ret;
 	}
 	trace_step(

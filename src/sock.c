@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "interrupt.h"
 #include "sock.h"
 
 /* Pause between connection attempts while the server is not up yet. */
@@ -47,10 +48,10 @@ static int wait_fd(int fd, short events, long long deadline)
 	int n;
 
 	do {
-		n = poll(&pfd, 1, ms_left(deadline));
-	} while (n < 0 && errno == EINTR);
+		n = interruptible_poll(&pfd, 1, ms_left(deadline));
+	} while (n == -EINTR && !interrupted());
 	if (n < 0)
-		return -errno;
+		return n;
 	return n == 0 ? -ETIMEDOUT : 0;
 }
 
@@ -114,12 +115,21 @@ static int connect_to_server(const struct config *cfg, int *fd)
 		freeaddrinfo(list);
 		if (!ret)
 			return 0;
+		if (ret == -EINTR)
+			break;
 		if (ms_left(deadline) > 0)
-			poll(NULL, 0, CONNECT_RETRY_MS);
-	} while (ms_left(deadline) > 0);
-	fprintf(stderr, "failed to connect to %s port %u within %d s: %s\n",
-		cfg->server_name, cfg->tcp_port, cfg->connect_timeout_sec,
-		strerror(-ret));
+			interruptible_poll(NULL, 0, CONNECT_RETRY_MS);
+	} while (ms_left(deadline) > 0 && !interrupted());
+	if (interrupted())
+		ret = -EINTR;
+	if (ret == -EINTR)
+		fprintf(stderr, "failed to connect to %s port %u: %s\n",
+			cfg->server_name, cfg->tcp_port, strerror(EINTR));
+	else
+		fprintf(stderr,
+			"failed to connect to %s port %u within %d s: %s\n",
+			cfg->server_name, cfg->tcp_port,
+			cfg->connect_timeout_sec, strerror(-ret));
 	return ret;
 }
 
@@ -193,7 +203,10 @@ static int accept_client(const struct config *cfg, int *fd)
 		if (ret && *fd >= 0)
 			close(*fd);
 	}
-	if (ret)
+	if (ret == -EINTR)
+		fprintf(stderr, "failed to accept a client on port %u: %s\n",
+			cfg->tcp_port, strerror(EINTR));
+	else if (ret)
 		fprintf(stderr,
 			"failed to accept a client on port %u within %d s: %s\n",
 			cfg->tcp_port, cfg->accept_timeout_sec, strerror(-ret));

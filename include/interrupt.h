@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef INTERRUPT_H
+#define INTERRUPT_H
+
+#include <poll.h>
+#include <stdbool.h>
+
+/*
+ * SIGINT and SIGTERM end every wait instead of the program: the handler only
+ * records the signal, and each wait loop (accept, connect, TCP I/O, CQ poll)
+ * checks interrupted() and returns -EINTR, so teardown runs as usual.
+ */
+
+/* Install the handlers, without SA_RESTART; 0 or -errno. */
+int interrupt_install(void);
+
+/* True once SIGINT or SIGTERM has arrived. */
+bool interrupted(void);
+
+/*
+ * poll() that SIGINT/SIGTERM always wake: the flag is checked with those
+ * signals blocked and ppoll unblocks them atomically, so a signal cannot slip
+ * in between the check and the sleep. Returns poll's count or -errno;
+ * -EINTR with interrupted() false means another signal: poll again.
+ */
+int interruptible_poll(struct pollfd *fds, nfds_t nfds, int timeout_ms);
+
+/* The signal that arrived ("SIGINT", "SIGTERM"), or NULL if none did. */
+const char *interrupt_signal_name(void);
+
+#endif
