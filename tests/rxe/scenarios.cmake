@@ -11,3 +11,7 @@ rxe_add_test(bench_one_guest bench_one_guest.sh TIMEOUT 240)
 # windows, RNR, completion events, on one guest and between two.
 rxe_add_test(ops_one_guest ops_one_guest.sh TIMEOUT 480)
 rxe_add_test(ops_two_guests ops_two_guests.sh TIMEOUT 240)
+# Bad input, peer faults and signals: clear errors, no leak, no hang.
+rxe_add_test(robust_input robust_input.sh TIMEOUT 240)
+rxe_add_test(robust_peer robust_peer.sh TIMEOUT 300)
+rxe_add_test(robust_signals robust_signals.sh TIMEOUT 240)

@@ -93,7 +93,7 @@ static void test_every_option(void **state)
 	struct parse_result r =
 		parse("-p", "2000", "--ib-dev", "rxe0", "-i", "2", "-g", "3",
 		      "-o", "write,send", "-t", "7", "--connect-timeout", "8",
-		      "--accept-timeout", "9", "-v", "192.0.2.1", NULL);
+		      "--accept-timeout", "9", "-v", "192.0.2.1", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
@@ -115,8 +115,9 @@ static void test_every_option(void **state)
 /* Repeated calls start from scratch: getopt's state is reset each time. */
 static void test_parse_twice(void **state)
 {
-	struct parse_result first = parse("-v", "-p", "1234", "host", NULL);
-	struct parse_result second = parse("-p", "4321", NULL);
+	struct parse_result first =
+		parse("-v", "-p", "1234", "host", (char *)NULL);
+	struct parse_result second = parse("-p", "4321", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(first.ret, 0);
@@ -130,8 +131,8 @@ static void test_parse_twice(void **state)
 
 static void test_help_and_version(void **state)
 {
-	struct parse_result help = parse("--help", NULL);
-	struct parse_result version = parse("-V", NULL);
+	struct parse_result help = parse("--help", (char *)NULL);
+	struct parse_result version = parse("-V", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(help.ret, 1);
@@ -149,7 +150,7 @@ static void test_help_and_version(void **state)
 static void check_rejected(const char *option, const char *value,
 			   const char *needle1, const char *needle2)
 {
-	struct parse_result r = parse(option, value, NULL);
+	struct parse_result r = parse(option, value, (char *)NULL);
 
 	assert_int_equal(r.ret, -EINVAL);
 	assert_int_equal(count_lines(r.err), 1);

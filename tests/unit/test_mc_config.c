@@ -68,7 +68,7 @@ static void test_all_options(void **state)
 	(void)state;
 	assert_int_equal(parse(&cfg, err, "-m", "ff0e::1234", "--bind-addr",
 			       "fe80::1", "-s", "-C", "3", "--size", "1024",
-			       "-t", "7", "-v", NULL),
+			       "-t", "7", "-v", (char *)NULL),
 			 0);
 	assert_string_equal(cfg.group_str, "ff0e::1234");
 	assert_int_equal(cfg.group.ss_family, AF_INET6);
@@ -87,7 +87,7 @@ static void expect_refused(const char *opt, const char *val, const char *line)
 	struct mc_config cfg;
 	char err[ERR_MAX];
 
-	assert_int_equal(parse(&cfg, err, opt, val, NULL), -EINVAL);
+	assert_int_equal(parse(&cfg, err, opt, val, (char *)NULL), -EINVAL);
 	assert_string_equal(err, line);
 }
 
@@ -133,9 +133,9 @@ static void test_help_and_version(void **state)
 	char err[ERR_MAX];
 
 	(void)state;
-	assert_int_equal(parse(&cfg, err, "-h", NULL), 0);
+	assert_int_equal(parse(&cfg, err, "-h", (char *)NULL), 0);
 	assert_true(cfg.show_help);
-	assert_int_equal(parse(&cfg, err, "--version", NULL), 0);
+	assert_int_equal(parse(&cfg, err, "--version", (char *)NULL), 0);
 	assert_true(cfg.show_version);
 	assert_false(cfg.show_help); /* a second parse starts over */
 }

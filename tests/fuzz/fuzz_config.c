@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libFuzzer target: the command line. The input is split at NUL bytes into
+ * argv; config_parse must accept or refuse it (-EINVAL, one line), never crash
+ * or read past an argument.
+ */
+#include <assert.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+/* More arguments than any real command line of this program needs. */
+#define FUZZ_MAX_ARGS 32
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *argv[FUZZ_MAX_ARGS + 2];
+	char program[] = "rdma_rc_example";
+	char *text, *p, *end;
+	struct config cfg;
+	FILE *sink;
+	int argc = 0, ret;
+
+	/* a copy with a final NUL, so the last argument ends too */
+	text = malloc(size + 1);
+	sink = fopen("/dev/null", "w");
+	if (!text || !sink)
+		abort();
+	memcpy(text, data, size);
+	text[size] = '\0';
+	argv[argc++] = program;
+	for (p = text, end = text + size; p <= end && argc <= FUZZ_MAX_ARGS;
+	     p += strlen(p) + 1)
+		argv[argc++] = p;
+	argv[argc] = NULL;
+
+	ret = config_parse(&cfg, argc, argv, sink, sink);
+	assert(ret == 0 || ret == 1 || ret == -EINVAL);
+	if (ret == 0) {
+		assert(cfg.tcp_port >= 1);
+		assert(cfg.ib_port >= 1);
+		assert(cfg.op_count >= 1 && cfg.op_count <= OPS_MAX);
+		assert(cfg.timeout_sec >= 1);
+	}
+	fclose(sink);
+	free(text);
+	return 0;
+}

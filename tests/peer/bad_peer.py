@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""A peer that speaks rdma_rc_example's QP-info protocol wrongly on purpose.
+
+It plays the client (--connect HOST) or the server (--listen) of the TCP
+exchange, reads the program's QP-info message first (so the program's own
+send never fails), then misbehaves as --mode says:
+
+  close-mid    send the first 20 bytes of a message, then close
+  short        send the header and half the body, then stay silent
+  bad-magic    send a whole message whose magic number is wrong
+  bad-version  send a whole message of version 2
+  oversize     send a header announcing a 4096-byte body, and that body
+  silent       send nothing and keep the connection open
+  fake-qp      send a valid message naming a QP that does not exist, answer
+               the program's one-byte sync, then kill itself with SIGKILL:
+               to the program this is a peer that died once the QPs were
+               connected
+
+Wire layout (include/exchange.h), network byte order: magic u32, version
+u16, body length u16, then the 64-byte body: address u64, length u32, rkey
+u32, QP number u32, PSN u32, LID u16, GID 16 bytes, transport u8, op count
+u8, op ids 16 x u8, flags u8, 3 reserved bytes.
+"""
+import argparse
+import ipaddress
+import os
+import signal
+import socket
+import struct
+import sys
+import time
+
+MAGIC = 0x52434558
+VERSION = 1
+HEADER = struct.Struct("!IHH")
+BODY = struct.Struct("!QIIIIH16sBB16sB3x")
+WIRE_SIZE = HEADER.size + BODY.size  # 72
+
+# The program's default operations: send, read, write (include/op_id.h).
+DEFAULT_OPS = (1, 2, 3)
+# A QP number no QP in the guest has: 24 bits, far above what rxe hands out.
+FAKE_QP_NUM = 0xABCDEF
+# How long the peer stays connected at most: longer than any -t used.
+SILENT_SEC = 60
+
+
+def message(gid, magic=MAGIC, version=VERSION, body_len=BODY.size):
+    ops = bytes(DEFAULT_OPS).ljust(16, b"\0")
+    body = BODY.pack(0x1000, 4096, 0x1234, FAKE_QP_NUM, 0, 0, gid, 0,
+                     len(DEFAULT_OPS), ops, 0)
+    return HEADER.pack(magic, version, body_len) + body
+
+
+def recv_exactly(sock, count):
+    data = b""
+    while len(data) < count:
+        chunk = sock.recv(count - len(data))
+        if not chunk:
+            sys.exit(f"bad_peer: the program closed after {len(data)} bytes")
+        data += chunk
+    return data
+
+
+def linger(conn):
+    """Stay connected, reading and dropping, until the program closes."""
+    conn.settimeout(SILENT_SEC)
+    try:
+        while conn.recv(4096):
+            pass
+    except (socket.timeout, ConnectionResetError):
+        pass
+
+
+def open_connection(args):
+    deadline = time.monotonic() + args.timeout
+    if args.listen:
+        server = socket.create_server(("", args.port), family=socket.AF_INET,
+                                      reuse_port=False)
+        server.settimeout(args.timeout)
+        print(f"bad_peer: listening on port {args.port}", flush=True)
+        conn, _ = server.accept()
+        server.close()
+        return conn
+    while True:
+        try:
+            return socket.create_connection((args.connect, args.port),
+                                            timeout=args.timeout)
+        except ConnectionRefusedError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    side = parser.add_mutually_exclusive_group(required=True)
+    side.add_argument("--connect", metavar="HOST")
+    side.add_argument("--listen", action="store_true")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--mode", required=True,
+                        choices=["close-mid", "short", "bad-magic",
+                                 "bad-version", "oversize", "silent",
+                                 "fake-qp"])
+    parser.add_argument("--gid-ipv4", default="192.0.2.1",
+                        help="the address whose RoCE v2 GID fake-qp names")
+    parser.add_argument("--timeout", type=float, default=30)
+    args = parser.parse_args()
+
+    gid = ipaddress.IPv6Address("::ffff:" + args.gid_ipv4).packed
+    good = message(gid)
+    conn = open_connection(args)
+    conn.settimeout(args.timeout)
+    if args.mode == "silent":
+        linger(conn)
+        return
+    recv_exactly(conn, WIRE_SIZE)
+    if args.mode == "close-mid":
+        conn.sendall(good[:20])
+        conn.close()
+    elif args.mode == "short":
+        conn.sendall(good[:HEADER.size + BODY.size // 2])
+        linger(conn)
+    elif args.mode == "bad-magic":
+        conn.sendall(message(gid, magic=0xDEADBEEF))
+    elif args.mode == "bad-version":
+        conn.sendall(message(gid, version=2))
+    elif args.mode == "oversize":
+        conn.sendall(message(gid, body_len=4096) + bytes(4096 - BODY.size))
+    elif args.mode == "fake-qp":
+        conn.sendall(good)
+        recv_exactly(conn, 1)  # the program's sync after RTS
+        conn.sendall(b"Q")
+        print("bad_peer: synced, now dying", flush=True)
+        os.kill(os.getpid(), signal.SIGKILL)
+    # Let the program read what was sent before the connection goes away.
+    if args.mode != "close-mid":
+        linger(conn)
+
+
+if __name__ == "__main__":
+    main()
