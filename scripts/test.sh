@@ -4,7 +4,8 @@
 # from a fresh clone on a fresh Debian machine.
 #
 #   scripts/test.sh               build into ./build (or $BUILD_DIR), run ctest
-#   CI=true scripts/test.sh       same, with warnings as errors
+#   CI=true scripts/test.sh       same, with warnings as errors and the program
+#                                 built with ASan+UBSan (plus a plain build)
 #   scripts/test.sh --build-only  install, configure and build; no tests
 set -euo pipefail
 
@@ -20,7 +21,7 @@ BUILD_DIR=${BUILD_DIR:-build}
 case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
 
 BUILD_PACKAGES=(gcc make cmake pkg-config libibverbs-dev librdmacm-dev
-	libcmocka-dev)
+	libcmocka-dev python3 valgrind)
 
 die() {
 	echo "test.sh: $*" >&2
@@ -61,9 +62,19 @@ done
 # The rig's packages, kernel and initramfs (cached between runs).
 "$ROOT/scripts/rxe-vm" prepare
 
+status=0
 cmake_args=(-S "$ROOT" -B "$BUILD_DIR")
 if [ "${CI:-}" = true ]; then
-	cmake_args+=(-DRDMA_WERROR=ON)
+	# CI: every scenario runs an ASan+UBSan build of the program; a plain
+	# build (what users get) runs its unit tests and one scenario
+	# (rc_plain_build).  Running the whole rxe suite twice would not fit
+	# the time budget.
+	plain_dir=$BUILD_DIR-plain
+	cmake -S "$ROOT" -B "$plain_dir" -DRDMA_WERROR=ON
+	cmake --build "$plain_dir" -j2
+	(cd "$plain_dir" && ctest -L unit --output-on-failure) || status=$?
+	cmake_args+=(-DRDMA_WERROR=ON -DRDMA_SANITIZE=ON
+		"-DRDMA_PLAIN_PROGRAM=$plain_dir/src/rdma_rc_example")
 fi
 cmake "${cmake_args[@]}"
 cmake --build "$BUILD_DIR" -j2
@@ -72,6 +83,5 @@ cmake --build "$BUILD_DIR" -j2
 # Never leave the shared guests behind, whatever happens to ctest.
 trap '"$ROOT/scripts/rxe-vm" stop "$BUILD_DIR/rxe-session" >/dev/null 2>&1 || true' EXIT
 cd "$BUILD_DIR"
-status=0
 ctest --output-on-failure || status=$?
 exit "$status"

@@ -200,7 +200,7 @@ static int parse_ops(struct config *cfg, const char *list, FILE *err)
 /* Apply one option; 0, or -EINVAL after printing the reason. */
 static int apply_option(struct config *cfg, int opt, const char *arg, FILE *err)
 {
-	unsigned long value;
+	unsigned long value = 0;
 	int ret = 0;
 
 	switch (opt) {

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* SIGINT/SIGTERM: record the signal; the wait loops notice and unwind. */
-#define _GNU_SOURCE /* ppoll */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>

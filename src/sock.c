@@ -189,7 +189,7 @@ static int open_listener(const struct config *cfg, int *fd)
 static int accept_client(const struct config *cfg, int *fd)
 {
 	long long deadline = now_ms() + cfg->accept_timeout_sec * 1000LL;
-	int listener, ret;
+	int listener = -1, ret;
 
 	ret = open_listener(cfg, &listener);
 	if (ret)

@@ -122,7 +122,8 @@ static int set_group(struct mc_config *cfg, const char *arg, FILE *err)
 			arg);
 		return -EINVAL;
 	}
-	strcpy(cfg->group_str, arg);
+	/* fits: its length was checked above */
+	memcpy(cfg->group_str, arg, strlen(arg) + 1);
 	return 0;
 }
 
@@ -135,7 +136,7 @@ static int set_bind_addr(struct mc_config *cfg, const char *arg, FILE *err)
 			arg);
 		return -EINVAL;
 	}
-	strcpy(cfg->bind_str, arg);
+	memcpy(cfg->bind_str, arg, strlen(arg) + 1);
 	cfg->has_bind_addr = true;
 	return 0;
 }

@@ -16,7 +16,7 @@
  * software-emulated guest) read and post their buffers again.
  */
 #define MC_SEND_GAP_MS 10
-#define NS_PER_MS      1000000
+#define NS_PER_MS      1000000L
 
 int mc_message_format(char *buf, size_t len, unsigned int seq,
 		      unsigned int count, const char *from)

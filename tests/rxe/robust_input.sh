@@ -19,7 +19,7 @@ rb_case no_device $P -d mlx5_9
 rb_case no_port $P -i 2
 rb_case empty_gid $P -g 7
 rb_case unresolvable $P -p $port no-such-host.invalid
-rb_case not_listening $P -p $port --connect-timeout 2 127.0.0.1
+rb_case not_listening $P -p $port --connect-timeout 2 \$RXE_ADDR
 # The port is taken by another server of ours, waiting for its client.
 $P -p $busy_port --accept-timeout 30 >\$RB_DIR/first.out 2>&1 &
 rb_wait_for \$RB_DIR/first.out "waiting on port $busy_port for TCP connection"
@@ -42,7 +42,7 @@ expect_case empty_gid 1 "failed to use GID index 7 of rxe0 port 1: the entry is 
 # The guests have no resolver: getaddrinfo's own text, whichever it is.
 expect_rc "$RB/unresolvable.rc" 1
 expect_regex "$RB/unresolvable.err" "^failed to resolve server no-such-host\.invalid: (Name or service not known|Temporary failure in name resolution)$"
-expect_case not_listening 1 "failed to connect to 127.0.0.1 port $port within 2 s: Connection refused"
+expect_case not_listening 1 "failed to connect to 192.0.2.1 port $port within 2 s: Connection refused"
 expect_at_least_ms not_listening 2000
 expect_case port_in_use 1 "failed to listen on TCP port $busy_port: Address already in use"
 expect_case memlock_zero 1 "failed to register MR of 4096 bytes: Operation not permitted (locked-memory limit is 0 bytes: raise it with ulimit -l)"

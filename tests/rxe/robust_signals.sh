@@ -12,20 +12,20 @@ rb_case_signal accept INT \$RB_DIR/accept.out "waiting on port $port for TCP con
 	$P -p $port --accept-timeout 50
 # Nobody listens: the client is in its retry loop when the signal comes.
 rb_case_signal connect TERM \$RB_DIR/connect.out "using GID index 1 (RoCE v2, ::ffff:192.0.2.1), chosen automatically" \
-	$P -p $port --connect-timeout 50 127.0.0.1
-$BAD_PEER --connect 127.0.0.1 --port $port --mode silent >\$RB_DIR/silent.peer 2>&1 &
+	$P -p $port --connect-timeout 50 \$RXE_ADDR
+$BAD_PEER --connect \$RXE_ADDR --port $port --mode silent >\$RB_DIR/silent.peer 2>&1 &
 rb_case_signal exchange TERM \$RB_DIR/exchange.out "TCP connection was established" \
 	$P -p $port --accept-timeout 50 -t 50
 wait
 $BAD_PEER --listen --port $port --mode fake-qp >\$RB_DIR/fake-qp.peer 2>&1 &
 rb_case_signal poll INT \$RB_DIR/fake-qp.peer "bad_peer: synced, now dying" \
-	$P -p $port --connect-timeout 50 -t 50 127.0.0.1
+	$P -p $port --connect-timeout 50 -t 50 \$RXE_ADDR
 wait
 GUEST
 
 expect_case accept 1 "failed to accept a client on port $port: Interrupted system call"
 expect_line "$RB/accept.err" "rdma_rc_example: stopped by SIGINT, resources freed"
-expect_case connect 1 "failed to connect to 127.0.0.1 port $port: Interrupted system call"
+expect_case connect 1 "failed to connect to 192.0.2.1 port $port: Interrupted system call"
 expect_line "$RB/connect.err" "rdma_rc_example: stopped by SIGTERM, resources freed"
 expect_case exchange 1 "failed to receive from the peer after 0 of 72 bytes: Interrupted system call"
 expect_line "$RB/exchange.err" "rdma_rc_example: stopped by SIGTERM, resources freed"

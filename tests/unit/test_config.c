@@ -193,7 +193,7 @@ static void test_too_many_ops(void **state)
 
 	(void)state;
 	for (i = 1; i <= OPS_MAX; i++)
-		strcat(list, ",send");
+		strncat(list, ",send", sizeof(list) - strlen(list) - 1);
 	check_rejected("-o", list, "--ops", "more than 16");
 }
 
