@@ -102,6 +102,8 @@ int main(int argc, char **argv)
 	struct config cfg;
 	int ret;
 
+	/* Progress lines show up as they happen, also in a pipe or a log. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	ret = config_parse(&cfg, argc, argv, stdout, stderr);
 	if (ret)
 		return ret > 0 ? EXIT_PASSED : EXIT_USAGE;
