@@ -76,10 +76,12 @@ static int wait_byte(struct bench_run *run, uint8_t value)
 	bench_patience_init(&patience, run->timeout_ms);
 	while (*byte != value) {
 		if (bench_patience_lost(&patience)) {
+			int err = interrupted() ? EINTR : ETIMEDOUT;
+
 			fprintf(stderr,
 				"failed to see the peer's RDMA WRITE number %u within %d ms: %s\n",
-				value, run->timeout_ms, strerror(ETIMEDOUT));
-			return -ETIMEDOUT;
+				value, run->timeout_ms, strerror(err));
+			return -err;
 		}
 	}
 	return 0;

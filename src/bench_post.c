@@ -220,14 +220,16 @@ static int wait_for(struct bench_run *run, uint64_t sends, uint64_t recvs,
 			continue;
 		}
 		if (bench_patience_lost(&patience)) {
+			int err = interrupted() ? EINTR : ETIMEDOUT;
+
 			fprintf(stderr,
 				"failed to get a completion within %d ms: %s (sends %" PRIu64
 				" of %" PRIu64 ", receives %" PRIu64
 				" of %" PRIu64 " done)\n",
-				run->timeout_ms, strerror(ETIMEDOUT),
+				run->timeout_ms, strerror(err),
 				run->sends_completed, run->sends_posted,
 				run->recvs_completed, run->recvs_posted);
-			return -ETIMEDOUT;
+			return -err;
 		}
 	}
 	return 0;

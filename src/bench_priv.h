@@ -11,6 +11,7 @@
 #include <infiniband/verbs.h>
 
 #include "bench.h"
+#include "interrupt.h"
 
 /*
  * The registered region in benchmark mode is two halves of the largest
@@ -99,6 +100,8 @@ static inline bool bench_patience_lost(struct bench_patience *p)
 {
 	uint64_t now;
 
+	if (interrupted())
+		return true; /* SIGINT/SIGTERM: the caller reports EINTR */
 	if (++p->spins % BENCH_SPINS_PER_YIELD == 0)
 		sched_yield();
 	if (p->spins % BENCH_SPINS_PER_CLOCK)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cm.h"
+#include "interrupt.h"
 #include "sock.h"
 #include "trace.h"
 
@@ -123,10 +124,10 @@ static int wait_event(struct cm *cm, int timeout_sec,
 	int ret;
 
 	do
-		ret = poll(&pfd, 1, timeout_sec * MS_PER_SEC);
-	while (ret < 0 && errno == EINTR);
+		ret = interruptible_poll(&pfd, 1, timeout_sec * MS_PER_SEC);
+	while (ret == -EINTR && !interrupted());
 	if (ret <= 0) {
-		ret = ret == 0 ? -ETIMEDOUT : -errno;
+		ret = ret == 0 ? -ETIMEDOUT : ret;
 		fprintf(stderr,
 			"failed to get RDMA_CM event %s within %d s: %s\n",
 			rdma_event_str(expected), timeout_sec, strerror(-ret));
