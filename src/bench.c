@@ -92,6 +92,7 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 	size_t half = bench_half_size(
 		&cfg->bench, page > 0 ? (size_t)page : BENCH_PAGE_FALLBACK);
 	const struct bench_config *bc = &cfg->bench;
+	int ret;
 
 	*run = (struct bench_run){
 		.bc = bc,
@@ -132,7 +133,12 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 		free(run->tcompleted);
 		run->tcompleted = NULL;
 	}
-	return query_max_inline(res->qp, &run->max_inline);
+	ret = query_max_inline(res->qp, &run->max_inline);
+	if (ret) {
+		free(run->tposted);
+		free(run->tcompleted);
+	}
+	return ret;
 }
 
 /* Before the start sync: fresh counters, a clean polled byte, receives up. */

@@ -283,7 +283,7 @@ static uint32_t largest_size(const struct bench_config *bc)
 	uint32_t sizes[BENCH_MAX_SIZES];
 	size_t n = bench_sizes(bc, sizes);
 
-	return sizes[n - 1];
+	return n ? sizes[n - 1] : bc->size;
 }
 
 /* One half of the region, in whole pages: see bench_region in bench_priv.h. */

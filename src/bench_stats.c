@@ -21,9 +21,11 @@ static int compare_u64(const void *a, const void *b)
 
 double stats_median(const uint64_t *v, size_t n)
 {
+	size_t mid = n / 2;
+
 	if (n % 2)
-		return (double)v[n / 2];
-	return ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
+		return (double)v[mid];
+	return ((double)v[mid - 1] + (double)v[mid]) / 2;
 }
 
 /* Index of the @fraction percentile of @n kept samples: ceil(n * fraction). */
