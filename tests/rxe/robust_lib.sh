@@ -55,13 +55,13 @@ rb_case_signal() {
 	echo \$? >"\$RB_DIR/\$label.rc"
 }
 # rb_server_vs_peer LABEL PORT MODE OPTIONS: the program serves on PORT;
-# once it listens, bad_peer connects and misbehaves as MODE.
+# bad_peer, started first, connects to it (retrying until it listens) and
+# misbehaves as MODE.
 rb_server_vs_peer() {
 	local label=\$1 port=\$2 mode=\$3 options=\$4
-	rb_case "\$label" \${RB_WRAP:-} $RDMA_RC_EXAMPLE -p "\$port" --accept-timeout 50 \$options &
-	rb_wait_for "\$RB_DIR/\$label.out" "waiting on port \$port for TCP connection" &&
-		$BAD_PEER --connect "\$RXE_ADDR" --port "\$port" --mode "\$mode" \
-			--timeout 50 >"\$RB_DIR/\$label.peer" 2>&1
+	$BAD_PEER --connect "\$RXE_ADDR" --port "\$port" --mode "\$mode" \
+		--timeout 50 >"\$RB_DIR/\$label.peer" 2>&1 &
+	rb_case "\$label" \${RB_WRAP:-} $RDMA_RC_EXAMPLE -p "\$port" --accept-timeout 50 \$options
 	wait
 }
 # rb_client_vs_peer LABEL PORT MODE OPTIONS: bad_peer serves on PORT; once
