@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "async.h"
+#include "interrupt.h"
 
 static long long now_ms(void)
 {
@@ -117,8 +118,10 @@ int async_events_wait(struct ibv_context *ctx, enum ibv_event_type expected,
 		left = deadline - now_ms();
 		if (left <= 0)
 			break;
-		if (poll(&pfd, 1, (int)left) < 0 && errno != EINTR) {
-			ret = -errno;
+		ret = interruptible_poll(&pfd, 1, (int)left);
+		if (ret == -EINTR && !interrupted())
+			continue; /* another signal: wait on */
+		if (ret < 0) {
 			fprintf(stderr, "failed to wait for async events: %s\n",
 				strerror(-ret));
 			return ret;
