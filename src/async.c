@@ -76,7 +76,8 @@ static int read_one(struct ibv_context *ctx, enum ibv_event_type *type)
 	struct ibv_async_event event;
 
 	if (ibv_get_async_event(ctx, &event)) {
-		int ret = -errno;
+		/* never a positive "event count" if errno was left unset */
+		int ret = errno > 0 ? -errno : -EIO;
 
 		if (ret == -EAGAIN)
 			return 0;
