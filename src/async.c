@@ -77,7 +77,7 @@ static int read_one(struct ibv_context *ctx, enum ibv_event_type *type)
 
 	if (ibv_get_async_event(ctx, &event)) {
 		/* never a positive "event count" if errno was left unset */
-		int ret = errno > 0 ? -errno : -EIO;
+		int err = errno, ret = err > 0 ? -err : -EIO;
 
 		if (ret == -EAGAIN)
 			return 0;
