@@ -76,8 +76,7 @@ static int read_one(struct ibv_context *ctx, enum ibv_event_type *type)
 	struct ibv_async_event event;
 
 	if (ibv_get_async_event(ctx, &event)) {
-		/* never a positive "event count" if errno was left unset */
-		int err = errno, ret = err > 0 ? -err : -EIO;
+		int ret = -errno;
 
 		if (ret == -EAGAIN)
 			return 0;
@@ -106,7 +105,8 @@ int async_events_wait(struct ibv_context *ctx, enum ibv_event_type expected,
 {
 	long long deadline = now_ms() + timeout_ms;
 	struct pollfd pfd = {.fd = ctx->async_fd, .events = POLLIN};
-	enum ibv_event_type type;
+	/* set by every read_one that returns 1; the analyzer cannot tell */
+	enum ibv_event_type type = IBV_EVENT_COMM_EST;
 	long long left;
 	int ret;
 
