@@ -194,7 +194,7 @@ static void bench_off_by_default(void **state)
 
 static void bench_lat_defaults_are_perftest_ones(void **state)
 {
-	struct parse_result r = parse("--bench", "lat", NULL);
+	struct parse_result r = parse("--bench", "lat", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
@@ -208,7 +208,8 @@ static void bench_lat_defaults_are_perftest_ones(void **state)
 
 static void bench_bw_defaults_are_perftest_ones(void **state)
 {
-	struct parse_result r = parse("--bench", "bw", "--op", "write", NULL);
+	struct parse_result r =
+		parse("--bench", "bw", "--op", "write", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
@@ -225,7 +226,7 @@ static void bench_every_option(void **state)
 	struct parse_result r =
 		parse("--bench", "bw", "--op", "read", "-s", "4096", "-n", "20",
 		      "--tx-depth", "16", "--cq-mod", "4", "--json", "out.json",
-		      "--gbps", "-t", "30", "server", NULL);
+		      "--gbps", "-t", "30", "server", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
@@ -244,7 +245,7 @@ static void bench_every_option(void **state)
 
 static void bench_all_sizes_are_perftest_ones(void **state)
 {
-	struct parse_result r = parse("--bench", "lat", "-a", NULL);
+	struct parse_result r = parse("--bench", "lat", "-a", (char *)NULL);
 	uint32_t sizes[BENCH_MAX_SIZES];
 	size_t n;
 
@@ -260,7 +261,7 @@ static void bench_all_sizes_are_perftest_ones(void **state)
 static void bench_all_sizes_up_to_size(void **state)
 {
 	struct parse_result r =
-		parse("--bench", "bw", "-a", "-s", "5000", NULL);
+		parse("--bench", "bw", "-a", "-s", "5000", (char *)NULL);
 	uint32_t sizes[BENCH_MAX_SIZES];
 	size_t n;
 
@@ -276,7 +277,7 @@ static void bench_all_sizes_up_to_size(void **state)
 static void bench_atomics_are_eight_bytes(void **state)
 {
 	struct parse_result r =
-		parse("--bench", "bw", "--op", "fetch_add", "-a", NULL);
+		parse("--bench", "bw", "--op", "fetch_add", "-a", (char *)NULL);
 	uint32_t sizes[BENCH_MAX_SIZES];
 
 	(void)state;
@@ -288,7 +289,8 @@ static void bench_atomics_are_eight_bytes(void **state)
 
 static void bench_cq_mod_follows_a_small_tx_depth(void **state)
 {
-	struct parse_result r = parse("--bench", "bw", "--tx-depth", "8", NULL);
+	struct parse_result r =
+		parse("--bench", "bw", "--tx-depth", "8", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
@@ -300,31 +302,31 @@ static void bench_bad_values(void **state)
 {
 	(void)state;
 	expect_usage_error(
-		parse("--bench", "fast", NULL),
+		parse("--bench", "fast", (char *)NULL),
 		"rdma_rc_example: invalid --bench value 'fast' (expected lat or bw)\n");
 	expect_usage_error(
-		parse("--bench", "lat", "--op", "atomic", NULL),
+		parse("--bench", "lat", "--op", "atomic", (char *)NULL),
 		"rdma_rc_example: invalid --op value 'atomic' (expected send, write, read, write_imm, fetch_add or cmp_swap)\n");
 	expect_usage_error(
-		parse("--bench", "lat", "-s", "0", NULL),
+		parse("--bench", "lat", "-s", "0", (char *)NULL),
 		"rdma_rc_example: invalid --size value '0' (expected a number from 1 to 8388608)\n");
 	expect_usage_error(
-		parse("--bench", "lat", "-s", "8388609", NULL),
+		parse("--bench", "lat", "-s", "8388609", (char *)NULL),
 		"rdma_rc_example: invalid --size value '8388609' (expected a number from 1 to 8388608)\n");
 	expect_usage_error(
-		parse("--bench", "lat", "-s", "4k", NULL),
+		parse("--bench", "lat", "-s", "4k", (char *)NULL),
 		"rdma_rc_example: invalid --size value '4k' (expected a number from 1 to 8388608)\n");
 	expect_usage_error(
-		parse("--bench", "lat", "-n", "4", NULL),
+		parse("--bench", "lat", "-n", "4", (char *)NULL),
 		"rdma_rc_example: invalid --iters value '4' (expected a number from 5 to 10000000)\n");
 	expect_usage_error(
-		parse("--bench", "bw", "--tx-depth", "0", NULL),
+		parse("--bench", "bw", "--tx-depth", "0", (char *)NULL),
 		"rdma_rc_example: invalid --tx-depth value '0' (expected a number from 1 to 8192)\n");
 	expect_usage_error(
-		parse("--bench", "bw", "--cq-mod", "-1", NULL),
+		parse("--bench", "bw", "--cq-mod", "-1", (char *)NULL),
 		"rdma_rc_example: invalid --cq-mod value '-1' (expected a number from 1 to 8192)\n");
 	expect_usage_error(
-		parse("--bench", "bw", "--json", "", NULL),
+		parse("--bench", "bw", "--json", "", (char *)NULL),
 		"rdma_rc_example: invalid --json value '' (expected a file name)\n");
 }
 
@@ -332,20 +334,21 @@ static void bench_bad_combinations(void **state)
 {
 	(void)state;
 	expect_usage_error(
-		parse("-s", "64", NULL),
+		parse("-s", "64", (char *)NULL),
 		"rdma_rc_example: option --size needs --bench lat|bw\n");
 	expect_usage_error(
-		parse("--op", "read", "-n", "10", NULL),
+		parse("--op", "read", "-n", "10", (char *)NULL),
 		"rdma_rc_example: option --op needs --bench lat|bw\n");
 	expect_usage_error(
-		parse("--bench", "lat", "-a", "-s", "1", NULL),
+		parse("--bench", "lat", "-a", "-s", "1", (char *)NULL),
 		"rdma_rc_example: invalid --size value '1' with --all-sizes (the sizes start at 2)\n");
 	expect_usage_error(
-		parse("--bench", "lat", "--op", "cmp_swap", "-s", "16", NULL),
+		parse("--bench", "lat", "--op", "cmp_swap", "-s", "16",
+		      (char *)NULL),
 		"rdma_rc_example: invalid --size value '16' for --op cmp_swap (atomics move exactly 8 bytes)\n");
 	expect_usage_error(
 		parse("--bench", "bw", "--tx-depth", "8", "--cq-mod", "16",
-		      NULL),
+		      (char *)NULL),
 		"rdma_rc_example: invalid --cq-mod value '16' (more than --tx-depth 8: the send queue would fill before a completion)\n");
 }
 
@@ -353,10 +356,10 @@ static void bench_needs_rc_over_tcp(void **state)
 {
 	(void)state;
 	expect_usage_error(
-		parse("--bench", "lat", "-c", "ud", NULL),
+		parse("--bench", "lat", "-c", "ud", (char *)NULL),
 		"rdma_rc_example: option --bench runs over RC, not --connection UD\n");
 	expect_usage_error(
-		parse("--bench", "bw", "-R", NULL),
+		parse("--bench", "bw", "-R", (char *)NULL),
 		"rdma_rc_example: option --bench runs over the TCP exchange, not with --rdma-cm\n");
 }
 

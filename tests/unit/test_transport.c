@@ -66,31 +66,31 @@ static void test_connection_values(void **state)
 	struct parse_result r;
 
 	(void)state;
-	r = parse("-c", "rc", NULL);
+	r = parse("-c", "rc", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.cfg.transport, TRANSPORT_RC);
 	assert_int_equal(r.cfg.op_count, 3);
 	assert_string_equal(r.out, "");
 	free_result(&r);
 
-	r = parse("--connection", "uc", NULL);
+	r = parse("--connection", "uc", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.cfg.transport, TRANSPORT_UC);
 	free_result(&r);
 
-	r = parse("--connection=ud", NULL);
+	r = parse("--connection=ud", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.cfg.transport, TRANSPORT_UD);
 	free_result(&r);
 
-	r = parse("-c", "UC", NULL);
+	r = parse("-c", "UC", (char *)NULL);
 	assert_int_equal(r.ret, -EINVAL);
 	assert_string_equal(
 		r.err,
 		"rdma_rc_example: invalid --connection value 'UC' (expected rc, uc or ud)\n");
 	free_result(&r);
 
-	r = parse("-c", NULL);
+	r = parse("-c", (char *)NULL);
 	assert_int_equal(r.ret, -EINVAL);
 	free_result(&r);
 }
@@ -101,7 +101,7 @@ static void test_default_ops_fitted(void **state)
 	struct parse_result r;
 
 	(void)state;
-	r = parse("-c", "uc", NULL);
+	r = parse("-c", "uc", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.cfg.op_count, 2);
 	assert_int_equal(r.cfg.ops[0], OP_SEND);
@@ -110,7 +110,7 @@ static void test_default_ops_fitted(void **state)
 	assert_string_equal(r.err, "");
 	free_result(&r);
 
-	r = parse("-c", "ud", NULL);
+	r = parse("-c", "ud", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.cfg.op_count, 1);
 	assert_int_equal(r.cfg.ops[0], OP_SEND);
@@ -126,7 +126,7 @@ static void test_explicit_ops(void **state)
 	struct parse_result r;
 
 	(void)state;
-	r = parse("--ops", "send,read", "-c", "uc", NULL);
+	r = parse("--ops", "send,read", "-c", "uc", (char *)NULL);
 	assert_int_equal(r.ret, -EINVAL);
 	assert_string_equal(
 		r.err,
@@ -134,20 +134,20 @@ static void test_explicit_ops(void **state)
 	assert_string_equal(r.out, "");
 	free_result(&r);
 
-	r = parse("-c", "ud", "-o", "write", NULL);
+	r = parse("-c", "ud", "-o", "write", (char *)NULL);
 	assert_int_equal(r.ret, -EINVAL);
 	assert_string_equal(
 		r.err,
 		"rdma_rc_example: invalid --ops value 'write' for --connection ud: UD has only SEND/RECEIVE (operation write)\n");
 	free_result(&r);
 
-	r = parse("-c", "uc", "-o", "write,send", NULL);
+	r = parse("-c", "uc", "-o", "write,send", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.cfg.op_count, 2);
 	assert_string_equal(r.out, "");
 	free_result(&r);
 
-	r = parse("-c", "ud", "-o", "send,send", NULL);
+	r = parse("-c", "ud", "-o", "send,send", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.cfg.op_count, 2);
 	free_result(&r);
@@ -158,36 +158,36 @@ static void test_rdma_cm_option(void **state)
 	struct parse_result r;
 
 	(void)state;
-	r = parse("-R", "192.0.2.1", NULL);
+	r = parse("-R", "192.0.2.1", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_true(r.cfg.use_rdma_cm);
 	assert_string_equal(r.cfg.server_name, "192.0.2.1");
 	free_result(&r);
 
-	r = parse("--rdma-cm", "-c", "rc", NULL);
+	r = parse("--rdma-cm", "-c", "rc", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_true(r.cfg.use_rdma_cm);
 	free_result(&r);
 
-	r = parse("-c", "uc", "-R", NULL);
+	r = parse("-c", "uc", "-R", (char *)NULL);
 	assert_int_equal(r.ret, -EINVAL);
 	assert_string_equal(
 		r.err,
 		"rdma_rc_example: invalid --connection value 'uc' with --rdma-cm: RDMA_CM connects RC QPs only here\n");
 	free_result(&r);
 
-	r = parse("-R", "-c", "ud", NULL);
+	r = parse("-R", "-c", "ud", (char *)NULL);
 	assert_int_equal(r.ret, -EINVAL);
 	free_result(&r);
 
-	r = parse("-R", "-d", "rxe0", NULL);
+	r = parse("-R", "-d", "rxe0", (char *)NULL);
 	assert_int_equal(r.ret, -EINVAL);
 	assert_string_equal(
 		r.err,
 		"rdma_rc_example: invalid --ib-dev value 'rxe0' with --rdma-cm: RDMA_CM finds the device from the address\n");
 	free_result(&r);
 
-	r = parse("-g", "1", "-R", NULL);
+	r = parse("-g", "1", "-R", (char *)NULL);
 	assert_int_equal(r.ret, -EINVAL);
 	assert_string_equal(
 		r.err,
