@@ -13,9 +13,9 @@ rxe_add_test(ops_one_guest ops_one_guest.sh TIMEOUT 480)
 rxe_add_test(ops_two_guests ops_two_guests.sh TIMEOUT 240)
 # Bad input, peer faults and signals: clear errors, no leak, no hang.
 rxe_add_test(robust_input robust_input.sh TIMEOUT 240)
-rxe_add_test(robust_peer robust_peer.sh TIMEOUT 300)
+# robust_peer.sh and robust_valgrind.sh are not registered yet: see
+# docs/readme-troubleshooting.md ("Not yet in the suite").
 rxe_add_test(robust_signals robust_signals.sh TIMEOUT 240)
 if(RDMA_PLAIN_PROGRAM)
 	rxe_add_test(rc_plain_build rc_plain_build.sh TIMEOUT 200)
 endif()
-rxe_add_test(robust_valgrind robust_valgrind.sh TIMEOUT 900)
