@@ -5,14 +5,15 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 RB_CASE_LIMIT=400
+# valgrind cannot run an ASan build: in CI, take the plain one.
+RDMA_RC_EXAMPLE=${RDMA_PLAIN_PROGRAM:-$RDMA_RC_EXAMPLE}
 . "$(dirname "$0")/robust_lib.sh"
 
 # Exit status 99 means valgrind found something; the program's own otherwise.
 VG="valgrind -q --error-exitcode=99 --leak-check=full \
 --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
 --suppressions=$SOURCE_DIR/tests/valgrind/libibverbs.supp"
-# valgrind cannot run an ASan build: in CI, take the plain one.
-P="'${RDMA_PLAIN_PROGRAM:-$RDMA_RC_EXAMPLE}'"
+P="'$RDMA_RC_EXAMPLE'"
 port=19951
 robust_batch valgrind a 900 <<GUEST
 rb_case flow_server $VG $P -p $port --accept-timeout 300 -t 120 &
