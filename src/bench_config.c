@@ -62,14 +62,21 @@ void bench_config_defaults(struct bench_config *bc)
 void bench_print_usage(FILE *out)
 {
 	fprintf(out,
-		"\nbenchmark mode (as perftest's ib_*_lat / ib_*_bw; give the same options on both sides):\n"
-		"      --bench lat|bw       measure latency or bandwidth instead of running --ops\n"
-		"      --op OP              send, write, read, write_imm, fetch_add, cmp_swap (default send)\n"
-		"  -s, --size BYTES         message size, 1 to %u (default %u for lat, %u for bw, 8 for atomics)\n"
-		"  -a, --all-sizes          every power of two from 2 bytes to 8 MiB (to --size if given)\n"
-		"  -n, --iters N            iterations per size, at least %d (default %u for lat, %u for bw)\n"
+		"\nbenchmark mode (as perftest's ib_*_lat / ib_*_bw; give the same\n"
+		"options on both sides):\n"
+		"      --bench lat|bw       measure latency or bandwidth instead of\n"
+		"                           running --ops\n"
+		"      --op OP              send, write, read, write_imm, fetch_add,\n"
+		"                           cmp_swap (default send)\n"
+		"  -s, --size BYTES         message size, 1 to %u (default %u for lat,\n"
+		"                           %u for bw, 8 for atomics)\n"
+		"  -a, --all-sizes          every power of two from 2 bytes to 8 MiB\n"
+		"                           (to --size if given)\n"
+		"  -n, --iters N            iterations per size, at least %d (default %u\n"
+		"                           for lat, %u for bw)\n"
 		"      --tx-depth N         work requests in flight for bw (default %u)\n"
-		"      --cq-mod N           signal one send in N (default %u, at most --tx-depth)\n"
+		"      --cq-mod N           signal one send in N (default %u, at most\n"
+		"                           --tx-depth)\n"
 		"      --json FILE          also write the figures as JSON (client side)\n"
 		"      --gbps               bandwidth in Gb/s instead of MiB/s\n",
 		BENCH_SIZE_MAX, BENCH_DEFAULT_LAT_SIZE, BENCH_DEFAULT_BW_SIZE,
