@@ -14,8 +14,8 @@ rxe_add_test(ops_two_guests ops_two_guests.sh TIMEOUT 240)
 # Bad input, peer faults and signals: clear errors, no leak, no hang.
 rxe_add_test(robust_input robust_input.sh TIMEOUT 240)
 rxe_add_test(robust_peer robust_peer.sh TIMEOUT 300)
-# robust_valgrind.sh is not registered yet: see
-# docs/readme-troubleshooting.md ("Not yet in the suite").
+# valgrind memcheck: the manual flow and three error paths.
+rxe_add_test(robust_valgrind robust_valgrind.sh TIMEOUT 900)
 rxe_add_test(robust_signals robust_signals.sh TIMEOUT 240)
 if(RDMA_PLAIN_PROGRAM)
 	rxe_add_test(rc_plain_build rc_plain_build.sh TIMEOUT 200)
