@@ -16,8 +16,8 @@
 
 #include "bench.h"
 #include "config.h"
+#include "parse_args.h"
 
-#define MAX_ARGS 32
 /* Figures are doubles computed from integers: equal to well within this. */
 #define EPSILON 1e-9
 
@@ -135,43 +135,6 @@ static void bw_stats_refuses_no_time(void **state)
 }
 
 /* --- options --- */
-
-struct parse_result {
-	int ret;
-	struct config cfg;
-	char *out;
-	char *err;
-};
-
-static struct parse_result parse(const char *first, ...)
-{
-	char *argv[MAX_ARGS + 1] = {(char *)"rdma_rc_example"};
-	struct parse_result r = {0};
-	size_t out_len, err_len;
-	FILE *out = open_memstream(&r.out, &out_len);
-	FILE *err = open_memstream(&r.err, &err_len);
-	const char *arg = first;
-	va_list ap;
-	int argc = 1;
-
-	va_start(ap, first);
-	while (arg && argc < MAX_ARGS) {
-		argv[argc++] = (char *)arg;
-		arg = va_arg(ap, const char *);
-	}
-	va_end(ap);
-	argv[argc] = NULL;
-	r.ret = config_parse(&r.cfg, argc, argv, out, err);
-	fclose(out);
-	fclose(err);
-	return r;
-}
-
-static void free_result(struct parse_result *r)
-{
-	free(r->out);
-	free(r->err);
-}
 
 /* A usage error: -EINVAL and exactly @line (with its newline) on stderr. */
 static void expect_usage_error(struct parse_result r, const char *line)

@@ -17,49 +17,9 @@
 #include "cm.h"
 #include "config.h"
 #include "grh.h"
+#include "parse_args.h"
 #include "transport.h"
 #include "ud.h"
-
-#define MAX_ARGS 16
-
-/* What one config_parse call returned and printed. */
-struct parse_result {
-	int ret;
-	struct config cfg;
-	char *out;
-	char *err;
-};
-
-/* Parse a NULL-terminated list of arguments (after the program name). */
-static struct parse_result parse(const char *first, ...)
-{
-	char *argv[MAX_ARGS + 1] = {(char *)"rdma_rc_example"};
-	struct parse_result r = {0};
-	size_t out_len, err_len;
-	FILE *out = open_memstream(&r.out, &out_len);
-	FILE *err = open_memstream(&r.err, &err_len);
-	const char *arg = first;
-	va_list ap;
-	int argc = 1;
-
-	va_start(ap, first);
-	while (arg && argc < MAX_ARGS) {
-		argv[argc++] = (char *)arg;
-		arg = va_arg(ap, const char *);
-	}
-	va_end(ap);
-	argv[argc] = NULL;
-	r.ret = config_parse(&r.cfg, argc, argv, out, err);
-	fclose(out);
-	fclose(err);
-	return r;
-}
-
-static void free_result(struct parse_result *r)
-{
-	free(r->out);
-	free(r->err);
-}
 
 static void test_connection_values(void **state)
 {

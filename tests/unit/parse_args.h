@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PARSE_ARGS_H
+#define PARSE_ARGS_H
+
+#include "config.h"
+
+/* What one config_parse call returned and printed. */
+struct parse_result {
+	int ret;
+	struct config cfg;
+	char *out;
+	char *err;
+};
+
+/*
+ * Run config_parse on a NULL-terminated list of arguments (after the
+ * program name), capturing its help and error output.
+ */
+struct parse_result parse(const char *first, ...);
+
+/* Free what parse() captured. */
+void free_result(struct parse_result *r);
+
+#endif
