@@ -21,7 +21,5 @@
 /* INIT is RC's (port, pkey index, access), with UC_REMOTE_ACCESS. */
 int uc_modify_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
 			const struct qp_info *remote, const struct trace *tr);
-int uc_modify_qp_to_rts(struct ibv_qp *qp, uint32_t psn,
-			const struct trace *tr);
 
 #endif

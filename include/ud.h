@@ -26,8 +26,6 @@
 int ud_modify_qp_to_init(struct ibv_qp *qp, uint8_t port,
 			 const struct trace *tr);
 int ud_modify_qp_to_rtr(struct ibv_qp *qp, const struct trace *tr);
-int ud_modify_qp_to_rts(struct ibv_qp *qp, uint32_t psn,
-			const struct trace *tr);
 
 /* The address handle to the peer: its LID, and its GID with a GRH. */
 int ud_create_ah(struct ibv_pd *pd, const struct qp_path *path,

@@ -288,6 +288,33 @@ static int qp_to_init(struct resources *res, const struct config *cfg)
 				 &res->trace);
 }
 
+/*
+ * UC and UD go to RTS with our first PSN alone: without acknowledgements
+ * there is no ack timeout, retry count, RNR retry or READ depth to set.
+ */
+static int modify_qp_to_rts_unacked(struct ibv_qp *qp, uint32_t psn,
+				    enum transport transport,
+				    const struct trace *tr)
+{
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_RTS,
+		.sq_psn = psn,
+	};
+	int ret;
+
+	ret = ibv_modify_qp(qp, &attr,
+			    IBV_QP_STATE |	    /* to RTS */
+				    IBV_QP_SQ_PSN); /* our first PSN */
+	if (ret) {
+		fprintf(stderr, "failed to modify %s QP 0x%06x to RTS: %s\n",
+			transport_name(transport), qp->qp_num, strerror(ret));
+		return -ret;
+	}
+	trace_step(tr, "QP 0x%06x RTR -> RTS (%s): sq PSN 0x%06x", qp->qp_num,
+		   transport_name(transport), psn);
+	return 0;
+}
+
 /* INIT -> RTR -> RTS, and for UD the address handle to the peer. */
 static int qp_to_rts(struct resources *res, const struct config *cfg,
 		     const struct qp_path *path, const struct connection *conn)
@@ -299,13 +326,15 @@ static int qp_to_rts(struct resources *res, const struct config *cfg,
 		ret = uc_modify_qp_to_rtr(res->qp, path, &conn->remote,
 					  &res->trace);
 		return ret ? ret
-			   : uc_modify_qp_to_rts(res->qp, conn->local.psn,
-						 &res->trace);
+			   : modify_qp_to_rts_unacked(res->qp, conn->local.psn,
+						      TRANSPORT_UC,
+						      &res->trace);
 	case TRANSPORT_UD:
 		ret = ud_modify_qp_to_rtr(res->qp, &res->trace);
 		if (!ret)
-			ret = ud_modify_qp_to_rts(res->qp, conn->local.psn,
-						  &res->trace);
+			ret = modify_qp_to_rts_unacked(res->qp, conn->local.psn,
+						       TRANSPORT_UD,
+						       &res->trace);
 		return ret ? ret
 			   : ud_create_ah(res->pd, path, &conn->remote,
 					  &res->ah, &res->trace);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* UC's RTR and RTS: RC's transitions without what acks and READs need. */
+/* UC's RTR: RC's transition without what acks and READs need (RTS: qp.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -35,26 +35,5 @@ int uc_modify_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
 		mtu_to_bytes(path->mtu), remote->lid,
 		path->gid_index >= 0 ? "GRH with sgid index " : "no GRH ",
 		path->gid_index);
-	return 0;
-}
-
-int uc_modify_qp_to_rts(struct ibv_qp *qp, uint32_t psn, const struct trace *tr)
-{
-	struct ibv_qp_attr attr = {
-		.qp_state = IBV_QPS_RTS,
-		.sq_psn = psn,
-	};
-	int ret;
-
-	ret = ibv_modify_qp(qp, &attr,
-			    IBV_QP_STATE |	    /* to RTS */
-				    IBV_QP_SQ_PSN); /* our first PSN */
-	if (ret) {
-		fprintf(stderr, "failed to modify UC QP 0x%06x to RTS: %s\n",
-			qp->qp_num, strerror(ret));
-		return -ret;
-	}
-	trace_step(tr, "QP 0x%06x RTR -> RTS (UC): sq PSN 0x%06x", qp->qp_num,
-		   psn);
 	return 0;
 }

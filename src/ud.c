@@ -54,27 +54,6 @@ int ud_modify_qp_to_rtr(struct ibv_qp *qp, const struct trace *tr)
 	return 0;
 }
 
-int ud_modify_qp_to_rts(struct ibv_qp *qp, uint32_t psn, const struct trace *tr)
-{
-	struct ibv_qp_attr attr = {
-		.qp_state = IBV_QPS_RTS,
-		.sq_psn = psn,
-	};
-	int ret;
-
-	ret = ibv_modify_qp(qp, &attr,
-			    IBV_QP_STATE |	    /* to RTS */
-				    IBV_QP_SQ_PSN); /* our first PSN */
-	if (ret) {
-		fprintf(stderr, "failed to modify UD QP 0x%06x to RTS: %s\n",
-			qp->qp_num, strerror(ret));
-		return -ret;
-	}
-	trace_step(tr, "QP 0x%06x RTR -> RTS (UD): sq PSN 0x%06x", qp->qp_num,
-		   psn);
-	return 0;
-}
-
 int ud_create_ah(struct ibv_pd *pd, const struct qp_path *path,
 		 const struct qp_info *remote, struct ibv_ah **ah,
 		 const struct trace *tr)
