@@ -26,19 +26,7 @@ static const struct cmp_swap_try {
 
 int op_cmp_swap_server(struct op_ctx *ctx)
 {
-	int ret;
-
-	ctx->res->buf->atomic_counter = CMP_SWAP_START;
-	printf("Counter on the server starts at %d\n", CMP_SWAP_START);
-	ret = sock_sync(ctx->sock, ctx->timeout_ms);
-	if (ret)
-		return ret;
-	ret = sock_sync(ctx->sock, ctx->timeout_ms);
-	if (ret)
-		return ret;
-	printf("Counter on the server is now %" PRIu64 "\n",
-	       ctx->res->buf->atomic_counter);
-	return 0;
+	return op_counter_server(ctx, CMP_SWAP_START);
 }
 
 /* One CMP_AND_SWP; the counter's old value into *@old. */

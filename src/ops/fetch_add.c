@@ -21,21 +21,7 @@ static const uint64_t fetch_add_amounts[] = {1, 10, 100};
 
 int op_fetch_add_server(struct op_ctx *ctx)
 {
-	int ret;
-
-	ctx->res->buf->atomic_counter = FETCH_ADD_START;
-	printf("Counter on the server starts at %d\n", FETCH_ADD_START);
-	/* The counter is set: the client may add. */
-	ret = sock_sync(ctx->sock, ctx->timeout_ms);
-	if (ret)
-		return ret;
-	/* The client is done: every add has completed. */
-	ret = sock_sync(ctx->sock, ctx->timeout_ms);
-	if (ret)
-		return ret;
-	printf("Counter on the server is now %" PRIu64 "\n",
-	       ctx->res->buf->atomic_counter);
-	return 0;
+	return op_counter_server(ctx, FETCH_ADD_START);
 }
 
 /* One FETCH_AND_ADD of @add; the counter's old value into *@old. */

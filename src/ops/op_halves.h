@@ -32,6 +32,12 @@ int op_rnr_server(struct op_ctx *ctx);
 int op_rnr_client(struct op_ctx *ctx);
 
 /*
+ * The server half both atomics share: set our counter to @start, let the
+ * client work on it between two syncs, then show what it became.
+ */
+int op_counter_server(struct op_ctx *ctx, uint64_t start);
+
+/*
  * On UD, address the send (AH, remote QPN, Q_Key) and check that it fits
  * one packet; on a connected QP, nothing to do.
  */
