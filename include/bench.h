@@ -71,6 +71,7 @@ struct bench_config {
 	uint32_t cq_mod;       /* signal one send in cq_mod */
 	const char *json_path; /* --json FILE, NULL: none */
 	bool gbps;	       /* bandwidth in Gb/s instead of MiB/s */
+	bool busy_poll;	       /* never sleep on the completion channel */
 
 	/* What the user gave explicitly, to apply the right defaults. */
 	bool size_set, iters_set, cq_mod_set;
@@ -88,6 +89,7 @@ enum bench_option {
 	BENCH_OPT_CQ_MOD,
 	BENCH_OPT_JSON,
 	BENCH_OPT_GBPS,
+	BENCH_OPT_BUSY_POLL,
 };
 
 /* The getopt_long rows of the bench options, for config.c's table. */
@@ -101,7 +103,8 @@ enum bench_option {
 	{"tx-depth", required_argument, NULL, BENCH_OPT_TX_DEPTH},      \
 	{"cq-mod", required_argument, NULL, BENCH_OPT_CQ_MOD},          \
 	{"json", required_argument, NULL, BENCH_OPT_JSON},              \
-	{"gbps", no_argument, NULL, BENCH_OPT_GBPS}
+	{"gbps", no_argument, NULL, BENCH_OPT_GBPS},                    \
+	{"busy-poll", no_argument, NULL, BENCH_OPT_BUSY_POLL}
 /* clang-format on */
 /* Their short letters, for getopt_long's string. */
 #define BENCH_SHORT_OPTIONS "s:an:"
@@ -114,6 +117,12 @@ void bench_config_defaults(struct bench_config *bc);
  */
 int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
 		       FILE *err);
+
+/*
+ * True if the benchmark's waits may sleep on a completion channel, so the
+ * CQ needs one: --bench without --busy-poll.
+ */
+bool bench_sleeps(const struct bench_config *bc);
 
 /* After all options: apply defaults, check combinations; 0 or -EINVAL. */
 int bench_config_finish(struct bench_config *bc, FILE *err);

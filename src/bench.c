@@ -105,6 +105,10 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 		.remote_landing = conn->remote.addr + half,
 		.rkey = conn->remote.rkey,
 		.timeout_ms = cfg->timeout_sec * 1000,
+		/* --busy-poll makes no channel; -e sleeps at once */
+		.spin_ns = !res->cq->channel ? UINT64_MAX
+			   : cfg->use_events ? 0
+					     : (uint64_t)BENCH_SPIN_US * 1000,
 		/* a read or an atomic is only done when it completes */
 		.signal_every =
 			bc->mode == BENCH_LAT && (bc->op == BENCH_OP_READ ||
@@ -217,6 +221,13 @@ static void print_banner(const struct bench_config *bc,
 	printf("benchmark: %s %s on %s, %u iterations per size, tx depth %u, cq mod %u, max inline %u\n",
 	       bench_op_name(bc->op), bench_mode_name(bc->mode), device,
 	       bc->iters, bc->tx_depth, bc->cq_mod, run->max_inline);
+	if (run->spin_ns == UINT64_MAX)
+		printf("waits: polling only (--busy-poll)\n");
+	else if (run->spin_ns == 0)
+		printf("waits: sleep on the completion channel at once (-e)\n");
+	else
+		printf("waits: poll for %u us, then sleep on the completion channel\n",
+		       (unsigned int)(run->spin_ns / 1000));
 }
 
 int bench_run(const struct config *cfg, struct resources *res,

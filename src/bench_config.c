@@ -56,6 +56,7 @@ void bench_config_defaults(struct bench_config *bc)
 		.cq_mod = BENCH_DEFAULT_CQ_MOD,
 		.json_path = NULL,
 		.gbps = false,
+		.busy_poll = false,
 	};
 }
 
@@ -78,11 +79,15 @@ void bench_print_usage(FILE *out)
 		"      --cq-mod N           signal one send in N (default %u, at most\n"
 		"                           --tx-depth)\n"
 		"      --json FILE          also write the figures as JSON (client side)\n"
-		"      --gbps               bandwidth in Gb/s instead of MiB/s\n",
+		"      --gbps               bandwidth in Gb/s instead of MiB/s\n"
+		"      --busy-poll          wait for completions by polling only, as\n"
+		"                           perftest does (default: poll for %u us, then\n"
+		"                           sleep on a completion channel; with -e: sleep\n"
+		"                           at once, as perftest's -e)\n",
 		BENCH_SIZE_MAX, BENCH_DEFAULT_LAT_SIZE, BENCH_DEFAULT_BW_SIZE,
 		BENCH_ITERS_MIN, BENCH_DEFAULT_LAT_ITERS,
 		BENCH_DEFAULT_BW_ITERS, BENCH_DEFAULT_TX_DEPTH,
-		BENCH_DEFAULT_CQ_MOD);
+		BENCH_DEFAULT_CQ_MOD, BENCH_SPIN_US);
 }
 
 /* A decimal number in [min, max], nothing else (no sign, spaces, suffix). */
@@ -166,6 +171,8 @@ static const char *option_name(int opt)
 		return "--json";
 	case BENCH_OPT_GBPS:
 		return "--gbps";
+	case BENCH_OPT_BUSY_POLL:
+		return "--busy-poll";
 	}
 	return NULL;
 }
@@ -210,8 +217,11 @@ int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
 		}
 		bc->json_path = arg;
 		return 0;
-	default: /* BENCH_OPT_GBPS */
+	case BENCH_OPT_GBPS:
 		bc->gbps = true;
+		return 0;
+	default: /* BENCH_OPT_BUSY_POLL */
+		bc->busy_poll = true;
 		return 0;
 	}
 }
@@ -267,6 +277,11 @@ int bench_config_finish(struct bench_config *bc, FILE *err)
 bool bench_is_on(const struct bench_config *bc)
 {
 	return bc->mode != BENCH_OFF;
+}
+
+bool bench_sleeps(const struct bench_config *bc)
+{
+	return bench_is_on(bc) && !bc->busy_poll;
 }
 
 size_t bench_sizes(const struct bench_config *bc,

@@ -75,7 +75,9 @@ static int wait_byte(struct bench_run *run, uint8_t value)
 
 	bench_patience_init(&patience, run->timeout_ms);
 	while (*byte != value) {
-		if (bench_patience_lost(&patience)) {
+		/* No completion tells of a write: this wait can only poll. */
+		if (bench_patience_next(&patience, UINT64_MAX) ==
+		    BENCH_GIVE_UP) {
 			int err = interrupted() ? EINTR : ETIMEDOUT;
 
 			fprintf(stderr,

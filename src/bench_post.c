@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -199,40 +200,89 @@ static bool reached(const struct bench_run *run, uint64_t sends, uint64_t recvs)
 }
 
 /*
- * Poll until reached(@sends, @recvs), or with @any until anything completes.
- * The clock bounds only a wait without progress: a long size is no timeout.
+ * Sleep until the CQ may hold a completion, at most @timeout_ms: arm it,
+ * poll once more (a completion that came before the arm raises no event),
+ * then wait on the completion channel and take the event. Returns what
+ * that poll returned (0 after a sleep), or a negative errno.
+ */
+static int sleep_on_channel(struct bench_run *run, int timeout_ms)
+{
+	struct ibv_comp_channel *channel = run->cq->channel;
+	struct pollfd pfd = {.fd = channel->fd, .events = POLLIN};
+	struct ibv_cq *ev_cq;
+	void *ev_ctx;
+	int n;
+
+	n = ibv_req_notify_cq(run->cq, 0);
+	if (n) {
+		fprintf(stderr, "failed to request CQ notification: %s\n",
+			strerror(n));
+		return -n;
+	}
+	n = bench_poll_once(run, NULL);
+	if (n)
+		return n;
+	n = interruptible_poll(&pfd, 1, timeout_ms);
+	if (n == 0 || n == -EINTR)
+		return 0; /* the caller's bound, or interrupted(), decides */
+	if (n < 0) {
+		fprintf(stderr,
+			"failed to wait on the completion channel: %s\n",
+			strerror(-n));
+		return n;
+	}
+	/* The fd is non-blocking: EAGAIN means another look found nothing. */
+	if (ibv_get_cq_event(channel, &ev_cq, &ev_ctx)) {
+		n = -errno;
+		if (n == -EAGAIN)
+			return 0;
+		fprintf(stderr, "failed to get a CQ event: %s\n", strerror(-n));
+		return n;
+	}
+	/* One ack per event; ibv_destroy_cq waits for all of them. */
+	ibv_ack_cq_events(ev_cq, 1);
+	return 0;
+}
+
+/*
+ * Poll until reached(@sends, @recvs), or with @any until anything completes;
+ * sleep on the channel once the CQ stayed empty for run->spin_ns. The clock
+ * bounds only a wait without progress: a long size is no timeout.
  */
 static int wait_for(struct bench_run *run, uint64_t sends, uint64_t recvs,
 		    bool any)
 {
 	struct bench_patience patience;
+	enum bench_next next;
 	int n;
 
 	bench_patience_init(&patience, run->timeout_ms);
 	while (!reached(run, sends, recvs)) {
 		n = bench_poll_once(run, NULL);
+		if (n == 0) {
+			next = bench_patience_next(&patience, run->spin_ns);
+			if (next == BENCH_SLEEP && run->cq->channel)
+				n = sleep_on_channel(
+					run, bench_patience_left_ms(&patience));
+			else if (next == BENCH_GIVE_UP)
+				break;
+		}
 		if (n < 0)
 			return n;
 		if (n > 0 && any)
 			return 0;
-		if (n > 0) {
+		if (n > 0)
 			bench_patience_renew(&patience);
-			continue;
-		}
-		if (bench_patience_lost(&patience)) {
-			int err = interrupted() ? EINTR : ETIMEDOUT;
-
-			fprintf(stderr,
-				"failed to get a completion within %d ms: %s (sends %" PRIu64
-				" of %" PRIu64 ", receives %" PRIu64
-				" of %" PRIu64 " done)\n",
-				run->timeout_ms, strerror(err),
-				run->sends_completed, run->sends_posted,
-				run->recvs_completed, run->recvs_posted);
-			return -err;
-		}
 	}
-	return 0;
+	if (reached(run, sends, recvs))
+		return 0;
+	n = interrupted() ? EINTR : ETIMEDOUT;
+	fprintf(stderr,
+		"failed to get a completion within %d ms: %s (sends %" PRIu64
+		" of %" PRIu64 ", receives %" PRIu64 " of %" PRIu64 " done)\n",
+		run->timeout_ms, strerror(n), run->sends_completed,
+		run->sends_posted, run->recvs_completed, run->recvs_posted);
+	return -n;
 }
 
 int bench_wait(struct bench_run *run, uint64_t sends, uint64_t recvs)

@@ -41,6 +41,7 @@ struct bench_run {
 	uint32_t rkey;
 	uint32_t max_inline;   /* what the QP really took, may be 0 */
 	int timeout_ms;	       /* bound on any wait without progress */
+	uint64_t spin_ns;      /* how long a CQ wait polls before it sleeps */
 	uint32_t signal_every; /* a completion for one send in this many */
 
 	/* Per size. */
@@ -65,20 +66,22 @@ static inline uint64_t bench_now_ns(void)
 }
 
 /*
- * Empty polls before a waiting side gives its CPU away once. A guest with
- * one CPU runs both sides of a one-guest test, and the kernel's soft-RoCE
- * work too: spinning there only delays what it waits for. On a CPU of its
- * own sched_yield() returns at once, so this costs a system call per this
- * many empty polls.
+ * How a side waits. It polls, and gives its CPU away once every
+ * BENCH_SPINS_PER_YIELD empty polls: a guest with one CPU runs both sides
+ * of a one-guest test and the kernel's soft-RoCE work too, and spinning
+ * there only delays what it waits for (on a CPU of its own sched_yield()
+ * returns at once). A wait on the CQ that stays empty for spin_ns then
+ * sleeps on the completion channel, if there is one: the kernel then has
+ * the CPU to itself. A real NIC answers a small message well within
+ * BENCH_SPIN_US, so there the loops never sleep; --busy-poll never does,
+ * -e sleeps at once.
  */
 #define BENCH_SPINS_PER_YIELD 16
-/* Empty polls between two looks at the clock: reading it is not free in a
- * guest, and a bound on a stalled wait needs no precision. */
-#define BENCH_SPINS_PER_CLOCK 1024
+#define BENCH_SPIN_US	      100u
 
-/* The bound on a wait that sees no progress, with the yield of the poll. */
+/* The bound on a wait that sees no progress, and when it may sleep. */
 struct bench_patience {
-	uint64_t deadline; /* 0: not started, the clock is read lazily */
+	uint64_t start; /* 0: not started, the clock is read lazily */
 	unsigned int spins;
 	int timeout_ms;
 };
@@ -91,25 +94,50 @@ static inline void bench_patience_init(struct bench_patience *p, int timeout_ms)
 /* Something arrived: the bound starts again. */
 static inline void bench_patience_renew(struct bench_patience *p)
 {
-	p->deadline = 0;
+	p->start = 0;
 	p->spins = 0;
 }
 
-/* One more empty poll; true once the wait has lasted timeout_ms. */
-static inline bool bench_patience_lost(struct bench_patience *p)
+/* What a waiting side does after an empty poll. */
+enum bench_next {
+	BENCH_POLL,    /* poll again */
+	BENCH_SLEEP,   /* it spun long enough: sleep if it can */
+	BENCH_GIVE_UP, /* the timeout passed, or a stop signal came */
+};
+
+/*
+ * One more empty poll. Every BENCH_SPINS_PER_YIELD of them: yield, read the
+ * clock, and say whether the wait has lasted @spin_ns (BENCH_SLEEP) or the
+ * timeout (BENCH_GIVE_UP).
+ */
+static inline enum bench_next bench_patience_next(struct bench_patience *p,
+						  uint64_t spin_ns)
 {
-	uint64_t now;
+	uint64_t now, waited;
 
 	if (interrupted())
-		return true; /* SIGINT/SIGTERM: the caller reports EINTR */
-	if (++p->spins % BENCH_SPINS_PER_YIELD == 0)
-		sched_yield();
-	if (p->spins % BENCH_SPINS_PER_CLOCK)
-		return false;
+		return BENCH_GIVE_UP; /* SIGINT/SIGTERM: the caller reports EINTR */
+	if (++p->spins % BENCH_SPINS_PER_YIELD)
+		return BENCH_POLL;
+	sched_yield();
 	now = bench_now_ns();
-	if (!p->deadline)
-		p->deadline = now + (uint64_t)p->timeout_ms * 1000000;
-	return now > p->deadline;
+	if (!p->start)
+		p->start = now;
+	waited = now - p->start;
+	if (waited > (uint64_t)p->timeout_ms * 1000000)
+		return BENCH_GIVE_UP;
+	return waited >= spin_ns ? BENCH_SLEEP : BENCH_POLL;
+}
+
+/* The time left of the bound, in whole milliseconds (at least 1). */
+static inline int bench_patience_left_ms(const struct bench_patience *p)
+{
+	uint64_t waited_ms =
+		p->start ? (bench_now_ns() - p->start) / 1000000 : 0;
+
+	if (waited_ms >= (uint64_t)p->timeout_ms)
+		return 1;
+	return p->timeout_ms - (int)waited_ms;
 }
 
 /* bench_post.c: lean versions of post_send, post_receive, poll_completion. */

@@ -305,6 +305,12 @@ static int check_bench_transport(const struct config *cfg, FILE *err)
 			PROGRAM_NAME, transport_name(cfg->transport));
 		return -EINVAL;
 	}
+	if (cfg->use_events && cfg->bench.busy_poll) {
+		fprintf(err,
+			"%s: options -e and --busy-poll contradict (sleep on the completion channel, or never)\n",
+			PROGRAM_NAME);
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -184,7 +184,7 @@ int qp_describe_local(const struct resources *res, const struct config *cfg,
 		memcpy(info->gid, res->gid.gid.raw, sizeof(info->gid));
 	for (i = 0; i < cfg->op_count; i++)
 		info->ops[i] = (uint8_t)cfg->ops[i];
-	if (cfg->use_events)
+	if (res->comp_channel)
 		info->flags |= QP_INFO_USES_EVENTS;
 	if (resources_have_atomics(res))
 		info->flags |= QP_INFO_HAS_ATOMICS;

@@ -124,8 +124,9 @@ static int register_buffer(struct resources *res)
 }
 
 /*
- * -e: a completion channel for the CQ, its fd non-blocking so that a wait
- * can poll() it together with the async fd and never block past its bound.
+ * -e, or a benchmark that may sleep: a completion channel for the CQ, its fd
+ * non-blocking so that a wait can poll() it (with the async fd) and never
+ * block past its bound.
  */
 static int create_comp_channel(struct resources *res)
 {
@@ -235,7 +236,7 @@ static int create_on_context(struct resources *res, const struct config *cfg)
 	if (ret)
 		goto free_buffer;
 
-	if (cfg->use_events) {
+	if (cfg->use_events || bench_sleeps(&cfg->bench)) {
 		ret = create_comp_channel(res);
 		if (ret)
 			goto dereg_mr;

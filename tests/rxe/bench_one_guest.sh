@@ -53,10 +53,15 @@ pair bw_write "--bench bw --op write -s 4096 -n 50 --tx-depth 16 --cq-mod 4" \
 	"--bench bw --op write -s 4096 -n 50 --tx-depth 16 --cq-mod 4"
 # Latency of the fetch-and-add atomic: always 8 bytes.
 pair lat_fetch_add "--bench lat --op fetch_add -n 10" "--bench lat --op fetch_add -n 10"
+# The two other ways to wait: polling only, and sleeping at once.
+pair bw_send_busy "--bench bw --op send -s 64 -n 200 --busy-poll" \
+	"--bench bw --op send -s 64 -n 200 --busy-poll"
+pair lat_read_events "--bench lat --op read -s 64 -n 20 -e" \
+	"--bench lat --op read -s 64 -n 20 -e"
 # Sides that disagree refuse, each naming the difference, and exit 1.
 pair mismatch "--bench lat --op send -n 10" "--bench lat --op write -n 10"
 
-# One exec for all four pairs: starting programs is what costs under TCG.
+# One exec for all six pairs: starting programs is what costs under TCG.
 rxe_exec bench_one_guest --timeout 200 -a "$guest"
 expect_rc "$RXE_OUT.a.rc" 0
 out=$RXE_OUT
@@ -73,12 +78,25 @@ expect_rc "$RXE_OUT.server.rc" 0
 expect_rc "$RXE_OUT.client.rc" 0
 expect_text "$RXE_OUT.client.out" " #bytes #iterations BW peak[MiB/sec] BW average[MiB/sec] MsgRate[Mpps]"
 expect_text "$RXE_OUT.client.out" "tx depth 16, cq mod 4"
+expect_line "$RXE_OUT.client.out" "waits: poll for 100 us, then sleep on the completion channel"
 check_figures bw write 50 4096
 
 RXE_OUT=$out.lat_fetch_add
 expect_rc "$RXE_OUT.server.rc" 0
 expect_rc "$RXE_OUT.client.rc" 0
 check_figures lat fetch_add 10 8
+
+RXE_OUT=$out.bw_send_busy
+expect_rc "$RXE_OUT.server.rc" 0
+expect_rc "$RXE_OUT.client.rc" 0
+expect_line "$RXE_OUT.client.out" "waits: polling only (--busy-poll)"
+check_figures bw send 200 64
+
+RXE_OUT=$out.lat_read_events
+expect_rc "$RXE_OUT.server.rc" 0
+expect_rc "$RXE_OUT.client.rc" 0
+expect_line "$RXE_OUT.client.out" "waits: sleep on the completion channel at once (-e)"
+check_figures lat read 20 64
 
 RXE_OUT=$out.mismatch
 expect_rc "$RXE_OUT.server.rc" 1

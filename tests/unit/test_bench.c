@@ -152,6 +152,8 @@ static void bench_off_by_default(void **state)
 	(void)state;
 	assert_int_equal(r.ret, 0);
 	assert_false(bench_is_on(&r.cfg.bench));
+	/* no benchmark: no completion channel unless -e asks */
+	assert_false(bench_sleeps(&r.cfg.bench));
 	free_result(&r);
 }
 
@@ -166,6 +168,9 @@ static void bench_lat_defaults_are_perftest_ones(void **state)
 	assert_int_equal(r.cfg.bench.size, 2);
 	assert_int_equal(r.cfg.bench.iters, 1000);
 	assert_null(r.cfg.bench.json_path);
+	/* unlike perftest, a wait that lasts sleeps on a completion channel */
+	assert_false(r.cfg.bench.busy_poll);
+	assert_true(bench_sleeps(&r.cfg.bench));
 	free_result(&r);
 }
 
@@ -186,10 +191,10 @@ static void bench_bw_defaults_are_perftest_ones(void **state)
 
 static void bench_every_option(void **state)
 {
-	struct parse_result r =
-		parse("--bench", "bw", "--op", "read", "-s", "4096", "-n", "20",
-		      "--tx-depth", "16", "--cq-mod", "4", "--json", "out.json",
-		      "--gbps", "-t", "30", "server", (char *)NULL);
+	struct parse_result r = parse(
+		"--bench", "bw", "--op", "read", "-s", "4096", "-n", "20",
+		"--tx-depth", "16", "--cq-mod", "4", "--json", "out.json",
+		"--gbps", "--busy-poll", "-t", "30", "server", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
@@ -200,6 +205,8 @@ static void bench_every_option(void **state)
 	assert_int_equal(r.cfg.bench.cq_mod, 4);
 	assert_string_equal(r.cfg.bench.json_path, "out.json");
 	assert_true(r.cfg.bench.gbps);
+	assert_true(r.cfg.bench.busy_poll);
+	assert_false(bench_sleeps(&r.cfg.bench));
 	/* -t stays --timeout */
 	assert_int_equal(r.cfg.timeout_sec, 30);
 	assert_string_equal(r.cfg.server_name, "server");
@@ -313,6 +320,12 @@ static void bench_bad_combinations(void **state)
 		parse("--bench", "bw", "--tx-depth", "8", "--cq-mod", "16",
 		      (char *)NULL),
 		"rdma_rc_example: invalid --cq-mod value '16' (more than --tx-depth 8: the send queue would fill before a completion)\n");
+	expect_usage_error(
+		parse("--busy-poll", (char *)NULL),
+		"rdma_rc_example: option --busy-poll needs --bench lat|bw\n");
+	expect_usage_error(
+		parse("--bench", "lat", "-e", "--busy-poll", (char *)NULL),
+		"rdma_rc_example: options -e and --busy-poll contradict (sleep on the completion channel, or never)\n");
 }
 
 static void bench_needs_rc_over_tcp(void **state)
