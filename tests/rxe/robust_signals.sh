@@ -1,6 +1,6 @@
 # SIGINT and SIGTERM while waiting, one guest: each wait (accept, connect
-# retries, the QP-info read, the completion poll) must end, free everything
-# and exit 1 with a line naming the signal.
+# retries, the QP-info read, the completion poll, a benchmark's loop) must
+# end, free everything and exit 1 with a line naming the signal.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/robust_lib.sh"
@@ -21,6 +21,13 @@ $BAD_PEER --listen --port $port --mode fake-qp >\$RB_DIR/fake-qp.peer 2>&1 &
 rb_case_signal poll INT \$RB_DIR/fake-qp.peer "bad_peer: synced, now dying" \
 	$P -p $port --connect-timeout 50 -t 50 \$RXE_ADDR
 wait
+# A benchmark far too long to finish: one guest often completes a READ
+# within ibv_post_send, so its loop must look at the signal itself.
+$P -p $port --accept-timeout 50 --bench lat --op read -s 65536 -n 1000000 \
+	>\$RB_DIR/bench-server.out 2>&1 &
+rb_case_signal bench INT \$RB_DIR/bench.out "waits: poll for 100 us, then sleep on the completion channel" \
+	$P -p $port --connect-timeout 50 --bench lat --op read -s 65536 -n 1000000 \$RXE_ADDR
+wait
 GUEST
 
 expect_case accept 1 "failed to accept a client on port $port: Interrupted system call"
@@ -31,7 +38,10 @@ expect_case exchange 1 "failed to receive from the peer after 0 of 72 bytes: Int
 expect_line "$RB/exchange.err" "rdma_rc_example: stopped by SIGTERM, resources freed"
 expect_case poll 1 "failed to get a completion: Interrupted system call"
 expect_line "$RB/poll.err" "rdma_rc_example: stopped by SIGINT, resources freed"
-for c in accept connect exchange poll; do
+# It stops within its size, wherever the signal finds it.
+expect_status "$(cat "$RB/bench.rc")" 1 "bench client after SIGINT"
+expect_line "$RB/bench.err" "rdma_rc_example: stopped by SIGINT, resources freed"
+for c in accept connect exchange poll bench; do
 	expect_line "$RB/$c.out" "test result is -4"
 done
 finish
