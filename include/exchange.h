@@ -14,10 +14,14 @@
  *   body (64 bytes)     buffer address u64, buffer length u32, rkey u32,
  *                       QP number u32, PSN u32, LID u16, GID 16 bytes,
  *                       transport u8, op count u8, op ids 16 x u8,
- *                       flags u8, reserved 3 bytes (zero)
+ *                       flags u8, MTU u8, reserved 2 bytes (zero)
+ *
+ * MTU is the sender's port's active MTU as enum ibv_mtu (1 = 256 bytes ...
+ * 5 = 4096): the path MTU is the smaller of the two sides'. Version 2 added
+ * it, in what version 1 had reserved.
  */
 #define QP_INFO_MAGIC	    0x52434558u /* "RCEX" */
-#define QP_INFO_VERSION	    1
+#define QP_INFO_VERSION	    2
 #define QP_INFO_HEADER_SIZE 8
 #define QP_INFO_BODY_SIZE   64
 #define QP_INFO_WIRE_SIZE   (QP_INFO_HEADER_SIZE + QP_INFO_BODY_SIZE)
@@ -46,6 +50,7 @@ struct qp_info {
 	uint8_t op_count;
 	uint8_t ops[OPS_MAX];
 	uint8_t flags;
+	uint8_t mtu; /* enum ibv_mtu of the sender's port */
 };
 
 /* Write @info as QP_INFO_WIRE_SIZE bytes to @out. */

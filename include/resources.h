@@ -34,6 +34,8 @@ struct resources {
 	struct ibv_port_attr port_attr;
 	uint8_t ib_port;
 	struct gid_choice gid;
+	/* The port's active MTU; connect_qp lowers it to the peer's if smaller:
+	 * then the path MTU of the QP and the largest UD message. */
 	enum ibv_mtu mtu;
 	struct ibv_pd *pd;
 	struct rc_buffer *buf;

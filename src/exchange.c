@@ -21,7 +21,8 @@ enum qp_info_offset {
 	OFF_OP_COUNT = 51,
 	OFF_OPS = 52,
 	OFF_FLAGS = 68,
-	OFF_RESERVED = 69,
+	OFF_MTU = 69,
+	OFF_RESERVED = 70,
 	OFF_END = 72,
 };
 
@@ -77,6 +78,7 @@ void qp_info_encode(const struct qp_info *info, uint8_t out[QP_INFO_WIRE_SIZE])
 	out[OFF_OP_COUNT] = info->op_count;
 	memcpy(out + OFF_OPS, info->ops, sizeof(info->ops));
 	out[OFF_FLAGS] = info->flags;
+	out[OFF_MTU] = info->mtu;
 }
 
 int qp_info_decode_header(const uint8_t *buf, size_t len, const char **why)
@@ -142,7 +144,12 @@ static int check_fields(const struct qp_info *info, const uint8_t *reserved,
 		*why = "unknown flags";
 		return -EINVAL;
 	}
-	if (reserved[0] || reserved[1] || reserved[2]) {
+	/* IBV_MTU_256 .. IBV_MTU_4096, spelled out: the wire fixes them */
+	if (info->mtu < 1 || info->mtu > 5) {
+		*why = "MTU is not one of 256 to 4096 bytes (1 to 5)";
+		return -EINVAL;
+	}
+	if (reserved[0] || reserved[1]) {
 		*why = "reserved bytes are not zero";
 		return -EINVAL;
 	}
@@ -175,6 +182,7 @@ int qp_info_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 		.transport = buf[OFF_TRANSPORT],
 		.op_count = buf[OFF_OP_COUNT],
 		.flags = buf[OFF_FLAGS],
+		.mtu = buf[OFF_MTU],
 	};
 	memcpy(info->gid, buf + OFF_GID, sizeof(info->gid));
 	memcpy(info->ops, buf + OFF_OPS, sizeof(info->ops));

@@ -177,6 +177,7 @@ int qp_describe_local(const struct resources *res, const struct config *cfg,
 		.rkey = res->mr->rkey,
 		.qp_num = res->qp->qp_num,
 		.lid = res->port_attr.lid,
+		.mtu = (uint8_t)res->mtu,
 		.transport = (uint8_t)cfg->transport,
 		.op_count = (uint8_t)cfg->op_count,
 	};
@@ -224,9 +225,20 @@ static int exchange_info(struct resources *res, const struct config *cfg,
 		return ret;
 	qp_print_remote(&conn->remote);
 	ret = qp_info_match(&conn->local, &conn->remote, &why);
-	if (ret)
+	if (ret) {
 		fprintf(stderr, "failed to agree with the peer: %s\n", why);
-	return ret;
+		return ret;
+	}
+	/* Neither side may send a packet larger than the other can take. */
+	if (conn->remote.mtu < res->mtu) {
+		trace_step(
+			&res->trace,
+			"path MTU lowered to the peer's %d (this port's is %d)",
+			mtu_to_bytes((enum ibv_mtu)conn->remote.mtu),
+			mtu_to_bytes(res->mtu));
+		res->mtu = (enum ibv_mtu)conn->remote.mtu;
+	}
+	return 0;
 }
 
 int qp_post_early_receives(struct resources *res, const struct config *cfg)
@@ -350,10 +362,9 @@ static int qp_to_rts(struct resources *res, const struct config *cfg,
 int connect_qp(struct resources *res, const struct config *cfg, int sock,
 	       struct connection *conn)
 {
-	const struct qp_path path = {
+	struct qp_path path = {
 		.port = cfg->ib_port,
 		.gid_index = res->gid.index,
-		.mtu = res->mtu,
 		.max_rd_atomic = rd_atomic_depth(res, cfg),
 	};
 	int ret;
@@ -362,6 +373,7 @@ int connect_qp(struct resources *res, const struct config *cfg, int sock,
 	ret = exchange_info(res, cfg, sock, conn);
 	if (ret)
 		return ret;
+	path.mtu = res->mtu; /* now the smaller of the two ports' */
 	ret = qp_to_init(res, cfg);
 	if (ret)
 		return ret;

@@ -9,7 +9,7 @@ send never fails), then misbehaves as --mode says:
   close-mid    send the first 20 bytes of a message, then close
   short        send the header and half the body, then stay silent
   bad-magic    send a whole message whose magic number is wrong
-  bad-version  send a whole message of version 2
+  bad-version  send a whole message of the next version
   oversize     send a header announcing a 4096-byte body, and that body
   silent       send nothing and keep the connection open
   fake-qp      send a valid message naming a QP that does not exist, answer
@@ -20,7 +20,7 @@ send never fails), then misbehaves as --mode says:
 Wire layout (include/exchange.h), network byte order: magic u32, version
 u16, body length u16, then the 64-byte body: address u64, length u32, rkey
 u32, QP number u32, PSN u32, LID u16, GID 16 bytes, transport u8, op count
-u8, op ids 16 x u8, flags u8, 3 reserved bytes.
+u8, op ids 16 x u8, flags u8, MTU u8 (3 = 1024 bytes), 2 reserved bytes.
 """
 import os
 import signal
@@ -30,13 +30,15 @@ import sys
 import time
 
 MAGIC = 0x52434558
-VERSION = 1
+VERSION = 2
 HEADER = struct.Struct("!IHH")
-BODY = struct.Struct("!QIIIIH16sBB16sB3x")
+BODY = struct.Struct("!QIIIIH16sBB16sBB2x")
 WIRE_SIZE = HEADER.size + BODY.size  # 72
 
 # The program's default operations: send, read, write (include/op_id.h).
 DEFAULT_OPS = (1, 2, 3)
+# The MTU the peer claims, as enum ibv_mtu: rxe's default.
+MTU_1024 = 3
 # A QP number no QP in the guest has: 24 bits, far above what rxe hands out.
 FAKE_QP_NUM = 0xABCDEF
 # How long the peer stays connected at most: longer than any -t used.
@@ -46,7 +48,7 @@ SILENT_SEC = 60
 def message(gid, magic=MAGIC, version=VERSION, body_len=BODY.size):
     ops = bytes(DEFAULT_OPS).ljust(16, b"\0")
     body = BODY.pack(0x1000, 4096, 0x1234, FAKE_QP_NUM, 0, 0, gid, 0,
-                     len(DEFAULT_OPS), ops, 0)
+                     len(DEFAULT_OPS), ops, 0, MTU_1024)
     return HEADER.pack(magic, version, body_len) + body
 
 
@@ -149,7 +151,7 @@ def main():
     elif args.mode == "bad-magic":
         conn.sendall(message(gid, magic=0xDEADBEEF))
     elif args.mode == "bad-version":
-        conn.sendall(message(gid, version=2))
+        conn.sendall(message(gid, version=VERSION + 1))
     elif args.mode == "oversize":
         conn.sendall(message(gid, body_len=4096) + bytes(4096 - BODY.size))
     elif args.mode == "fake-qp":

@@ -1,6 +1,8 @@
 # rdma_rc_example scenarios on the shared pair of soft-RoCE guests.
 rxe_add_test(rc_one_guest rc_one_guest.sh TIMEOUT 200)
 rxe_add_test(rc_two_guests rc_two_guests.sh TIMEOUT 240)
+# Ports of different MTUs: both QPs take the smaller.
+rxe_add_test(rc_mtu rc_mtu.sh TIMEOUT 240)
 # -c uc / -c ud (and, with -R, RDMA_CM) on one guest and on two.
 rxe_add_test(transport_one_guest transport_one_guest.sh TIMEOUT 200)
 rxe_add_test(transport_two_guests transport_two_guests.sh TIMEOUT 240)

@@ -18,7 +18,8 @@
 #define AT_TRANSPORT 50
 #define AT_OPS	     52
 #define AT_FLAGS     68
-#define AT_RESERVED  69
+#define AT_MTU	     69
+#define AT_RESERVED  70
 
 static struct qp_info sample(void)
 {
@@ -34,6 +35,7 @@ static struct qp_info sample(void)
 		.op_count = 3,
 		.ops = {OP_SEND, OP_READ, OP_WRITE},
 		.flags = QP_INFO_HAS_ATOMICS,
+		.mtu = IBV_MTU_1024,
 	};
 
 	return info;
@@ -78,6 +80,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(out.op_count, in.op_count);
 	assert_memory_equal(out.ops, in.ops, sizeof(in.ops));
 	assert_int_equal(out.flags, in.flags);
+	assert_int_equal(out.mtu, in.mtu);
 }
 
 static void test_network_byte_order(void **state)
@@ -86,12 +89,13 @@ static void test_network_byte_order(void **state)
 
 	(void)state;
 	encode_sample(wire);
-	/* "RCEX", version 1, body 64, QP number 0x000011 */
+	/* "RCEX", version 2, body 64, QP number 0x000011, MTU 1024 */
 	assert_memory_equal(wire, "RCEX", 4);
 	assert_int_equal(wire[AT_VERSION], 0);
-	assert_int_equal(wire[AT_VERSION + 1], 1);
+	assert_int_equal(wire[AT_VERSION + 1], 2);
 	assert_int_equal(wire[AT_BODY_LEN + 1], QP_INFO_BODY_SIZE);
 	assert_int_equal(wire[AT_QP_NUM + 3], 0x11);
+	assert_int_equal(wire[AT_MTU], 3);
 }
 
 static void test_short(void **state)
@@ -126,7 +130,7 @@ static void test_wrong_magic_and_version(void **state)
 	wire[AT_MAGIC] ^= 0xff;
 	expect_refused(wire, sizeof(wire), -EPROTO);
 	encode_sample(wire);
-	wire[AT_VERSION + 1] = 2;
+	wire[AT_VERSION + 1] = 1; /* version 1 had no MTU */
 	expect_refused(wire, sizeof(wire), -EPROTONOSUPPORT);
 }
 
@@ -151,7 +155,13 @@ static void test_bad_fields(void **state)
 	wire[AT_FLAGS] = 0x80;
 	expect_refused(wire, sizeof(wire), -EINVAL);
 	encode_sample(wire);
-	wire[AT_RESERVED] = 1;
+	wire[AT_MTU] = 0; /* no such MTU */
+	expect_refused(wire, sizeof(wire), -EINVAL);
+	encode_sample(wire);
+	wire[AT_MTU] = 6; /* past IBV_MTU_4096 */
+	expect_refused(wire, sizeof(wire), -EINVAL);
+	encode_sample(wire);
+	wire[AT_RESERVED + 1] = 1;
 	expect_refused(wire, sizeof(wire), -EINVAL);
 }
 
