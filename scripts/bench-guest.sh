@@ -14,7 +14,9 @@
 set -uo pipefail
 
 : "${PROGRAM:?}" "${PLAN:?}" "${ROLE:?}"
-# Every wait is bounded: a server gives up this long after it started.
+# Every wait is bounded: a server gives up this long after it started, and
+# is killed 10 s later if SIGTERM did not end it; a side still running would
+# keep the next measurement's clients out.
 SERVER_BOUND=300
 # A client retries connecting this many times, a second apart.
 CONNECT_TRIES=60
@@ -49,16 +51,16 @@ ours_command() {
 run_server() {
 	local tool=$1 cmd=$2
 	if [ "$tool" = ours ]; then
-		timeout "$SERVER_BOUND" $cmd --accept-timeout "$SERVER_BOUND"
+		timeout -k 10 "$SERVER_BOUND" $cmd --accept-timeout "$SERVER_BOUND"
 	else
-		timeout "$SERVER_BOUND" $cmd
+		timeout -k 10 "$SERVER_BOUND" $cmd
 	fi
 }
 
 run_client() {
 	local tool=$1 cmd=$2 idx=$3 try rc=1
 	if [ "$tool" = ours ]; then
-		timeout "$SERVER_BOUND" $cmd --connect-timeout 60 \
+		timeout -k 10 "$SERVER_BOUND" $cmd --connect-timeout 60 \
 			--json "$WORK/$idx.json" "$SERVER_ADDR"
 		rc=$?
 		[ -e "$WORK/$idx.json" ] && { echo "=== JSON"; cat "$WORK/$idx.json"; }
@@ -66,7 +68,7 @@ run_client() {
 	fi
 	# perftest's client does not retry: try until the server listens.
 	for ((try = 0; try < CONNECT_TRIES; try++)); do
-		timeout "$SERVER_BOUND" $cmd "$SERVER_ADDR" >out.$idx 2>err.$idx
+		timeout -k 10 "$SERVER_BOUND" $cmd "$SERVER_ADDR" >out.$idx 2>err.$idx
 		rc=$?
 		if [ $rc -eq 0 ] || ! grep -q "Couldn't connect" err.$idx; then
 			cat out.$idx err.$idx
