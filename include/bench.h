@@ -58,7 +58,9 @@ enum bench_op {
 #define BENCH_DEFAULT_LAT_ITERS 1000u
 #define BENCH_DEFAULT_BW_ITERS	5000u
 #define BENCH_DEFAULT_TX_DEPTH	128u
-#define BENCH_DEFAULT_CQ_MOD	100u
+/* perftest's latency tests keep one work request in the send queue. */
+#define BENCH_DEFAULT_LAT_TX_DEPTH 1u
+#define BENCH_DEFAULT_CQ_MOD	   100u
 
 /* Everything the bench options decide; part of struct config. */
 struct bench_config {
@@ -67,14 +69,14 @@ struct bench_config {
 	uint32_t size;	       /* one size, unless all_sizes */
 	bool all_sizes;	       /* -a */
 	uint32_t iters;	       /* -n, per size, honoured as given */
-	uint32_t tx_depth;     /* bw: work requests in flight */
+	uint32_t tx_depth;     /* the send queue: work requests in flight */
 	uint32_t cq_mod;       /* signal one send in cq_mod */
 	const char *json_path; /* --json FILE, NULL: none */
 	bool gbps;	       /* bandwidth in Gb/s instead of MiB/s */
 	bool busy_poll;	       /* never sleep on the completion channel */
 
 	/* What the user gave explicitly, to apply the right defaults. */
-	bool size_set, iters_set, cq_mod_set;
+	bool size_set, iters_set, tx_depth_set, cq_mod_set;
 	/* The first bench option seen, to refuse it without --bench. */
 	const char *first_option;
 };

@@ -75,7 +75,8 @@ void bench_print_usage(FILE *out)
 		"                           (to --size if given)\n"
 		"  -n, --iters N            iterations per size, at least %d (default %u\n"
 		"                           for lat, %u for bw)\n"
-		"      --tx-depth N         work requests in flight for bw (default %u)\n"
+		"      --tx-depth N         send queue depth: work requests in flight\n"
+		"                           (default %u for bw, %u for lat)\n"
 		"      --cq-mod N           signal one send in N (default %u, at most\n"
 		"                           --tx-depth)\n"
 		"      --json FILE          also write the figures as JSON (client side)\n"
@@ -87,7 +88,8 @@ void bench_print_usage(FILE *out)
 		BENCH_SIZE_MAX, BENCH_DEFAULT_LAT_SIZE, BENCH_DEFAULT_BW_SIZE,
 		BENCH_ITERS_MIN, BENCH_DEFAULT_LAT_ITERS,
 		BENCH_DEFAULT_BW_ITERS, BENCH_DEFAULT_TX_DEPTH,
-		BENCH_DEFAULT_CQ_MOD, BENCH_SPIN_US);
+		BENCH_DEFAULT_LAT_TX_DEPTH, BENCH_DEFAULT_CQ_MOD,
+		BENCH_SPIN_US);
 }
 
 /* A decimal number in [min, max], nothing else (no sign, spaces, suffix). */
@@ -202,6 +204,7 @@ int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
 		return parse_u32("--iters", arg, BENCH_ITERS_MIN,
 				 BENCH_ITERS_MAX, &bc->iters, err);
 	case BENCH_OPT_TX_DEPTH:
+		bc->tx_depth_set = true;
 		return parse_u32("--tx-depth", arg, 1, BENCH_DEPTH_MAX,
 				 &bc->tx_depth, err);
 	case BENCH_OPT_CQ_MOD:
@@ -255,6 +258,11 @@ int bench_config_finish(struct bench_config *bc, FILE *err)
 			BENCH_ATOMIC_SIZE);
 		return -EINVAL;
 	}
+	/* Latency: the send queue holds one request, or the signalling
+	 * interval the user asked for (unsignalled sends stay queued). */
+	if (!bc->tx_depth_set && bc->mode == BENCH_LAT)
+		bc->tx_depth = bc->cq_mod_set ? bc->cq_mod
+					      : BENCH_DEFAULT_LAT_TX_DEPTH;
 	if (bc->cq_mod_set && bc->cq_mod > bc->tx_depth) {
 		fprintf(err,
 			"%s: invalid --cq-mod value '%u' (more than --tx-depth %u: the send queue would fill before a completion)\n",

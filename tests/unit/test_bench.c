@@ -167,6 +167,9 @@ static void bench_lat_defaults_are_perftest_ones(void **state)
 	assert_int_equal(r.cfg.bench.op, BENCH_OP_SEND);
 	assert_int_equal(r.cfg.bench.size, 2);
 	assert_int_equal(r.cfg.bench.iters, 1000);
+	/* one request in the send queue, each one signalled */
+	assert_int_equal(r.cfg.bench.tx_depth, 1);
+	assert_int_equal(r.cfg.bench.cq_mod, 1);
 	assert_null(r.cfg.bench.json_path);
 	/* unlike perftest, a wait that lasts sleeps on a completion channel */
 	assert_false(r.cfg.bench.busy_poll);
@@ -210,6 +213,24 @@ static void bench_every_option(void **state)
 	/* -t stays --timeout */
 	assert_int_equal(r.cfg.timeout_sec, 30);
 	assert_string_equal(r.cfg.server_name, "server");
+	free_result(&r);
+}
+
+static void bench_lat_send_queue_follows_cq_mod(void **state)
+{
+	struct parse_result r =
+		parse("--bench", "lat", "--cq-mod", "8", (char *)NULL);
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	/* the unsignalled sends between two signalled ones must fit */
+	assert_int_equal(r.cfg.bench.tx_depth, 8);
+	assert_int_equal(r.cfg.bench.cq_mod, 8);
+	free_result(&r);
+	r = parse("--bench", "lat", "--tx-depth", "4", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.cfg.bench.tx_depth, 4);
+	assert_int_equal(r.cfg.bench.cq_mod, 4);
 	free_result(&r);
 }
 
@@ -403,6 +424,7 @@ int main(void)
 		cmocka_unit_test(bench_lat_defaults_are_perftest_ones),
 		cmocka_unit_test(bench_bw_defaults_are_perftest_ones),
 		cmocka_unit_test(bench_every_option),
+		cmocka_unit_test(bench_lat_send_queue_follows_cq_mod),
 		cmocka_unit_test(bench_all_sizes_are_perftest_ones),
 		cmocka_unit_test(bench_all_sizes_up_to_size),
 		cmocka_unit_test(bench_atomics_are_eight_bytes),
