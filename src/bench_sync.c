@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "wire.h"
 
 #define BENCH_PARAMS_MAGIC   0x5243424eu /* "RCBN" */
 #define BENCH_PARAMS_VERSION 1
@@ -28,20 +29,6 @@ enum bench_params_offset {
 };
 
 _Static_assert(OFF_END == BENCH_PARAMS_WIRE_SIZE, "layout and size agree");
-
-static void put_u32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static uint32_t get_u32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
 
 void bench_params_from_config(const struct bench_config *bc,
 			      struct bench_params *p)
@@ -60,8 +47,7 @@ void bench_params_encode(const struct bench_params *p,
 {
 	memset(out, 0, BENCH_PARAMS_WIRE_SIZE);
 	put_u32(out + OFF_MAGIC, BENCH_PARAMS_MAGIC);
-	out[OFF_VERSION] = BENCH_PARAMS_VERSION >> 8;
-	out[OFF_VERSION + 1] = BENCH_PARAMS_VERSION & 0xff;
+	put_u16(out + OFF_VERSION, BENCH_PARAMS_VERSION);
 	out[OFF_MODE] = p->mode;
 	out[OFF_OP] = p->op;
 	out[OFF_ALL_SIZES] = p->all_sizes;
@@ -76,8 +62,7 @@ int bench_params_decode(const uint8_t in[BENCH_PARAMS_WIRE_SIZE],
 		*why = "not a benchmark parameter message";
 		return -EPROTO;
 	}
-	if ((in[OFF_VERSION] << 8 | in[OFF_VERSION + 1]) !=
-	    BENCH_PARAMS_VERSION) {
+	if (get_u16(in + OFF_VERSION) != BENCH_PARAMS_VERSION) {
 		*why = "unsupported benchmark parameter version";
 		return -EPROTO;
 	}

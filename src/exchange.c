@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "exchange.h"
+#include "wire.h"
 
 /* Offsets in the message (see the layout in exchange.h). */
 enum qp_info_offset {
@@ -27,39 +28,6 @@ enum qp_info_offset {
 };
 
 _Static_assert(OFF_END == QP_INFO_WIRE_SIZE, "QP-info layout and size agree");
-
-static void put_u16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put_u32(uint8_t *p, uint32_t v)
-{
-	put_u16(p, (uint16_t)(v >> 16));
-	put_u16(p + 2, (uint16_t)v);
-}
-
-static void put_u64(uint8_t *p, uint64_t v)
-{
-	put_u32(p, (uint32_t)(v >> 32));
-	put_u32(p + 4, (uint32_t)v);
-}
-
-static uint16_t get_u16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get_u32(const uint8_t *p)
-{
-	return (uint32_t)get_u16(p) << 16 | get_u16(p + 2);
-}
-
-static uint64_t get_u64(const uint8_t *p)
-{
-	return (uint64_t)get_u32(p) << 32 | get_u32(p + 4);
-}
 
 void qp_info_encode(const struct qp_info *info, uint8_t out[QP_INFO_WIRE_SIZE])
 {
