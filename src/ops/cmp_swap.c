@@ -44,11 +44,7 @@ static int cmp_swap(struct op_ctx *ctx, const struct cmp_swap_try *attempt,
 	};
 	int ret;
 
-	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
-	if (ret)
-		return ret;
-	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, IBV_WC_COMP_SWAP,
-			      NULL, &ctx->res->trace);
+	ret = op_post_and_wait(ctx, &req, IBV_WC_COMP_SWAP);
 	if (ret)
 		return ret;
 	*old = ctx->res->buf->atomic_counter;

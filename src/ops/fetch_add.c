@@ -37,11 +37,7 @@ static int fetch_add(struct op_ctx *ctx, uint64_t add, uint64_t *old)
 	};
 	int ret;
 
-	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
-	if (ret)
-		return ret;
-	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, IBV_WC_FETCH_ADD,
-			      NULL, &ctx->res->trace);
+	ret = op_post_and_wait(ctx, &req, IBV_WC_FETCH_ADD);
 	if (ret)
 		return ret;
 	*old = ctx->res->buf->atomic_counter;

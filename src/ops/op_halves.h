@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "completion.h"
 #include "ops.h"
 #include "post.h"
 #include "ud.h"
@@ -50,6 +51,22 @@ static inline int op_address_send(const struct op_ctx *ctx,
 	req->remote_qpn = ctx->conn->remote.qp_num;
 	req->remote_qkey = UD_QKEY;
 	return ud_check_size(req->sge.length, ctx->res->mtu);
+}
+
+/*
+ * The manual's two steps for one work request of ours: post_send, then
+ * poll_completion for its completion, which must be of kind @expected.
+ */
+static inline int op_post_and_wait(struct op_ctx *ctx,
+				   const struct send_request *req,
+				   enum ibv_wc_opcode expected)
+{
+	int ret = post_send(ctx->conn->qp, req, &ctx->res->trace);
+
+	if (ret)
+		return ret;
+	return poll_completion(ctx->res->cq, ctx->timeout_ms, expected, NULL,
+			       &ctx->res->trace);
 }
 
 /* Our message area, as a scatter/gather element. */

@@ -34,11 +34,7 @@ int op_read_client(struct op_ctx *ctx)
 	ret = sock_sync(ctx->sock, ctx->timeout_ms);
 	if (ret)
 		return ret;
-	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
-	if (ret)
-		return ret;
-	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, IBV_WC_RDMA_READ,
-			      NULL, &ctx->res->trace);
+	ret = op_post_and_wait(ctx, &req, IBV_WC_RDMA_READ);
 	if (ret)
 		return ret;
 	printf("Contents of server's buffer: '%s'\n", op_msg(ctx));

@@ -22,11 +22,7 @@ int op_send_server(struct op_ctx *ctx)
 	if (ret)
 		return ret;
 	printf("going to send the message: '%s'\n", op_msg(ctx));
-	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
-	if (ret)
-		return ret;
-	return poll_completion(ctx->res->cq, ctx->timeout_ms, IBV_WC_SEND, NULL,
-			       &ctx->res->trace);
+	return op_post_and_wait(ctx, &req, IBV_WC_SEND);
 }
 
 int op_send_client(struct op_ctx *ctx)

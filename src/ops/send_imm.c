@@ -32,11 +32,7 @@ int op_send_imm_server(struct op_ctx *ctx)
 		return ret;
 	printf("going to send the message: '%s' with immediate data 0x%08x\n",
 	       op_msg(ctx), SEND_IMM_DATA);
-	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
-	if (ret)
-		return ret;
-	return poll_completion(ctx->res->cq, ctx->timeout_ms, IBV_WC_SEND, NULL,
-			       &ctx->res->trace);
+	return op_post_and_wait(ctx, &req, IBV_WC_SEND);
 }
 
 int op_send_imm_client(struct op_ctx *ctx)

@@ -59,9 +59,5 @@ int op_write_imm_client(struct op_ctx *ctx)
 		return ret;
 	printf("Now writing: '%s' with immediate data 0x%08x\n", op_msg(ctx),
 	       WRITE_IMM_DATA);
-	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
-	if (ret)
-		return ret;
-	return poll_completion(ctx->res->cq, ctx->timeout_ms, IBV_WC_RDMA_WRITE,
-			       NULL, &ctx->res->trace);
+	return op_post_and_wait(ctx, &req, IBV_WC_RDMA_WRITE);
 }
