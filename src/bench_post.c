@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bench_priv.h"
+#include "completion.h"
 
 /* Completions taken per ibv_poll_cq call. */
 #define BENCH_POLL_BATCH 16
@@ -228,18 +229,12 @@ static bool reached(const struct bench_run *run, uint64_t sends, uint64_t recvs)
  */
 static int sleep_on_channel(struct bench_run *run, int timeout_ms)
 {
-	struct ibv_comp_channel *channel = run->cq->channel;
-	struct pollfd pfd = {.fd = channel->fd, .events = POLLIN};
-	struct ibv_cq *ev_cq;
-	void *ev_ctx;
+	struct pollfd pfd = {.fd = run->cq->channel->fd, .events = POLLIN};
 	int n;
 
-	n = ibv_req_notify_cq(run->cq, 0);
-	if (n) {
-		fprintf(stderr, "failed to request CQ notification: %s\n",
-			strerror(n));
-		return -n;
-	}
+	n = arm_cq(run->cq);
+	if (n)
+		return n;
 	n = bench_poll_once(run, NULL);
 	if (n)
 		return n;
@@ -252,17 +247,7 @@ static int sleep_on_channel(struct bench_run *run, int timeout_ms)
 			strerror(-n));
 		return n;
 	}
-	/* The fd is non-blocking: EAGAIN means another look found nothing. */
-	if (ibv_get_cq_event(channel, &ev_cq, &ev_ctx)) {
-		n = -errno;
-		if (n == -EAGAIN)
-			return 0;
-		fprintf(stderr, "failed to get a CQ event: %s\n", strerror(-n));
-		return n;
-	}
-	/* One ack per event; ibv_destroy_cq waits for all of them. */
-	ibv_ack_cq_events(ev_cq, 1);
-	return 0;
+	return take_cq_event(run->cq, NULL);
 }
 
 /*

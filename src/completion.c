@@ -78,8 +78,7 @@ static int busy_wait(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc)
 	return report_timeout(timeout_ms);
 }
 
-/* Ask for an event on the next completion of @cq (any kind, solicited or not). */
-static int arm_cq(struct ibv_cq *cq)
+int arm_cq(struct ibv_cq *cq)
 {
 	int ret = ibv_req_notify_cq(cq, 0);
 
@@ -91,8 +90,7 @@ static int arm_cq(struct ibv_cq *cq)
 	return 0;
 }
 
-/* Take one event off @cq's channel, if one is there, and acknowledge it. */
-static int take_cq_event(struct ibv_cq *cq, const struct trace *tr)
+int take_cq_event(struct ibv_cq *cq, const struct trace *tr)
 {
 	struct ibv_cq *ev_cq;
 	void *ev_ctx;
