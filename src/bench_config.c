@@ -83,8 +83,9 @@ void bench_print_usage(FILE *out)
 		"      --gbps               bandwidth in Gb/s instead of MiB/s\n"
 		"      --busy-poll          wait for completions by polling only, as\n"
 		"                           perftest does (default: poll for %u us, then\n"
-		"                           sleep on a completion channel; with -e: sleep\n"
-		"                           at once, as perftest's -e)\n",
+		"                           sleep on a completion channel, but poll only\n"
+		"                           for latency with the peer on another port;\n"
+		"                           with -e: sleep at once, as perftest's -e)\n",
 		BENCH_SIZE_MAX, BENCH_DEFAULT_LAT_SIZE, BENCH_DEFAULT_BW_SIZE,
 		BENCH_ITERS_MIN, BENCH_DEFAULT_LAT_ITERS,
 		BENCH_DEFAULT_BW_ITERS, BENCH_DEFAULT_TX_DEPTH,

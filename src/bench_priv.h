@@ -74,7 +74,8 @@ static inline uint64_t bench_now_ns(void)
  * sleeps on the completion channel, if there is one: the kernel then has
  * the CPU to itself. A real NIC answers a small message well within
  * BENCH_SPIN_US, so there the loops never sleep; --busy-poll never does,
- * -e sleeps at once.
+ * -e sleeps at once, and a latency run with the peer on another port
+ * polls only (bench.c's choose_spin_ns says why).
  */
 #define BENCH_SPINS_PER_YIELD 16
 #define BENCH_SPIN_US	      100u

@@ -5,8 +5,8 @@
 # benchmark, both refusing.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
+. "$(dirname "$0")/bench_lib.sh"
 
-here=$(dirname "$(readlink -f "$0")")
 port=19890
 
 # pair NAME SERVER_ARGS CLIENT_ARGS: one server and client pair for the guest
@@ -31,21 +31,6 @@ rm -f out.json"
 	port=$((port + 1))
 }
 
-# check_figures MODE OP ITERS SIZES: the checker's lines, counted here.
-check_figures() {
-	local out
-	if out=$(python3 "$here/bench_check.py" "$@" "$RXE_OUT.client.out" \
-		"$RXE_OUT.out.json"); then
-		_rxe_pass "figures of $2 $1 are consistent ($(grep -c '^ok:' <<<"$out") checks)"
-	else
-		RXE_FAILED=$((RXE_FAILED + 1))
-		echo "FAIL: bench_check.py $*:"
-		sed 's/^/  | /' <<<"$out"
-		echo "  client output:"
-		sed 's/^/  | /' "$RXE_OUT.client.out"
-	fi
-}
-
 # Latency of SEND over every size to 4 KiB (-a -s), few iterations.
 pair lat_send "--bench lat --op send -a -s 4096 -n 5" "--bench lat --op send -a -s 4096 -n 5"
 # Bandwidth of RDMA WRITE, with a send queue and moderation of our choosing.
@@ -65,12 +50,14 @@ pair mismatch "--bench lat --op send -n 10" "--bench lat --op write -n 10"
 rxe_exec bench_one_guest --timeout 200 -a "$guest"
 expect_rc "$RXE_OUT.a.rc" 0
 out=$RXE_OUT
-awk -v dir="$out" '/^=== /{ f = dir "." $2; next } f { print > f }' "$out.a.out"
+split_sections "$out.a.out" "$out"
 
 RXE_OUT=$out.lat_send
 expect_rc "$RXE_OUT.server.rc" 0
 expect_rc "$RXE_OUT.client.rc" 0
 expect_text "$RXE_OUT.client.out" " #bytes #iterations t_min[usec] t_max[usec] t_typical[usec] t_avg[usec] t_stdev[usec] 99% percentile[usec] 99.9% percentile[usec]"
+# The peer shares rxe0 (and the guest's one CPU): latency waits sleep too.
+expect_line "$RXE_OUT.client.out" "waits: poll for 100 us, then sleep on the completion channel"
 check_figures lat send 5 2,4,8,16,32,64,128,256,512,1024,2048,4096
 
 RXE_OUT=$out.bw_write

@@ -7,8 +7,10 @@ rxe_add_test(rc_mtu rc_mtu.sh TIMEOUT 240)
 rxe_add_test(transport_one_guest transport_one_guest.sh TIMEOUT 200)
 rxe_add_test(transport_two_guests transport_two_guests.sh TIMEOUT 240)
 rxe_add_test(transport_rdma_cm transport_rdma_cm.sh TIMEOUT 240)
-# --bench on one guest: figures, JSON, a refused mismatch.
+# --bench on one guest: figures, JSON, the ways to wait, a refused mismatch.
 rxe_add_test(bench_one_guest bench_one_guest.sh TIMEOUT 240)
+# --bench between two guests: how latency and bandwidth runs wait.
+rxe_add_test(bench_two_guests bench_two_guests.sh TIMEOUT 240)
 # rdma_rc_example's other operations (issue 4): immediates, atomics, memory
 # windows, RNR, completion events, on one guest and between two.
 rxe_add_test(ops_one_guest ops_one_guest.sh TIMEOUT 480)
