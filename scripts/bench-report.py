@@ -9,7 +9,9 @@ and writes:
   OUT/table.txt      the side-by-side table (also printed)
   OUT/lat-Ng.png, OUT/bw-Ng.png   latency and bandwidth vs size, N guests
 """
+import itertools
 import json
+import math
 import os
 import re
 import statistics
@@ -99,6 +101,57 @@ def compared(record):
     return fig["msg_rate"] * 1e6 * record["bytes"] / 1048576.0
 
 
+def rank_sum_p(xs, ys):
+    """Two-sided p-value of the Wilcoxon rank-sum (Mann-Whitney) test: how
+    likely rank sums as far from the middle are when both samples come from
+    one distribution. Exact over every split for small samples, else the
+    normal approximation with the tie correction. None if a sample is
+    empty."""
+    n1, n2 = len(xs), len(ys)
+    if not n1 or not n2:
+        return None
+    pooled = sorted(xs + ys)
+    ranks = {}
+    for value in set(pooled):
+        first = pooled.index(value)
+        ranks[value] = first + (pooled.count(value) + 1) / 2.0
+    all_ranks = [ranks[v] for v in xs + ys]
+    mean = n1 * (n1 + n2 + 1) / 2.0
+    observed = abs(sum(ranks[v] for v in xs) - mean)
+    if math.comb(n1 + n2, n1) <= 200000:
+        splits = 0
+        extreme = 0
+        for pick in itertools.combinations(all_ranks, n1):
+            splits += 1
+            if abs(sum(pick) - mean) >= observed - 1e-9:
+                extreme += 1
+        return extreme / splits
+    n = n1 + n2
+    ties = sum(c ** 3 - c for c in (pooled.count(v) for v in set(pooled)))
+    var = n1 * n2 / 12.0 * ((n + 1) - ties / (n * (n - 1)))
+    if var <= 0:
+        return 1.0
+    z = observed / math.sqrt(var)
+    return math.erfc(z / math.sqrt(2))
+
+
+def paired_wins(records, key):
+    """(rounds ours did better, rounds with both) for one cell: within a
+    round the two tools ran back to back."""
+    guests, mode, op, size = key
+    by_run = {}
+    for r in records:
+        if (r["figures"] and r["guests"] == guests and r["mode"] == mode
+                and r["op"] == op and r["bytes"] == size):
+            by_run.setdefault(r["run"], {})[r["tool"]] = compared(r)
+    both = [v for v in by_run.values() if "ours" in v and "perftest" in v]
+    if mode == "lat":
+        wins = sum(1 for v in both if v["ours"] <= v["perftest"])
+    else:
+        wins = sum(1 for v in both if v["ours"] >= v["perftest"])
+    return wins, len(both)
+
+
 def medians(records):
     """Median of the compared figure per (guests, mode, op, bytes, tool)."""
     groups = {}
@@ -121,6 +174,9 @@ def medians(records):
             row["ratio"] = row["ours_median"] / row["perftest_median"]
         else:
             row["ratio"] = None
+        row["p_value"] = rank_sum_p(ours, perf)
+        row["wins"], row["rounds"] = paired_wins(records,
+                                                 (guests, mode, op, size))
         rows.append(row)
     return rows
 
@@ -144,7 +200,8 @@ def table(rows):
     lines = []
     head = (f"{'guests':>6} {'mode':<4} {'op':<9} {'bytes':>8} "
             f"{'ours':>11} {'perftest':>11} {'ratio':>7} {'goal':<4} "
-            f"{'spread ours':>11} {'spread perf':>11}  figure")
+            f"{'spread ours':>11} {'spread perf':>11} {'wins':>5} "
+            f"{'p':>5}  figure")
     lines.append(head)
     lines.append("-" * len(head))
     for r in rows:
@@ -161,7 +218,9 @@ def table(rows):
             f"{fmt(r['ours_median']):>11} {fmt(r['perftest_median']):>11} "
             f"{fmt(ratio, 3):>7} {goal:<4} "
             f"{(fmt(so, 0) + '%') if so is not None else '-':>11} "
-            f"{(fmt(sp, 0) + '%') if sp is not None else '-':>11}  "
+            f"{(fmt(sp, 0) + '%') if sp is not None else '-':>11} "
+            f"{str(r['wins']) + '/' + str(r['rounds']):>5} "
+            f"{format(r['p_value'], '.3f') if r['p_value'] is not None else '-':>5}  "
             f"{r['figure']} [{r['unit']}], median of {len(r['ours'])}/{len(r['perftest'])} runs")
     return "\n".join(lines)
 

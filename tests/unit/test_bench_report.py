@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Unit test of scripts/bench-report.py, the host side of bench.sh: it reads
+a made-up guest output (our JSON, perftest's text tables, a failed
+measurement) and checks the figures, medians, ratios, paired wins and
+rank-sum p-values the table is built from."""
+import importlib.util
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "..", "..", "scripts", "bench-report.py")
+spec = importlib.util.spec_from_file_location("bench_report", SCRIPT)
+report = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(report)
+
+
+def ours_lat(run, idx, typical):
+    return f"""=== RESULT 1 {run} {idx} ours lat read 2 1000
+benchmark: read lat on rxe0, 1000 iterations per size
+=== JSON
+{{"mode": "lat", "op": "read", "device": "rxe0", "results": [
+  {{"bytes": 2, "iterations": 1000, "t_min": 5.0, "t_max": 90.0, "t_typical": {typical}, "t_avg": 20.0, "t_stdev": 3.0, "p99": 40.0, "p99_9": 80.0}}
+]}}
+=== END rc=0
+"""
+
+
+def perf_lat(run, idx, typical):
+    return f"""=== RESULT 1 {run} {idx} perftest lat read 2 1000
+ #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec]
+ 2       1000          5.10         91.00      {typical}   \t       21.00     \t-nan\t\t41.00 \t\t81.00
+=== END rc=0
+"""
+
+
+def perf_bw(run, idx, rate):
+    return f"""=== RESULT 1 {run} {idx} perftest bw send 4096 5000
+ #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]
+ 4096       5000             13.84              6.74   \t\t   {rate}
+=== END rc=0
+"""
+
+
+GUEST_OUTPUT = (ours_lat(1, 0, 10.0) + perf_lat(1, 1, 11.0)
+                + perf_lat(2, 2, 13.0) + ours_lat(2, 3, 12.0)
+                + perf_bw(1, 4, "0.001726")
+                + "=== RESULT 1 2 5 ours bw send 4096 5000\n"
+                + "failed to connect to 192.0.2.1:20005\n=== END rc=1\n")
+
+
+class BenchReport(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        path = os.path.join(self.dir.name, "guests-1.a.out")
+        with open(path, "w") as f:
+            f.write(GUEST_OUTPUT)
+        self.records = report.parse_output(path)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_every_block_is_a_record(self):
+        self.assertEqual(len(self.records), 6)
+        failed = [r for r in self.records if not r["figures"]]
+        self.assertEqual(len(failed), 1)
+        self.assertEqual(failed[0]["rc"], 1)
+        self.assertEqual(failed[0]["tool"], "ours")
+        self.assertIn("failed to connect to 192.0.2.1:20005",
+                      failed[0]["output"])
+
+    def test_perftest_text_figures(self):
+        perf = [r for r in self.records
+                if r["tool"] == "perftest" and r["mode"] == "lat"]
+        fig = perf[0]["figures"]
+        self.assertEqual(fig["t_typical"], 11.0)
+        self.assertEqual(fig["p99_9"], 81.0)
+        self.assertIsNone(fig["t_stdev"])  # perftest's -nan
+        self.assertEqual(fig["iterations"], 1000)
+
+    def test_ours_json_figures(self):
+        ours = [r for r in self.records
+                if r["tool"] == "ours" and r["figures"]]
+        self.assertEqual([r["figures"]["t_typical"] for r in ours],
+                         [10.0, 12.0])
+
+    def test_bandwidth_from_message_rate(self):
+        bw = [r for r in self.records if r["mode"] == "bw" and r["figures"]]
+        self.assertAlmostEqual(report.compared(bw[0]),
+                               0.001726e6 * 4096 / 1048576.0)
+
+    def test_medians_ratio_wins_p(self):
+        rows = {(r["mode"], r["op"]): r for r in report.medians(self.records)}
+        lat = rows[("lat", "read")]
+        self.assertEqual(lat["ours_median"], 11.0)
+        self.assertEqual(lat["perftest_median"], 12.0)
+        self.assertAlmostEqual(lat["ratio"], 11.0 / 12.0)
+        # Round 1: 10 against 11, round 2: 12 against 13; both ours.
+        self.assertEqual((lat["wins"], lat["rounds"]), (2, 2))
+        # Ranks 1, 3 against 2, 4: 4 of the 6 splits are as far out.
+        self.assertAlmostEqual(lat["p_value"], 4 / 6)
+        bw = rows[("bw", "send")]
+        self.assertIsNone(bw["ratio"])  # our measurement failed
+        self.assertEqual((bw["wins"], bw["rounds"]), (0, 0))
+
+    def test_table_marks_the_goal(self):
+        text = report.table(report.medians(self.records))
+        lat = [line for line in text.splitlines() if " lat " in line][0]
+        self.assertIn(" 0.9167 ok ", lat)
+        self.assertIn(" 2/2 0.667 ", lat)
+        bw = [line for line in text.splitlines() if " bw " in line][0]
+        self.assertIn(" n/a ", bw)
+
+
+class RankSum(unittest.TestCase):
+    def test_exact_extremes(self):
+        # Fully separated samples of 5: 2 of the 252 splits.
+        self.assertAlmostEqual(
+            report.rank_sum_p([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]), 2 / 252)
+
+    def test_identical_samples(self):
+        self.assertEqual(report.rank_sum_p([3, 3, 3], [3, 3, 3]), 1.0)
+
+    def test_normal_approximation_large(self):
+        ours = [float(i) for i in range(20)]
+        perf = [float(i) + 100 for i in range(20)]
+        self.assertLess(report.rank_sum_p(ours, perf), 1e-6)
+        self.assertGreater(report.rank_sum_p(ours, ours[::-1]), 0.99)
+
+    def test_empty(self):
+        self.assertIsNone(report.rank_sum_p([], [1.0]))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
