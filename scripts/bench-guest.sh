@@ -48,19 +48,24 @@ ours_command() {
 	echo "$PROGRAM --bench $mode --op $op -s $size -n $iters -g 1 -p $port -t 60"
 }
 
+# Run a command within the bound: SIGTERM at SERVER_BOUND, SIGKILL 10 s on.
+bounded() {
+	timeout -k 10 "$SERVER_BOUND" "$@"
+}
+
 run_server() {
 	local tool=$1 cmd=$2
 	if [ "$tool" = ours ]; then
-		timeout -k 10 "$SERVER_BOUND" $cmd --accept-timeout "$SERVER_BOUND"
+		bounded $cmd --accept-timeout "$SERVER_BOUND"
 	else
-		timeout -k 10 "$SERVER_BOUND" $cmd
+		bounded $cmd
 	fi
 }
 
 run_client() {
 	local tool=$1 cmd=$2 idx=$3 try rc=1
 	if [ "$tool" = ours ]; then
-		timeout -k 10 "$SERVER_BOUND" $cmd --connect-timeout 60 \
+		bounded $cmd --connect-timeout 60 \
 			--json "$WORK/$idx.json" "$SERVER_ADDR"
 		rc=$?
 		[ -e "$WORK/$idx.json" ] && { echo "=== JSON"; cat "$WORK/$idx.json"; }
@@ -68,7 +73,7 @@ run_client() {
 	fi
 	# perftest's client does not retry: try until the server listens.
 	for ((try = 0; try < CONNECT_TRIES; try++)); do
-		timeout -k 10 "$SERVER_BOUND" $cmd "$SERVER_ADDR" >out.$idx 2>err.$idx
+		bounded $cmd "$SERVER_ADDR" >out.$idx 2>err.$idx
 		rc=$?
 		if [ $rc -eq 0 ] || ! grep -q "Couldn't connect" err.$idx; then
 			cat out.$idx err.$idx
