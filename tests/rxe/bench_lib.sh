@@ -20,6 +20,18 @@ check_figures() {
 	fi
 }
 
+# Shell text for a guest script: it defines sections NAME FILE..., which
+# prints a "=== NAME.FILE" line and then FILE (nothing if it is missing)
+# for each FILE: the format split_sections reads back on the host.
+BENCH_SECTIONS_FN='sections() {
+	local name=$1 f
+	shift
+	for f; do
+		echo "=== $name.$f"
+		cat "$f" 2>/dev/null
+	done
+}'
+
 # split_sections FILE PREFIX: a guest's output made of "=== NAME" sections
 # becomes the files PREFIX.NAME.
 split_sections() {

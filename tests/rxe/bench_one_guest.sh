@@ -13,6 +13,7 @@ port=19890
 # script: the server in the background, the client here; each side's output
 # and status, and the client's JSON, come back between markers.
 guest="P='$RDMA_RC_EXAMPLE'
+$BENCH_SECTIONS_FN
 cd \"\$(mktemp -d)\" || exit 1"
 pair() {
 	local name=$1 server_args=$2 client_args=$3
@@ -23,10 +24,7 @@ server=\$!
 echo \$? >client.rc
 wait \$server
 echo \$? >server.rc
-for f in server.out server.err server.rc client.out client.err client.rc out.json; do
-	echo \"=== $name.\$f\"
-	cat \$f 2>/dev/null
-done
+sections $name server.out server.err server.rc client.out client.err client.rc out.json
 rm -f out.json"
 	port=$((port + 1))
 }

@@ -15,14 +15,12 @@ server="P='$RDMA_RC_EXAMPLE'
 \"\$P\" -g 1 -p 19930 --accept-timeout 60 $lat >/dev/null || exit 1
 \"\$P\" -g 1 -p 19931 --accept-timeout 60 $bw >/dev/null"
 client="P='$RDMA_RC_EXAMPLE'
+$BENCH_SECTIONS_FN
 cd \"\$(mktemp -d)\" || exit 1
 run() {
 	\"\$P\" -g 1 -p \$2 --connect-timeout 60 \$3 --json out.json \"\$RXE_PEER_ADDR\" >client.out 2>client.err
 	echo \$? >client.rc
-	for f in client.out client.err client.rc out.json; do
-		echo \"=== \$1.\$f\"
-		cat \$f 2>/dev/null
-	done
+	sections \$1 client.out client.err client.rc out.json
 	rm -f out.json
 }
 run lat_send 19930 '$lat'
