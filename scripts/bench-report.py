@@ -135,15 +135,10 @@ def rank_sum_p(xs, ys):
     return math.erfc(z / math.sqrt(2))
 
 
-def paired_wins(records, key):
-    """(rounds ours did better, rounds with both) for one cell: within a
-    round the two tools ran back to back."""
-    guests, mode, op, size = key
-    by_run = {}
-    for r in records:
-        if (r["figures"] and r["guests"] == guests and r["mode"] == mode
-                and r["op"] == op and r["bytes"] == size):
-            by_run.setdefault(r["run"], {})[r["tool"]] = compared(r)
+def paired_wins(mode, by_run):
+    """(rounds ours did better, rounds with both) for one cell, from its
+    figures by round and tool: within a round the two tools ran back to
+    back."""
     both = [v for v in by_run.values() if "ours" in v and "perftest" in v]
     if mode == "lat":
         wins = sum(1 for v in both if v["ours"] <= v["perftest"])
@@ -155,11 +150,14 @@ def paired_wins(records, key):
 def medians(records):
     """Median of the compared figure per (guests, mode, op, bytes, tool)."""
     groups = {}
+    rounds = {}  # per cell: {run: {tool: figure}}
     for r in records:
         if not r["figures"]:
             continue
-        key = (r["guests"], r["mode"], r["op"], r["bytes"], r["tool"])
-        groups.setdefault(key, []).append(compared(r))
+        cell = (r["guests"], r["mode"], r["op"], r["bytes"])
+        value = compared(r)
+        groups.setdefault(cell + (r["tool"],), []).append(value)
+        rounds.setdefault(cell, {}).setdefault(r["run"], {})[r["tool"]] = value
     rows = []
     for (guests, mode, op, size) in sorted({k[:4] for k in groups},
                                            key=lambda k: (k[0], k[1], k[2], k[3])):
@@ -175,8 +173,8 @@ def medians(records):
         else:
             row["ratio"] = None
         row["p_value"] = rank_sum_p(ours, perf)
-        row["wins"], row["rounds"] = paired_wins(records,
-                                                 (guests, mode, op, size))
+        row["wins"], row["rounds"] = paired_wins(
+            mode, rounds[(guests, mode, op, size)])
         rows.append(row)
     return rows
 
