@@ -121,6 +121,7 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 	size_t half = bench_half_size(
 		&cfg->bench, page > 0 ? (size_t)page : BENCH_PAGE_FALLBACK);
 	const struct bench_config *bc = &cfg->bench;
+	uint64_t spin_ns = choose_spin_ns(cfg, res, conn);
 	int ret;
 
 	*run = (struct bench_run){
@@ -134,7 +135,8 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 		.remote_landing = conn->remote.addr + half,
 		.rkey = conn->remote.rkey,
 		.timeout_ms = cfg->timeout_sec * 1000,
-		.spin_ns = choose_spin_ns(cfg, res, conn),
+		.spin_ns = spin_ns,
+		.own_cpu = spin_ns == UINT64_MAX && !peer_shares_port(conn),
 		/* a read or an atomic is only done when it completes */
 		.signal_every =
 			bc->mode == BENCH_LAT && (bc->op == BENCH_OP_READ ||

@@ -73,7 +73,7 @@ static int wait_byte(struct bench_run *run, uint8_t value)
 	volatile const uint8_t *byte = run->landing + run->size - 1;
 	struct bench_patience patience;
 
-	bench_patience_init(&patience, run->timeout_ms);
+	bench_patience_init(&patience, run);
 	while (*byte != value) {
 		/* No completion tells of a write: this wait can only poll. */
 		if (bench_patience_next(&patience, UINT64_MAX) ==

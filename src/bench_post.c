@@ -262,7 +262,7 @@ static int wait_for(struct bench_run *run, uint64_t sends, uint64_t recvs,
 	enum bench_next next;
 	int n;
 
-	bench_patience_init(&patience, run->timeout_ms);
+	bench_patience_init(&patience, run);
 	while (!reached(run, sends, recvs)) {
 		n = bench_poll_once(run, NULL);
 		if (n == 0) {
