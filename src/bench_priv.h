@@ -78,11 +78,12 @@ static inline uint64_t bench_now_ns(void)
  * -e sleeps at once, and a latency run with the peer on another port
  * polls only (bench.c's choose_spin_ns says why).
  *
- * A side that polls only and whose peer is on another port has nobody to
- * give its CPU to (run->own_cpu): it never yields, and looks at the clock
- * for its bound once every BENCH_SPINS_PER_LOOK empty polls. Between two
- * guests that loop beat the yielding one in 16 of 20 paired rounds of
- * fetch_add latency (docs/benchmarks.md).
+ * A side that polls only and whose peer is on another port (another host,
+ * as a rule) has nobody to give its CPU to (run->own_cpu): it never
+ * yields, and looks at the clock for its bound once every
+ * BENCH_SPINS_PER_LOOK empty polls. Between two guests that loop beat the
+ * yielding one in 16 of 20 paired rounds of fetch_add latency
+ * (docs/benchmarks.md).
  */
 #define BENCH_SPINS_PER_YIELD 16
 #define BENCH_SPINS_PER_LOOK  1024
@@ -124,8 +125,8 @@ enum bench_next {
 
 /*
  * One more empty poll. Every spins_per_look of them: yield (unless the CPU
- * is the run's own), read the clock, and say whether the wait has lasted @spin_ns (BENCH_SLEEP) or the
- * timeout (BENCH_GIVE_UP).
+ * is the run's own), read the clock, and say whether the wait has lasted
+ * @spin_ns (BENCH_SLEEP) or the timeout (BENCH_GIVE_UP).
  */
 static inline enum bench_next bench_patience_next(struct bench_patience *p,
 						  uint64_t spin_ns)
