@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "bench.h"
+#include "bench_priv.h"
 #include "config.h"
 #include "parse_args.h"
 
@@ -410,10 +411,65 @@ static void params_mismatch_names_the_difference(void **state)
 	assert_string_equal(why, "the peer runs -n 10, this side -n 1000");
 }
 
+/*
+ * Spin on bench_patience_next with nothing arriving, as a wait does, for a
+ * run that shares its CPU or keeps it; return how it ended and count the
+ * empty polls. The cap only keeps a broken bound from hanging the test.
+ */
+static enum bench_next spin_until_decided(bool own_cpu, int timeout_ms,
+					  uint64_t spin_ns, uint64_t *spins)
+{
+	struct bench_run run = {.own_cpu = own_cpu, .timeout_ms = timeout_ms};
+	struct bench_patience p;
+	enum bench_next next;
+
+	bench_patience_init(&p, &run);
+	*spins = 0;
+	do {
+		next = bench_patience_next(&p, spin_ns);
+		(*spins)++;
+	} while (next == BENCH_POLL && *spins < 1000000000u);
+	return next;
+}
+
+/* A wait that keeps its CPU (no yields, the clock every 1024 polls) still
+ * gives up at its bound, and decides only when it reads the clock. */
+static void patience_own_cpu_gives_up_at_its_bound(void **state)
+{
+	uint64_t start = bench_now_ns(), spins;
+
+	(void)state;
+	assert_int_equal(spin_until_decided(true, 20, UINT64_MAX, &spins),
+			 BENCH_GIVE_UP);
+	assert_true(bench_now_ns() - start >= 20 * 1000000ull);
+	assert_int_equal(spins % 1024, 0);
+}
+
+/* A wait that shares its CPU looks at the clock every 16 polls: it gives
+ * up at its bound too, and says it may sleep once spin_ns has passed. */
+static void patience_shared_cpu_sleeps_then_gives_up(void **state)
+{
+	uint64_t start = bench_now_ns(), spins;
+
+	(void)state;
+	assert_int_equal(spin_until_decided(false, 20, UINT64_MAX, &spins),
+			 BENCH_GIVE_UP);
+	assert_true(bench_now_ns() - start >= 20 * 1000000ull);
+	assert_int_equal(spins % 16, 0);
+
+	start = bench_now_ns();
+	assert_int_equal(spin_until_decided(false, 10000, 1000000, &spins),
+			 BENCH_SLEEP);
+	assert_true(bench_now_ns() - start >= 1000000);
+	assert_int_equal(spins % 16, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(median_of_odd_and_even_counts),
+		cmocka_unit_test(patience_own_cpu_gives_up_at_its_bound),
+		cmocka_unit_test(patience_shared_cpu_sleeps_then_gives_up),
 		cmocka_unit_test(lat_stats_known_array),
 		cmocka_unit_test(lat_stats_halves_round_trips),
 		cmocka_unit_test(lat_stats_needs_more_than_the_tail),
