@@ -93,8 +93,7 @@ static inline uint64_t bench_now_ns(void)
 struct bench_patience {
 	uint64_t start; /* 0: not started, the clock is read lazily */
 	unsigned int spins;
-	unsigned int spins_per_look; /* empty polls between clock reads */
-	bool yield;		     /* sched_yield() at each clock read */
+	bool own_cpu; /* the run's: no yields, the clock more seldom */
 	int timeout_ms;
 };
 
@@ -102,9 +101,7 @@ static inline void bench_patience_init(struct bench_patience *p,
 				       const struct bench_run *run)
 {
 	*p = (struct bench_patience){
-		.spins_per_look = run->own_cpu ? BENCH_SPINS_PER_LOOK
-					       : BENCH_SPINS_PER_YIELD,
-		.yield = !run->own_cpu,
+		.own_cpu = run->own_cpu,
 		.timeout_ms = run->timeout_ms,
 	};
 }
@@ -124,8 +121,9 @@ enum bench_next {
 };
 
 /*
- * One more empty poll. Every spins_per_look of them: yield (unless the CPU
- * is the run's own), read the clock, and say whether the wait has lasted
+ * One more empty poll. Every BENCH_SPINS_PER_YIELD of them (every
+ * BENCH_SPINS_PER_LOOK if the CPU is the run's own, and then without the
+ * yield): yield, read the clock, and say whether the wait has lasted
  * @spin_ns (BENCH_SLEEP) or the timeout (BENCH_GIVE_UP).
  */
 static inline enum bench_next bench_patience_next(struct bench_patience *p,
@@ -135,9 +133,10 @@ static inline enum bench_next bench_patience_next(struct bench_patience *p,
 
 	if (interrupted())
 		return BENCH_GIVE_UP; /* SIGINT/SIGTERM: the caller reports EINTR */
-	if (++p->spins % p->spins_per_look)
+	if (++p->spins %
+	    (p->own_cpu ? BENCH_SPINS_PER_LOOK : BENCH_SPINS_PER_YIELD))
 		return BENCH_POLL;
-	if (p->yield)
+	if (!p->own_cpu)
 		sched_yield();
 	now = bench_now_ns();
 	if (!p->start)
