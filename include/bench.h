@@ -179,6 +179,27 @@ int lat_stats_compute(uint64_t *deltas, size_t count, unsigned int rtt_factor,
 /* The median of sorted @v[0..n-1]; the mean of the middle two if n is even. */
 double stats_median(const uint64_t *v, size_t n);
 
+/* A reading of the benchmark's tick counter and of CLOCK_MONOTONIC. */
+struct bench_clock {
+	uint64_t ticks;
+	uint64_t ns;
+};
+
+/*
+ * Nanoseconds per tick between two readings, or 0 if either clock did not
+ * move forward (no rate can be told then).
+ */
+double bench_ns_per_tick(const struct bench_clock *from,
+			 const struct bench_clock *to);
+
+/*
+ * Tick times to nanoseconds, in place: each nonzero @v[i] becomes
+ * (@v[i] - @origin) * @ns_per_tick, rounded; a 0 (no time) stays 0. With
+ * @origin 0 it converts durations.
+ */
+void bench_ticks_to_ns(uint64_t *v, size_t n, uint64_t origin,
+		       double ns_per_tick);
+
 /* The bandwidth figures of one size. */
 struct bw_stats {
 	double peak_bytes_per_sec;

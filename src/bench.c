@@ -170,6 +170,7 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 		free(run->tposted);
 		free(run->tcompleted);
 	}
+	run->start = bench_clock_read();
 	return ret;
 }
 
@@ -202,22 +203,64 @@ static int end_of_size_bound(const struct bench_run *run)
 	return bound < INT_MAX ? (int)bound : INT_MAX;
 }
 
-static int measure(struct bench_run *run, struct bench_result *r)
+/*
+ * Nanoseconds per tick, as the counter ran against CLOCK_MONOTONIC from
+ * the start of the run until now: at least the TCP syncs and this size's
+ * loop, which make the two clocks' read costs a small part of it.
+ */
+static double ns_per_tick(const struct bench_run *run)
+{
+	struct bench_clock now = bench_clock_read();
+
+	return BENCH_TICKS_ARE_NS ? 1.0 : bench_ns_per_tick(&run->start, &now);
+}
+
+/* Bandwidth from the tick times of each post and signalled completion. */
+static int bw_figures(struct bench_run *run, double rate, struct bw_stats *bw)
 {
 	uint32_t iters = run->bc->iters;
-	unsigned int rtt_factor;
+
+	bench_ticks_to_ns(run->tposted, iters, run->start.ticks, rate);
+	bench_ticks_to_ns(run->tcompleted, iters, run->start.ticks, rate);
+	return bw_stats_compute(run->tposted, run->tcompleted, iters, run->size,
+				bw);
+}
+
+/* Latency from the gaps between posts, in place: tposted is done after. */
+static int lat_figures(struct bench_run *run, double rate,
+		       struct lat_stats *lat)
+{
+	uint32_t iters = run->bc->iters;
+	unsigned int rtt_factor =
+		run->bc->op == BENCH_OP_READ || is_atomic(run->bc->op) ? 1 : 2;
 	size_t i;
 
-	*r = (struct bench_result){.size = run->size, .iters = iters};
-	if (run->bc->mode == BENCH_BW)
-		return bw_stats_compute(run->tposted, run->tcompleted, iters,
-					run->size, &r->bw);
-	/* The gaps between posts, in place: tposted is not needed after. */
 	for (i = 0; i + 1 < iters; i++)
 		run->tposted[i] = run->tposted[i + 1] - run->tposted[i];
-	rtt_factor =
-		run->bc->op == BENCH_OP_READ || is_atomic(run->bc->op) ? 1 : 2;
-	return lat_stats_compute(run->tposted, iters - 1, rtt_factor, &r->lat);
+	bench_ticks_to_ns(run->tposted, iters - 1, 0, rate);
+	return lat_stats_compute(run->tposted, iters - 1, rtt_factor, lat);
+}
+
+/* The figures of this size; 0, or -errno after a line on stderr. */
+static int measure(struct bench_run *run, struct bench_result *r)
+{
+	double rate = ns_per_tick(run);
+	int ret;
+
+	*r = (struct bench_result){.size = run->size, .iters = run->bc->iters};
+	if (rate <= 0) {
+		fprintf(stderr,
+			"failed to time size %u: the CPU's tick counter did not advance with CLOCK_MONOTONIC\n",
+			run->size);
+		return -ERANGE;
+	}
+	ret = run->bc->mode == BENCH_BW ? bw_figures(run, rate, &r->bw)
+					: lat_figures(run, rate, &r->lat);
+	if (ret)
+		fprintf(stderr,
+			"failed to compute the figures of size %u: %s\n",
+			run->size, strerror(-ret));
+	return ret;
 }
 
 static int run_size(struct bench_run *run, int sock, uint32_t size,
@@ -235,12 +278,7 @@ static int run_size(struct bench_run *run, int sock, uint32_t size,
 		ret = sock_sync(sock, end_of_size_bound(run));
 	if (ret || !run->client)
 		return ret;
-	ret = measure(run, r);
-	if (ret)
-		fprintf(stderr,
-			"failed to compute the figures of size %u: %s\n", size,
-			strerror(-ret));
-	return ret;
+	return measure(run, r);
 }
 
 static void print_banner(const struct bench_config *bc,

@@ -21,7 +21,7 @@ static int bw_client(struct bench_run *run, const struct ibv_send_wr *wr)
 		uint32_t count = (uint32_t)(room < left ? room : left);
 
 		if (count > 0) {
-			uint64_t now = bench_now_ns();
+			uint64_t now = bench_ticks();
 			uint64_t i;
 
 			for (i = 0; i < count; i++)

@@ -40,7 +40,7 @@ static int post_one(struct bench_run *run, const struct ibv_send_wr *wr,
 
 	if (ret)
 		return ret;
-	run->tposted[i] = bench_now_ns();
+	run->tposted[i] = bench_ticks();
 	return bench_post_sends(run, wr, 1, run->bc->iters);
 }
 
@@ -122,7 +122,7 @@ static int lat_read(struct bench_run *run, const struct ibv_send_wr *wr)
 	if (!run->client)
 		return 0;
 	for (i = 0; i < iters; i++) {
-		run->tposted[i] = bench_now_ns();
+		run->tposted[i] = bench_ticks();
 		ret = bench_post_sends(run, wr, 1, iters);
 		if (!ret)
 			ret = bench_wait(run, i + 1, 0);

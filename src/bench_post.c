@@ -197,7 +197,7 @@ int bench_poll_once(struct bench_run *run, uint64_t *when)
 		return -EIO;
 	}
 	/* Only the bandwidth loops keep completion times. */
-	now = run->tcompleted || when ? bench_now_ns() : 0;
+	now = run->tcompleted || when ? bench_ticks() : 0;
 	for (i = 0; i < n; i++) {
 		if (wc[i].status != IBV_WC_SUCCESS)
 			return report_failed(&wc[i]);

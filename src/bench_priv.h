@@ -7,6 +7,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
+#if defined(__x86_64__)
+#include <x86intrin.h> /* __rdtsc() */
+#endif
 
 #include <infiniband/verbs.h>
 
@@ -44,11 +47,12 @@ struct bench_run {
 	uint64_t spin_ns;      /* how long a CQ wait polls before it sleeps */
 	uint32_t signal_every; /* a completion for one send in this many */
 	bool own_cpu;	       /* polls only, the peer elsewhere: no yields */
+	struct bench_clock start; /* when the run began, for the tick rate */
 
 	/* Per size. */
 	uint32_t size;
-	uint64_t *tposted;    /* iters entries */
-	uint64_t *tcompleted; /* iters entries (bw) */
+	uint64_t *tposted;    /* iters entries, in ticks */
+	uint64_t *tcompleted; /* iters entries (bw), in ticks */
 
 	/* Progress counters of the send and receive queues. */
 	uint64_t sends_posted;
@@ -57,13 +61,56 @@ struct bench_run {
 	uint64_t recvs_completed;
 };
 
-/* Monotonic time in nanoseconds: every timestamp of the benchmark. */
+/* Monotonic time in nanoseconds: the bounds of the waits. */
 static inline uint64_t bench_now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The timestamps of the measurements. Each one sits in the measured path,
+ * so it is the CPU's own counter where there is one, read in a single
+ * instruction, as perftest's get_cycles() is: the TSC on x86-64, the
+ * virtual counter on AArch64. clock_gettime() goes through the vDSO (calls,
+ * a retry loop on the kernel's sequence count, a conversion), which cost
+ * 0.2-0.5 us an iteration on the soft-RoCE guests, 1-2% of a 2-byte READ
+ * there (docs/benchmarks.md). measure() turns the ticks into nanoseconds
+ * at the rate the counter kept against CLOCK_MONOTONIC since the run began.
+ */
+#if defined(__x86_64__)
+#define BENCH_TICKS_ARE_NS 0
+static inline uint64_t bench_ticks(void)
+{
+	return __rdtsc();
+}
+#elif defined(__aarch64__)
+#define BENCH_TICKS_ARE_NS 0
+static inline uint64_t bench_ticks(void)
+{
+	uint64_t ticks;
+
+	__asm__ volatile("mrs %0, cntvct_el0" : "=r"(ticks));
+	return ticks;
+}
+#else
+#define BENCH_TICKS_ARE_NS 1
+static inline uint64_t bench_ticks(void)
+{
+	return bench_now_ns();
+}
+#endif
+
+/* Both clocks, read one right after the other (bench_ns_per_tick). */
+static inline struct bench_clock bench_clock_read(void)
+{
+	struct bench_clock c;
+
+	c.ticks = bench_ticks();
+	c.ns = bench_now_ns();
+	return c;
 }
 
 /*

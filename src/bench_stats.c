@@ -107,3 +107,22 @@ int bw_stats_compute(const uint64_t *tposted, const uint64_t *tcompleted,
 	};
 	return 0;
 }
+
+double bench_ns_per_tick(const struct bench_clock *from,
+			 const struct bench_clock *to)
+{
+	if (to->ticks <= from->ticks || to->ns <= from->ns)
+		return 0;
+	return (double)(to->ns - from->ns) / (double)(to->ticks - from->ticks);
+}
+
+void bench_ticks_to_ns(uint64_t *v, size_t n, uint64_t origin,
+		       double ns_per_tick)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i])
+			v[i] = (uint64_t)llround((double)(v[i] - origin) *
+						 ns_per_tick);
+}

@@ -135,6 +135,75 @@ static void bw_stats_refuses_no_time(void **state)
 	assert_int_equal(bw_stats_compute(t, t, 0, 8, &s), -EINVAL);
 }
 
+/* --- the tick clock --- */
+
+static void tick_rate_from_two_readings(void **state)
+{
+	const struct bench_clock from = {.ticks = 1000, .ns = 5000};
+	const struct bench_clock to = {.ticks = 3000, .ns = 6000};
+	const struct bench_clock still = {.ticks = 1000, .ns = 6000};
+	const struct bench_clock back = {.ticks = 3000, .ns = 4000};
+
+	(void)state;
+	assert_close(bench_ns_per_tick(&from, &to), 0.5);
+	/* no rate: the caller must refuse to report figures */
+	assert_close(bench_ns_per_tick(&from, &still), 0);
+	assert_close(bench_ns_per_tick(&from, &back), 0);
+}
+
+static void ticks_to_ns_keeps_missing_times(void **state)
+{
+	/* times since tick 1000, at 0.5 ns a tick; 0 is "no completion" */
+	uint64_t times[] = {0, 1100, 1301, 0};
+	/* durations at 2.5 ns a tick, rounded to the nearest ns */
+	uint64_t gaps[] = {3, 4, 0};
+
+	(void)state;
+	bench_ticks_to_ns(times, 4, 1000, 0.5);
+	assert_int_equal(times[0], 0);
+	assert_int_equal(times[1], 50);
+	assert_int_equal(times[2], 151); /* 150.5 rounds away from zero */
+	assert_int_equal(times[3], 0);
+	bench_ticks_to_ns(gaps, 3, 0, 2.5);
+	assert_int_equal(gaps[0], 8);
+	assert_int_equal(gaps[1], 10);
+	assert_int_equal(gaps[2], 0);
+}
+
+/* Spin for @ms milliseconds of CLOCK_MONOTONIC. */
+static void spin_ms(unsigned int ms)
+{
+	uint64_t end = bench_now_ns() + (uint64_t)ms * 1000000;
+
+	while (bench_now_ns() < end)
+		;
+}
+
+/*
+ * The counter this machine's benchmark reads moves, and at one rate: two
+ * back-to-back 10 ms spans give rates within 10% of each other.
+ */
+static void ticks_keep_a_steady_rate(void **state)
+{
+	struct bench_clock c0, c1, c2;
+	double first, second;
+
+	(void)state;
+	c0 = bench_clock_read();
+	spin_ms(10);
+	c1 = bench_clock_read();
+	spin_ms(10);
+	c2 = bench_clock_read();
+	first = bench_ns_per_tick(&c0, &c1);
+	second = bench_ns_per_tick(&c1, &c2);
+	if (first <= 0 || second <= 0 || first / second > 1.1 ||
+	    second / first > 1.1)
+		fail_msg("ns per tick %.6g then %.6g (ticks %llu %llu %llu)",
+			 first, second, (unsigned long long)c0.ticks,
+			 (unsigned long long)c1.ticks,
+			 (unsigned long long)c2.ticks);
+}
+
 /* --- options --- */
 
 /* A usage error: -EINVAL and exactly @line (with its newline) on stderr. */
@@ -480,6 +549,9 @@ int main(void)
 		cmocka_unit_test(bw_stats_known_times),
 		cmocka_unit_test(bw_stats_peak_finds_the_fastest_window),
 		cmocka_unit_test(bw_stats_refuses_no_time),
+		cmocka_unit_test(tick_rate_from_two_readings),
+		cmocka_unit_test(ticks_to_ns_keeps_missing_times),
+		cmocka_unit_test(ticks_keep_a_steady_rate),
 		cmocka_unit_test(bench_off_by_default),
 		cmocka_unit_test(bench_lat_defaults_are_perftest_ones),
 		cmocka_unit_test(bench_bw_defaults_are_perftest_ones),
