@@ -95,6 +95,33 @@ static int stop_if_interrupted(const struct bench_run *run)
 	return -EINTR;
 }
 
+/* The line for a post that failed: @number is the first send not posted. */
+static int report_post_failed(const struct bench_run *run, uint64_t number,
+			      int err)
+{
+	fprintf(stderr,
+		"failed to post %s number %" PRIu64 " on QP 0x%06x: %s\n",
+		bench_op_name(run->bc->op), number, run->qp->qp_num,
+		strerror(err));
+	return -err;
+}
+
+int bench_post_one(struct bench_run *run, struct ibv_send_wr *wr)
+{
+	uint64_t number = run->sends_posted + 1;
+	struct ibv_send_wr *bad_wr;
+	int ret = stop_if_interrupted(run);
+
+	if (ret)
+		return ret;
+	wr->wr_id = number;
+	ret = ibv_post_send(run->qp, wr, &bad_wr);
+	if (ret)
+		return report_post_failed(run, number, ret);
+	run->sends_posted = number;
+	return 0;
+}
+
 int bench_post_sends(struct bench_run *run, const struct ibv_send_wr *wr,
 		     uint32_t count, uint64_t total)
 {
@@ -119,16 +146,12 @@ int bench_post_sends(struct bench_run *run, const struct ibv_send_wr *wr,
 			}
 		}
 		ret = ibv_post_send(run->qp, chain, &bad_wr);
-		if (ret) {
-			fprintf(stderr,
-				"failed to post %s number %" PRIu64
-				" on QP 0x%06x: %s\n",
-				bench_op_name(run->bc->op),
+		if (ret)
+			return report_post_failed(
+				run,
 				run->sends_posted + 1 +
 					(uint64_t)(bad_wr ? bad_wr - chain : 0),
-				run->qp->qp_num, strerror(ret));
-			return -ret;
-		}
+				ret);
 		run->sends_posted += n;
 		count -= n;
 	}
@@ -181,6 +204,15 @@ static int report_failed(const struct ibv_wc *wc)
 	return -EIO;
 }
 
+int bench_poll_failed(int n, const struct ibv_wc *wc)
+{
+	if (n > 0)
+		return report_failed(wc);
+	fprintf(stderr, "failed to poll CQ: %s (ibv_poll_cq returned %d)\n",
+		strerror(EIO), n);
+	return -EIO;
+}
+
 int bench_poll_once(struct bench_run *run, uint64_t *when)
 {
 	struct ibv_wc wc[BENCH_POLL_BATCH];
@@ -188,14 +220,8 @@ int bench_poll_once(struct bench_run *run, uint64_t *when)
 	int n, i;
 
 	n = ibv_poll_cq(run->cq, BENCH_POLL_BATCH, wc);
-	if (n <= 0) {
-		if (n == 0)
-			return 0;
-		fprintf(stderr,
-			"failed to poll CQ: %s (ibv_poll_cq returned %d)\n",
-			strerror(EIO), n);
-		return -EIO;
-	}
+	if (n <= 0)
+		return n == 0 ? 0 : bench_poll_failed(n, wc);
 	/* Only the bandwidth loops keep completion times. */
 	now = run->tcompleted || when ? bench_ticks() : 0;
 	for (i = 0; i < n; i++) {
