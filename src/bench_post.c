@@ -213,7 +213,12 @@ int bench_poll_failed(int n, const struct ibv_wc *wc)
 	return -EIO;
 }
 
-int bench_poll_once(struct bench_run *run, uint64_t *when)
+/*
+ * Poll the CQ once (a batch) and update the counters; a bandwidth run also
+ * stamps each signalled send's completion. Returns the number of
+ * completions, or -EIO after printing the failed one.
+ */
+static int bench_poll_once(struct bench_run *run)
 {
 	struct ibv_wc wc[BENCH_POLL_BATCH];
 	uint64_t now;
@@ -223,7 +228,7 @@ int bench_poll_once(struct bench_run *run, uint64_t *when)
 	if (n <= 0)
 		return n == 0 ? 0 : bench_poll_failed(n, wc);
 	/* Only the bandwidth loops keep completion times. */
-	now = run->tcompleted || when ? bench_ticks() : 0;
+	now = run->tcompleted ? bench_ticks() : 0;
 	for (i = 0; i < n; i++) {
 		if (wc[i].status != IBV_WC_SUCCESS)
 			return report_failed(&wc[i]);
@@ -236,8 +241,6 @@ int bench_poll_once(struct bench_run *run, uint64_t *when)
 		if (run->tcompleted)
 			run->tcompleted[wc[i].wr_id - 1] = now;
 	}
-	if (when)
-		*when = now;
 	return n;
 }
 
@@ -261,7 +264,7 @@ static int sleep_on_channel(struct bench_run *run, int timeout_ms)
 	n = arm_cq(run->cq);
 	if (n)
 		return n;
-	n = bench_poll_once(run, NULL);
+	n = bench_poll_once(run);
 	if (n)
 		return n;
 	n = interruptible_poll(&pfd, 1, timeout_ms);
@@ -290,7 +293,7 @@ static int wait_for(struct bench_run *run, uint64_t sends, uint64_t recvs,
 
 	bench_patience_init(&patience, run);
 	while (!reached(run, sends, recvs)) {
-		n = bench_poll_once(run, NULL);
+		n = bench_poll_once(run);
 		if (n == 0) {
 			next = bench_patience_next(&patience, run->spin_ns);
 			if (next == BENCH_SLEEP && run->cq->channel)

@@ -227,12 +227,6 @@ int bench_post_one(struct bench_run *run, struct ibv_send_wr *wr);
 /* Post @count receives into the landing half. */
 int bench_post_recvs(struct bench_run *run, uint32_t count);
 /*
- * Poll the CQ once (a batch) and update the counters; @now_ns_out gets the
- * time the batch was seen if anything completed. Returns the number of
- * completions, or -EIO after printing the failed one.
- */
-int bench_poll_once(struct bench_run *run, uint64_t *when);
-/*
  * The line for a poll that failed: ibv_poll_cq() returned @n < 0, or @wc
  * (n > 0) carries an error status. Returns -EIO.
  */
@@ -244,7 +238,7 @@ int bench_poll_failed(int n, const struct ibv_wc *wc);
  * completed, 0 if the CQ is empty, -EIO after a line if it failed. On
  * soft-RoCE such a send often completes within ibv_post_send(), and this
  * look then ends the iteration: a single ibv_poll_cq() for one completion,
- * 0.15 us an iteration less than bench_poll_once() on the guests.
+ * 0.15 us an iteration less than bench_wait()'s batch of 16 on the guests.
  */
 static inline int bench_look_once(struct bench_run *run)
 {
