@@ -9,6 +9,9 @@
 #   === RESULT SETUP RUN INDEX TOOL MODE OP SIZE ITERS
 #   ...output of the client (for ours: then its JSON file)...
 #   === END rc=N
+# A server that fails prints its output after the same header, as
+#   === SERVER FAILED SETUP RUN INDEX TOOL MODE OP SIZE ITERS
+# on guest a's stdout with two guests, after the client's block with one.
 # The commands are built as strings and split into words on purpose.
 # shellcheck disable=SC2086
 set -uo pipefail
@@ -94,7 +97,13 @@ while read -r setup run idx tool mode op size iters port; do
 	fi
 	case "$ROLE" in
 	server)
-		run_server "$tool" "$cmd" >/dev/null 2>&1
+		# Only a failure's output is kept: it tells why the client's
+		# measurement of the same index failed or stalled.
+		if ! run_server "$tool" "$cmd" >server.$idx 2>&1; then
+			echo "=== SERVER FAILED $setup $run $idx $tool $mode $op $size $iters"
+			cat server.$idx
+		fi
+		rm -f server.$idx
 		;;
 	both)
 		run_server "$tool" "$cmd" >server.$idx 2>&1 &
@@ -102,7 +111,11 @@ while read -r setup run idx tool mode op size iters port; do
 		echo "=== RESULT $setup $run $idx $tool $mode $op $size $iters"
 		run_client "$tool" "$cmd" "$idx" 2>&1
 		echo "=== END rc=$?"
-		wait "$server"
+		if ! wait "$server"; then
+			echo "=== SERVER FAILED $setup $run $idx $tool $mode $op $size $iters"
+			cat server.$idx
+		fi
+		rm -f server.$idx
 		;;
 	client)
 		echo "=== RESULT $setup $run $idx $tool $mode $op $size $iters"
