@@ -88,6 +88,15 @@ run_client() {
 	return $rc
 }
 
+# After a server exited non-zero: its output FILE under the header of its
+# measurement (the other arguments), which bench-report.py does not read.
+show_failed_server() {
+	local file=$1
+	shift
+	echo "=== SERVER FAILED $*"
+	cat "$file"
+}
+
 while read -r setup run idx tool mode op size iters port; do
 	if [ "$tool" = ours ]; then
 		cmd=$(ours_command "$mode" "$op" "$size" "$iters" "$port")
@@ -99,10 +108,8 @@ while read -r setup run idx tool mode op size iters port; do
 	server)
 		# Only a failure's output is kept: it tells why the client's
 		# measurement of the same index failed or stalled.
-		if ! run_server "$tool" "$cmd" >server.$idx 2>&1; then
-			echo "=== SERVER FAILED $setup $run $idx $tool $mode $op $size $iters"
-			cat server.$idx
-		fi
+		run_server "$tool" "$cmd" >server.$idx 2>&1 ||
+			show_failed_server server.$idx $setup $run $idx $tool $mode $op $size $iters
 		rm -f server.$idx
 		;;
 	both)
@@ -111,10 +118,8 @@ while read -r setup run idx tool mode op size iters port; do
 		echo "=== RESULT $setup $run $idx $tool $mode $op $size $iters"
 		run_client "$tool" "$cmd" "$idx" 2>&1
 		echo "=== END rc=$?"
-		if ! wait "$server"; then
-			echo "=== SERVER FAILED $setup $run $idx $tool $mode $op $size $iters"
-			cat server.$idx
-		fi
+		wait "$server" ||
+			show_failed_server server.$idx $setup $run $idx $tool $mode $op $size $iters
 		rm -f server.$idx
 		;;
 	client)
