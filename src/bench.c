@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "bench_priv.h"
@@ -93,25 +94,59 @@ static bool peer_shares_port(const struct connection *conn)
 		      sizeof(conn->local.gid)) == 0;
 }
 
-/*
- * How long a CQ wait polls before it sleeps (see bench_priv.h). A latency
- * run has one message in flight and nothing for the CPU to do meanwhile,
- * so it polls only, as perftest does, unless the peer is on this port: a
- * peer on the same host needs that CPU to answer. A bandwidth run leaves
- * soft-RoCE's work for many messages to the CPU, and sleeps once the CQ
- * has stayed empty for BENCH_SPIN_US.
- */
-static uint64_t choose_spin_ns(const struct config *cfg,
-			       const struct resources *res,
-			       const struct connection *conn)
+/* A ping-pong: both sides wait in turn, each for the other's message. */
+static bool is_ping_pong(const struct bench_config *bc)
 {
-	if (!res->cq->channel)
-		return UINT64_MAX; /* --busy-poll made no channel */
-	if (cfg->use_events)
-		return 0;
-	if (cfg->bench.mode == BENCH_LAT && !peer_shares_port(conn))
-		return UINT64_MAX;
-	return (uint64_t)BENCH_SPIN_US * 1000;
+	return bc->mode == BENCH_LAT &&
+	       (bc->op == BENCH_OP_SEND || bc->op == BENCH_OP_WRITE ||
+		bc->op == BENCH_OP_WRITE_IMM);
+}
+
+/*
+ * How the waits go (see bench_priv.h): run->spin_ns, nap_ns and own_cpu.
+ *
+ * - --busy-poll polls only, -e sleeps on the channel at once.
+ * - The peer on this port (one host runs both sides and soft-RoCE's work
+ *   too), and any bandwidth run: poll for BENCH_SPIN_US, then sleep on the
+ *   channel. A bandwidth run leaves soft-RoCE's work for many messages to
+ *   the CPU.
+ * - Latency with the peer on another port, READ and atomics: poll only, as
+ *   perftest does. Only this side waits, and what it waits for runs in the
+ *   kernel's receive path, which takes the CPU from a polling process
+ *   anyway; a nap only adds its wake-up to each operation.
+ * - Latency with the peer on another port, ping-pongs: poll for
+ *   BENCH_SPIN_US, then nap BENCH_NAP_US at a time. Both sides wait in
+ *   turn. A small message on a real NIC comes back well within the spin,
+ *   so there the loop never naps. A wait that outlasts it is soft-RoCE's,
+ *   or a large message's, and its CPU does more good to the kernel's
+ *   soft-RoCE work (and, with guests on one host, to the other guest and
+ *   to QEMU's threads that carry the frames) than to a spinning loop. Two
+ *   guests on a 2-core host: half the round trip of a 4 KiB SEND went
+ *   from 1360 to 512 us, a 1 MiB WRITE from 86 to 53 ms
+ *   (docs/benchmarks.md). The channel's wake-up costs more than a nap.
+ */
+static void choose_wait(struct bench_run *run, const struct config *cfg,
+			const struct resources *res,
+			const struct connection *conn)
+{
+	const struct bench_config *bc = &cfg->bench;
+	bool peer_elsewhere = !peer_shares_port(conn);
+
+	run->spin_ns = (uint64_t)BENCH_SPIN_US * 1000;
+	run->nap_ns = 0;
+	run->own_cpu = false;
+	if (!res->cq->channel) {
+		run->spin_ns = UINT64_MAX; /* --busy-poll made no channel */
+		run->own_cpu = peer_elsewhere;
+	} else if (cfg->use_events) {
+		run->spin_ns = 0;
+	} else if (bc->mode == BENCH_LAT && peer_elsewhere) {
+		run->own_cpu = true;
+		if (is_ping_pong(bc))
+			run->nap_ns = (uint64_t)BENCH_NAP_US * 1000;
+		else
+			run->spin_ns = UINT64_MAX;
+	}
 }
 
 static int run_init(struct bench_run *run, const struct config *cfg,
@@ -121,7 +156,6 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 	size_t half = bench_half_size(
 		&cfg->bench, page > 0 ? (size_t)page : BENCH_PAGE_FALLBACK);
 	const struct bench_config *bc = &cfg->bench;
-	uint64_t spin_ns = choose_spin_ns(cfg, res, conn);
 	int ret;
 
 	*run = (struct bench_run){
@@ -135,8 +169,6 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 		.remote_landing = conn->remote.addr + half,
 		.rkey = conn->remote.rkey,
 		.timeout_ms = cfg->timeout_sec * 1000,
-		.spin_ns = spin_ns,
-		.own_cpu = spin_ns == UINT64_MAX && !peer_shares_port(conn),
 		/* a read or an atomic is only done when it completes */
 		.signal_every =
 			bc->mode == BENCH_LAT && (bc->op == BENCH_OP_READ ||
@@ -165,6 +197,7 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 		free(run->tcompleted);
 		run->tcompleted = NULL;
 	}
+	choose_wait(run, cfg, res, conn);
 	ret = query_max_inline(res->qp, &run->max_inline);
 	if (ret) {
 		free(run->tposted);
@@ -281,6 +314,31 @@ static int run_size(struct bench_run *run, int sock, uint32_t size,
 	return measure(run, r);
 }
 
+/*
+ * Linux lets a normal thread's timers fire up to 50 us late (its timer
+ * slack), to wake the CPU for several at once; a nap of 20 us would then
+ * last up to 70. A run that naps asks for 1 ns while it runs. Returns the
+ * slack to give back, or -1 if it was left as it was (the naps are only
+ * longer then).
+ */
+static long tighten_timer_slack(const struct bench_run *run)
+{
+	long old;
+
+	if (!run->nap_ns)
+		return -1;
+	old = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+	if (old < 0 || prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0) != 0)
+		return -1;
+	return old;
+}
+
+static void restore_timer_slack(long old)
+{
+	if (old >= 0)
+		prctl(PR_SET_TIMERSLACK, (unsigned long)old, 0, 0, 0);
+}
+
 static void print_banner(const struct bench_config *bc,
 			 const struct bench_run *run, const char *device)
 {
@@ -291,6 +349,10 @@ static void print_banner(const struct bench_config *bc,
 		printf("waits: polling only (--busy-poll)\n");
 	else if (run->spin_ns == UINT64_MAX)
 		printf("waits: polling only (latency, the peer is on another port)\n");
+	else if (run->nap_ns)
+		printf("waits: poll for %u us, then nap %u us at a time (ping-pong, the peer is on another port)\n",
+		       (unsigned int)(run->spin_ns / 1000),
+		       (unsigned int)(run->nap_ns / 1000));
 	else if (run->spin_ns == 0)
 		printf("waits: sleep on the completion channel at once (-e)\n");
 	else
@@ -307,6 +369,7 @@ int bench_run(const struct config *cfg, struct resources *res,
 	uint32_t sizes[BENCH_MAX_SIZES];
 	size_t count = bench_sizes(bc, sizes), i;
 	struct bench_run run;
+	long slack;
 	int ret;
 
 	ret = agree_on_params(bc, sock, cfg->timeout_sec * 1000);
@@ -319,11 +382,13 @@ int bench_run(const struct config *cfg, struct resources *res,
 	print_banner(bc, &run, device);
 	if (run.client)
 		bench_print_header(bc, stdout);
+	slack = tighten_timer_slack(&run);
 	for (i = 0; i < count && !ret; i++) {
 		ret = run_size(&run, sock, sizes[i], &results[i]);
 		if (!ret && run.client)
 			bench_print_result(bc, &results[i], stdout);
 	}
+	restore_timer_slack(slack);
 	if (!ret && run.client && bc->json_path)
 		ret = bench_write_json(bc, device, results, count);
 	free(run.tposted);

@@ -83,14 +83,16 @@ void bench_print_usage(FILE *out)
 		"      --gbps               bandwidth in Gb/s instead of MiB/s\n"
 		"      --busy-poll          wait for completions by polling only, as\n"
 		"                           perftest does (default: poll for %u us, then\n"
-		"                           sleep on a completion channel, but poll only\n"
-		"                           for latency with the peer on another port;\n"
-		"                           with -e: sleep at once, as perftest's -e)\n",
+		"                           sleep on a completion channel; for latency\n"
+		"                           with the peer on another port, READ and\n"
+		"                           atomics poll only, and ping-pongs nap %u us\n"
+		"                           at a time after the %u us; with -e: sleep at\n"
+		"                           once, as perftest's -e)\n",
 		BENCH_SIZE_MAX, BENCH_DEFAULT_LAT_SIZE, BENCH_DEFAULT_BW_SIZE,
 		BENCH_ITERS_MIN, BENCH_DEFAULT_LAT_ITERS,
 		BENCH_DEFAULT_BW_ITERS, BENCH_DEFAULT_TX_DEPTH,
-		BENCH_DEFAULT_LAT_TX_DEPTH, BENCH_DEFAULT_CQ_MOD,
-		BENCH_SPIN_US);
+		BENCH_DEFAULT_LAT_TX_DEPTH, BENCH_DEFAULT_CQ_MOD, BENCH_SPIN_US,
+		BENCH_NAP_US, BENCH_SPIN_US);
 }
 
 /* A decimal number in [min, max], nothing else (no sign, spaces, suffix). */

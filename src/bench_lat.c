@@ -67,24 +67,31 @@ static int lat_send(struct bench_run *run, const struct ibv_send_wr *wr)
 	return bench_wait(run, run->sends_posted, 0);
 }
 
-/* Spin until the last landing byte reads @value, bounded by the timeout. */
+/*
+ * Spin until the last landing byte reads @value, bounded by the timeout.
+ * No completion tells of a write, so this wait never sleeps on the
+ * channel; it naps, as the CQ waits do, if the run naps.
+ */
 static int wait_byte(struct bench_run *run, uint8_t value)
 {
 	volatile const uint8_t *byte = run->landing + run->size - 1;
+	uint64_t spin_ns = run->nap_ns ? run->spin_ns : UINT64_MAX;
 	struct bench_patience patience;
+	enum bench_next next;
+	int err;
 
 	bench_patience_init(&patience, run);
 	while (*byte != value) {
-		/* No completion tells of a write: this wait can only poll. */
-		if (bench_patience_next(&patience, UINT64_MAX) ==
-		    BENCH_GIVE_UP) {
-			int err = interrupted() ? EINTR : ETIMEDOUT;
-
-			fprintf(stderr,
-				"failed to see the peer's RDMA WRITE number %u within %d ms: %s\n",
-				value, run->timeout_ms, strerror(err));
-			return -err;
-		}
+		next = bench_patience_next(&patience, spin_ns);
+		if (next == BENCH_SLEEP)
+			bench_nap(run);
+		if (next != BENCH_GIVE_UP)
+			continue;
+		err = interrupted() ? EINTR : ETIMEDOUT;
+		fprintf(stderr,
+			"failed to see the peer's RDMA WRITE number %u within %d ms: %s\n",
+			value, run->timeout_ms, strerror(err));
+		return -err;
 	}
 	return 0;
 }

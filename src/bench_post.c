@@ -281,8 +281,9 @@ static int sleep_on_channel(struct bench_run *run, int timeout_ms)
 
 /*
  * Poll until reached(@sends, @recvs), or with @any until anything completes;
- * sleep on the channel once the CQ stayed empty for run->spin_ns. The clock
- * bounds only a wait without progress: a long size is no timeout.
+ * once the CQ stayed empty for run->spin_ns, nap (run->nap_ns) or sleep on
+ * the channel. The clock bounds only a wait without progress: a long size
+ * is no timeout.
  */
 static int wait_for(struct bench_run *run, uint64_t sends, uint64_t recvs,
 		    bool any)
@@ -296,7 +297,9 @@ static int wait_for(struct bench_run *run, uint64_t sends, uint64_t recvs,
 		n = bench_poll_once(run);
 		if (n == 0) {
 			next = bench_patience_next(&patience, run->spin_ns);
-			if (next == BENCH_SLEEP && run->cq->channel)
+			if (next == BENCH_SLEEP && run->nap_ns)
+				bench_nap(run);
+			else if (next == BENCH_SLEEP && run->cq->channel)
 				n = sleep_on_channel(
 					run, bench_patience_left_ms(&patience));
 			else if (next == BENCH_GIVE_UP)

@@ -45,8 +45,9 @@ struct bench_run {
 	uint32_t max_inline;   /* what the QP really took, may be 0 */
 	int timeout_ms;	       /* bound on any wait without progress */
 	uint64_t spin_ns;      /* how long a CQ wait polls before it sleeps */
+	uint64_t nap_ns;       /* >0: past spin_ns, nap this long at a time */
 	uint32_t signal_every; /* a completion for one send in this many */
-	bool own_cpu;	       /* polls only, the peer elsewhere: no yields */
+	bool own_cpu;	       /* the peer elsewhere: never yield */
 	struct bench_clock start; /* when the run began, for the tick rate */
 
 	/* Per size. */
@@ -123,24 +124,29 @@ static inline struct bench_clock bench_clock_read(void)
  * the CPU to itself. A real NIC answers a small message well within
  * BENCH_SPIN_US, so there the loops never sleep; --busy-poll never does,
  * -e sleeps at once, and a latency run with the peer on another port
- * polls only (bench.c's choose_spin_ns says why).
+ * either polls only or naps (bench.c's choose_wait says which, and why).
  *
- * A side that polls only and whose peer is on another port (another host,
- * as a rule) has nobody to give its CPU to (run->own_cpu): it never
- * yields, and looks at the clock for its bound once every
- * BENCH_SPINS_PER_LOOK empty polls. Between two guests that loop beat the
- * yielding one in 16 of 20 paired rounds of fetch_add latency
- * (docs/benchmarks.md).
+ * A side whose peer is on another port (another host, as a rule) has
+ * nobody to give its CPU to while it polls (run->own_cpu): it never
+ * yields. If it polls only, it looks at the clock for its bound once
+ * every BENCH_SPINS_PER_LOOK empty polls: between two guests that loop
+ * beat the yielding one in 16 of 20 paired rounds of fetch_add latency
+ * (docs/benchmarks.md). If it naps (run->nap_ns), a wait that stayed
+ * empty for spin_ns sleeps nap_ns at a time, in nanosleep() rather than
+ * on the channel, whose wake-up costs more than the nap.
  */
 #define BENCH_SPINS_PER_YIELD 16
 #define BENCH_SPINS_PER_LOOK  1024
 #define BENCH_SPIN_US	      100u
+#define BENCH_NAP_US	      20u
 
 /* The bound on a wait that sees no progress, and when it may sleep. */
 struct bench_patience {
 	uint64_t start; /* 0: not started, the clock is read lazily */
 	unsigned int spins;
-	bool own_cpu; /* the run's: no yields, the clock more seldom */
+	unsigned int look_every; /* empty polls between two clock reads */
+	bool yields;		 /* sched_yield() at each clock read */
+	bool spun;		 /* waited spin_ns: from now on, sleep */
 	int timeout_ms;
 };
 
@@ -148,30 +154,34 @@ static inline void bench_patience_init(struct bench_patience *p,
 				       const struct bench_run *run)
 {
 	*p = (struct bench_patience){
-		.own_cpu = run->own_cpu,
+		.look_every = run->own_cpu && !run->nap_ns
+				      ? BENCH_SPINS_PER_LOOK
+				      : BENCH_SPINS_PER_YIELD,
+		.yields = !run->own_cpu,
 		.timeout_ms = run->timeout_ms,
 	};
 }
 
-/* Something arrived: the bound starts again. */
+/* Something arrived: the bound and the spin start again. */
 static inline void bench_patience_renew(struct bench_patience *p)
 {
 	p->start = 0;
 	p->spins = 0;
+	p->spun = false;
 }
 
 /* What a waiting side does after an empty poll. */
 enum bench_next {
 	BENCH_POLL,    /* poll again */
-	BENCH_SLEEP,   /* it spun long enough: sleep if it can */
+	BENCH_SLEEP,   /* it spun long enough: sleep (or nap) if it can */
 	BENCH_GIVE_UP, /* the timeout passed, or a stop signal came */
 };
 
 /*
- * One more empty poll. Every BENCH_SPINS_PER_YIELD of them (every
- * BENCH_SPINS_PER_LOOK if the CPU is the run's own, and then without the
- * yield): yield, read the clock, and say whether the wait has lasted
- * @spin_ns (BENCH_SLEEP) or the timeout (BENCH_GIVE_UP).
+ * One more empty poll. Every look_every of them: yield (if it yields),
+ * read the clock, and say whether the wait has lasted @spin_ns
+ * (BENCH_SLEEP, then on every empty poll until something arrives) or the
+ * timeout (BENCH_GIVE_UP).
  */
 static inline enum bench_next bench_patience_next(struct bench_patience *p,
 						  uint64_t spin_ns)
@@ -180,10 +190,9 @@ static inline enum bench_next bench_patience_next(struct bench_patience *p,
 
 	if (interrupted())
 		return BENCH_GIVE_UP; /* SIGINT/SIGTERM: the caller reports EINTR */
-	if (++p->spins %
-	    (p->own_cpu ? BENCH_SPINS_PER_LOOK : BENCH_SPINS_PER_YIELD))
-		return BENCH_POLL;
-	if (!p->own_cpu)
+	if (++p->spins % p->look_every)
+		return p->spun ? BENCH_SLEEP : BENCH_POLL;
+	if (p->yields)
 		sched_yield();
 	now = bench_now_ns();
 	if (!p->start)
@@ -191,7 +200,8 @@ static inline enum bench_next bench_patience_next(struct bench_patience *p,
 	waited = now - p->start;
 	if (waited > (uint64_t)p->timeout_ms * 1000000)
 		return BENCH_GIVE_UP;
-	return waited >= spin_ns ? BENCH_SLEEP : BENCH_POLL;
+	p->spun = waited >= spin_ns;
+	return p->spun ? BENCH_SLEEP : BENCH_POLL;
 }
 
 /* The time left of the bound, in whole milliseconds (at least 1). */
@@ -203,6 +213,20 @@ static inline int bench_patience_left_ms(const struct bench_patience *p)
 	if (waited_ms >= (uint64_t)p->timeout_ms)
 		return 1;
 	return p->timeout_ms - (int)waited_ms;
+}
+
+/*
+ * Give the CPU away for run->nap_ns. A signal cuts it short, and the
+ * caller's next bench_patience_next() sees interrupted().
+ */
+static inline void bench_nap(const struct bench_run *run)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(run->nap_ns / 1000000000u),
+		.tv_nsec = (long)(run->nap_ns % 1000000000u),
+	};
+
+	nanosleep(&ts, NULL);
 }
 
 /* bench_post.c: lean versions of post_send, post_receive, poll_completion. */
