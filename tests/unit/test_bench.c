@@ -537,12 +537,58 @@ static void patience_shared_cpu_sleeps_then_gives_up(void **state)
 	assert_int_equal(spins % 16, 0);
 }
 
+/*
+ * A wait that naps keeps its CPU while it spins (no yields) but looks at
+ * the clock every 16 polls. Once spin_ns has passed, every empty poll
+ * says it may sleep, until something arrives; napping between polls, it
+ * still gives up at its bound.
+ */
+static void patience_napping_wait(void **state)
+{
+	struct bench_run run = {
+		.own_cpu = true,
+		.nap_ns = 20000,
+		.timeout_ms = 20,
+	};
+	uint64_t start = bench_now_ns(), spins = 0;
+	struct bench_patience p;
+	enum bench_next next;
+	int i;
+
+	(void)state;
+	bench_patience_init(&p, &run);
+	do {
+		next = bench_patience_next(&p, 1000000);
+		spins++;
+	} while (next == BENCH_POLL && spins < 1000000000u);
+	assert_int_equal(next, BENCH_SLEEP);
+	assert_true(bench_now_ns() - start >= 1000000);
+	assert_int_equal(spins % 16, 0);
+	for (i = 0; i < 15; i++)
+		assert_int_equal(bench_patience_next(&p, 1000000), BENCH_SLEEP);
+	bench_patience_renew(&p);
+	assert_int_equal(bench_patience_next(&p, 1000000), BENCH_POLL);
+
+	/* The cap of 10 s only keeps a broken bound from hanging the test. */
+	start = bench_now_ns();
+	bench_patience_init(&p, &run);
+	do {
+		next = bench_patience_next(&p, 0);
+		if (next == BENCH_SLEEP)
+			bench_nap(&run);
+	} while (next != BENCH_GIVE_UP &&
+		 bench_now_ns() - start < 10000000000ull);
+	assert_int_equal(next, BENCH_GIVE_UP);
+	assert_true(bench_now_ns() - start >= 20 * 1000000ull);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(median_of_odd_and_even_counts),
 		cmocka_unit_test(patience_own_cpu_gives_up_at_its_bound),
 		cmocka_unit_test(patience_shared_cpu_sleeps_then_gives_up),
+		cmocka_unit_test(patience_napping_wait),
 		cmocka_unit_test(lat_stats_known_array),
 		cmocka_unit_test(lat_stats_halves_round_trips),
 		cmocka_unit_test(lat_stats_needs_more_than_the_tail),
