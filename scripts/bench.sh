@@ -34,7 +34,8 @@ Options:
                       per measurement, never fewer than 20 iterations
                       (default 67108864; both tools get the same count)
   --out DIR           where results go (default build/bench-<date>)
-  --build DIR         the build tree with rdma_rc_example (default build)
+  --build DIR         the build tree with rdma_rc_example, brought up to
+                      date with cmake --build first (default build)
   -h, --help          this help
 
 perftest's write_imm latency and bandwidth are ib_write_lat/ib_write_bw
@@ -95,6 +96,8 @@ fi
 BUILD=$(readlink -f "$BUILD")
 PROGRAM=$BUILD/src/rdma_rc_example
 [ -x "$PROGRAM" ] || die "no $PROGRAM: build first (cmake -S . -B build && cmake --build build)"
+# A binary older than the sources would be measured as if it were them.
+cmake --build "$BUILD" >&2 || die "failed to bring $BUILD up to date (cmake --build $BUILD)"
 [ -n "$OUT" ] || OUT=$BUILD/bench-$(date -u +%Y%m%d-%H%M%S)
 mkdir -p "$OUT"
 OUT=$(readlink -f "$OUT")
