@@ -131,9 +131,10 @@ static inline struct bench_clock bench_clock_read(void)
  * yields. If it polls only, it looks at the clock for its bound once
  * every BENCH_SPINS_PER_LOOK empty polls: between two guests that loop
  * beat the yielding one in 16 of 20 paired rounds of fetch_add latency
- * (docs/benchmarks.md). If it naps (run->nap_ns), a wait that stayed
- * empty for spin_ns sleeps nap_ns at a time, in nanosleep() rather than
- * on the channel, whose wake-up costs more than the nap.
+ * (docs/benchmarks.md). If it naps (run->nap_ns), it looks every
+ * BENCH_SPINS_PER_YIELD polls, to know when spin_ns is over; then it
+ * sleeps nap_ns at a time, in nanosleep() rather than on the channel,
+ * whose wake-up costs more than the nap.
  */
 #define BENCH_SPINS_PER_YIELD 16
 #define BENCH_SPINS_PER_LOOK  1024
