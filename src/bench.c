@@ -94,7 +94,11 @@ static bool peer_shares_port(const struct connection *conn)
 		      sizeof(conn->local.gid)) == 0;
 }
 
-/* A ping-pong: both sides wait in turn, each for the other's message. */
+/*
+ * A ping-pong: both sides wait in turn, each for the other's message, and
+ * a latency sample is a round trip. Otherwise (READ, atomics) the client
+ * alone waits, for its own operation's completion.
+ */
 static bool is_ping_pong(const struct bench_config *bc)
 {
 	return bc->mode == BENCH_LAT &&
@@ -170,11 +174,9 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 		.rkey = conn->remote.rkey,
 		.timeout_ms = cfg->timeout_sec * 1000,
 		/* a read or an atomic is only done when it completes */
-		.signal_every =
-			bc->mode == BENCH_LAT && (bc->op == BENCH_OP_READ ||
-						  is_atomic(bc->op))
-				? 1
-				: bc->cq_mod,
+		.signal_every = bc->mode == BENCH_LAT && !is_ping_pong(bc)
+					? 1
+					: bc->cq_mod,
 	};
 	if (conn->remote.len < 2 * half) {
 		fprintf(stderr,
@@ -264,8 +266,7 @@ static int lat_figures(struct bench_run *run, double rate,
 		       struct lat_stats *lat)
 {
 	uint32_t iters = run->bc->iters;
-	unsigned int rtt_factor =
-		run->bc->op == BENCH_OP_READ || is_atomic(run->bc->op) ? 1 : 2;
+	unsigned int rtt_factor = is_ping_pong(run->bc) ? 2 : 1;
 	size_t i;
 
 	for (i = 0; i + 1 < iters; i++)
