@@ -49,17 +49,12 @@ static int agree_on_params(const struct bench_config *bc, int sock,
 	return ret;
 }
 
-static bool is_atomic(enum bench_op op)
-{
-	return op == BENCH_OP_FETCH_ADD || op == BENCH_OP_CMP_SWAP;
-}
-
 /* Refuse atomics the device or the peer's device cannot do. */
 static int check_support(const struct bench_config *bc,
 			 const struct resources *res,
 			 const struct connection *conn)
 {
-	if (!is_atomic(bc->op))
+	if (!bench_op_is_atomic(bc->op))
 		return 0;
 	if (resources_have_atomics(res) &&
 	    (conn->remote.flags & QP_INFO_HAS_ATOMICS))

@@ -232,11 +232,6 @@ int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
 	}
 }
 
-static bool is_atomic(enum bench_op op)
-{
-	return op == BENCH_OP_FETCH_ADD || op == BENCH_OP_CMP_SWAP;
-}
-
 int bench_config_finish(struct bench_config *bc, FILE *err)
 {
 	if (bc->mode == BENCH_OFF) {
@@ -253,7 +248,7 @@ int bench_config_finish(struct bench_config *bc, FILE *err)
 			PROGRAM_NAME, bc->size, BENCH_SIZE_MIN_ALL);
 		return -EINVAL;
 	}
-	if (is_atomic(bc->op) && bc->size_set &&
+	if (bench_op_is_atomic(bc->op) && bc->size_set &&
 	    bc->size != BENCH_ATOMIC_SIZE) {
 		fprintf(err,
 			"%s: invalid --size value '%u' for --op %s (atomics move exactly %u bytes)\n",
@@ -274,7 +269,7 @@ int bench_config_finish(struct bench_config *bc, FILE *err)
 	}
 	if (!bc->cq_mod_set && bc->cq_mod > bc->tx_depth)
 		bc->cq_mod = bc->tx_depth;
-	if (is_atomic(bc->op))
+	if (bench_op_is_atomic(bc->op))
 		bc->size = BENCH_ATOMIC_SIZE;
 	else if (!bc->size_set && bc->all_sizes)
 		bc->size = BENCH_SIZE_MAX;
@@ -301,7 +296,7 @@ size_t bench_sizes(const struct bench_config *bc,
 	uint32_t size;
 	size_t n = 0;
 
-	if (!bc->all_sizes || is_atomic(bc->op)) {
+	if (!bc->all_sizes || bench_op_is_atomic(bc->op)) {
 		sizes[0] = bc->size;
 		return 1;
 	}

@@ -16,6 +16,12 @@
 #include "bench.h"
 #include "interrupt.h"
 
+/* FETCH_ADD and CMP_SWAP: 8 bytes, on atomic-capable devices only. */
+static inline bool bench_op_is_atomic(enum bench_op op)
+{
+	return op == BENCH_OP_FETCH_ADD || op == BENCH_OP_CMP_SWAP;
+}
+
 /*
  * The registered region in benchmark mode is two halves of the largest
  * message, each in whole pages:
