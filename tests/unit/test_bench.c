@@ -481,24 +481,32 @@ static void params_mismatch_names_the_difference(void **state)
 }
 
 /*
- * Spin on bench_patience_next with nothing arriving, as a wait does, for a
- * run that shares its CPU or keeps it; return how it ended and count the
- * empty polls. The cap only keeps a broken bound from hanging the test.
+ * Spin on bench_patience_next (from @p as it is) with nothing arriving, as
+ * a wait does; return how it ended and count the empty polls. The cap only
+ * keeps a broken bound from hanging the test.
  */
+static enum bench_next spin_on(struct bench_patience *p, uint64_t spin_ns,
+			       uint64_t *spins)
+{
+	enum bench_next next;
+
+	*spins = 0;
+	do {
+		next = bench_patience_next(p, spin_ns);
+		(*spins)++;
+	} while (next == BENCH_POLL && *spins < 1000000000u);
+	return next;
+}
+
+/* spin_on a fresh wait of a run that shares its CPU or keeps it. */
 static enum bench_next spin_until_decided(bool own_cpu, int timeout_ms,
 					  uint64_t spin_ns, uint64_t *spins)
 {
 	struct bench_run run = {.own_cpu = own_cpu, .timeout_ms = timeout_ms};
 	struct bench_patience p;
-	enum bench_next next;
 
 	bench_patience_init(&p, &run);
-	*spins = 0;
-	do {
-		next = bench_patience_next(&p, spin_ns);
-		(*spins)++;
-	} while (next == BENCH_POLL && *spins < 1000000000u);
-	return next;
+	return spin_on(&p, spin_ns, spins);
 }
 
 /* With nothing arriving, a wait gives up at its 20 ms bound, and only on
@@ -550,18 +558,14 @@ static void patience_napping_wait(void **state)
 		.nap_ns = 20000,
 		.timeout_ms = 20,
 	};
-	uint64_t start = bench_now_ns(), spins = 0;
+	uint64_t start = bench_now_ns(), spins;
 	struct bench_patience p;
 	enum bench_next next;
 	int i;
 
 	(void)state;
 	bench_patience_init(&p, &run);
-	do {
-		next = bench_patience_next(&p, 1000000);
-		spins++;
-	} while (next == BENCH_POLL && spins < 1000000000u);
-	assert_int_equal(next, BENCH_SLEEP);
+	assert_int_equal(spin_on(&p, 1000000, &spins), BENCH_SLEEP);
 	assert_true(bench_now_ns() - start >= 1000000);
 	assert_int_equal(spins % 16, 0);
 	for (i = 0; i < 15; i++)
