@@ -17,8 +17,8 @@ Usage: scripts/bench.sh [OPTIONS]
 Boot soft-RoCE guests with scripts/rxe-vm and measure, for each operation,
 mode and size, rdma_rc_example --bench and the perftest tool that measures
 the same thing (ib_send_lat, ib_write_lat, ib_read_lat, ib_atomic_lat,
-ib_send_bw, ib_write_bw, ib_read_bw, ib_atomic_bw), one after the other,
-the order swapped every run.
+ib_send_bw, ib_write_bw, ib_read_bw, ib_atomic_bw), one after the other;
+which tool goes first turns from one measurement, and one run, to the next.
 
 Options:
   --guests 1|2|both   one guest (both sides on it), two guests, or both
@@ -36,6 +36,9 @@ Options:
   --out DIR           where results go (default build/bench-<date>)
   --build DIR         the build tree with rdma_rc_example, brought up to
                       date with cmake --build first (default build)
+  --dry-run           print the plan, one line per measurement (guests, run,
+                      index, tool, mode, op, size, iterations, port), and
+                      exit: no build, no guests
   -h, --help          this help
 
 perftest's write_imm latency and bandwidth are ib_write_lat/ib_write_bw
@@ -61,6 +64,7 @@ MAX_BYTES=67108864
 MIN_ITERS=20
 OUT=
 BUILD=$SOURCE_DIR/build
+DRY_RUN=
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -74,6 +78,7 @@ while [ $# -gt 0 ]; do
 	--max-bytes) MAX_BYTES=${2:?}; shift 2 ;;
 	--out) OUT=${2:?}; shift 2 ;;
 	--build) BUILD=${2:?}; shift 2 ;;
+	--dry-run) DRY_RUN=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
@@ -91,6 +96,63 @@ for n in "$RUNS" "$LAT_ITERS" "$BW_ITERS" "$MAX_BYTES"; do
 done
 if [ "$LAT_ITERS" -lt 5 ] || [ "$BW_ITERS" -lt 5 ]; then
 	die "perftest needs at least 5 iterations"
+fi
+
+# Iterations for SIZE: ITERS, cut so that SIZE * iterations <= MAX_BYTES.
+iterations_for() {
+	local size=$1 iters=$2 cap
+	cap=$((MAX_BYTES / size))
+	[ "$cap" -lt "$MIN_ITERS" ] && cap=$MIN_ITERS
+	[ "$iters" -gt "$cap" ] && iters=$cap
+	echo "$iters"
+}
+
+# The measurement plan, one line per measurement:
+#   SETUP RUN INDEX TOOL MODE OP SIZE ITERS PORT
+# Within a run both tools measure one (mode, op, size), a cell, back to
+# back. Which goes first alternates from one cell to the next and, for each
+# cell, from one run to the next, so that whatever going first costs falls
+# on both tools alike: the first of a pair follows another cell's
+# measurement, the second the same cell's. The turn counts the cells of
+# this run only; a count carried over from the runs before would, with an
+# odd number of cells per run, give each cell the same order in every run.
+write_plan() {
+	local setup=$1 run idx=0 cell mode op size iters base first second
+	for ((run = 1; run <= RUNS; run++)); do
+		cell=0
+		for mode in ${MODES//,/ }; do
+			base=$LAT_ITERS
+			[ "$mode" = bw ] && base=$BW_ITERS
+			for op in ${OPS//,/ }; do
+				for size in ${SIZES//,/ }; do
+					case "$op" in
+					fetch_add | cmp_swap) size=8 ;;
+					esac
+					iters=$(iterations_for "$size" "$base")
+					if (((run + cell) % 2)); then
+						first=ours second=perftest
+					else
+						first=perftest second=ours
+					fi
+					for tool in $first $second; do
+						echo "$setup $run $idx $tool $mode $op $size $iters $((20000 + idx))"
+						idx=$((idx + 1))
+					done
+					cell=$((cell + 1))
+					case "$op" in
+					fetch_add | cmp_swap) break ;;
+					esac
+				done
+			done
+		done
+	done
+}
+
+if [ -n "$DRY_RUN" ]; then
+	for setup in $SETUPS; do
+		write_plan "$setup"
+	done
+	exit 0
 fi
 
 BUILD=$(readlink -f "$BUILD")
@@ -111,49 +173,6 @@ command -v gnuplot >/dev/null 2>&1 || {
 	fi
 }
 command -v ib_send_lat >/dev/null 2>&1 || die "perftest is not installed (apt-get install perftest)"
-
-# Iterations for SIZE: ITERS, cut so that SIZE * iterations <= MAX_BYTES.
-iterations_for() {
-	local size=$1 iters=$2 cap
-	cap=$((MAX_BYTES / size))
-	[ "$cap" -lt "$MIN_ITERS" ] && cap=$MIN_ITERS
-	[ "$iters" -gt "$cap" ] && iters=$cap
-	echo "$iters"
-}
-
-# The measurement plan, one line per measurement:
-#   SETUP RUN INDEX TOOL MODE OP SIZE ITERS PORT
-# Within a run both tools measure one (mode, op, size) back to back; which
-# goes first alternates from one measurement and one run to the next.
-write_plan() {
-	local setup=$1 run idx=0 mode op size iters base first second
-	for ((run = 1; run <= RUNS; run++)); do
-		for mode in ${MODES//,/ }; do
-			base=$LAT_ITERS
-			[ "$mode" = bw ] && base=$BW_ITERS
-			for op in ${OPS//,/ }; do
-				for size in ${SIZES//,/ }; do
-					case "$op" in
-					fetch_add | cmp_swap) size=8 ;;
-					esac
-					iters=$(iterations_for "$size" "$base")
-					if (((run + idx / 2) % 2)); then
-						first=ours second=perftest
-					else
-						first=perftest second=ours
-					fi
-					for tool in $first $second; do
-						echo "$setup $run $idx $tool $mode $op $size $iters $((20000 + idx))"
-						idx=$((idx + 1))
-					done
-					case "$op" in
-					fetch_add | cmp_swap) break ;;
-					esac
-				done
-			done
-		done
-	done
-}
 
 SESSION=
 cleanup() {

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Unit test of scripts/bench.sh's measurement plan (--dry-run: no build, no
+guests). Each cell (mode, op, size) is measured by both tools back to back
+with the same iteration count, and which tool goes first must turn from one
+cell to the next and, for every cell, from one run to the next, whether a
+run has an odd or an even number of cells."""
+import os
+import subprocess
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "..", "..", "scripts", "bench.sh")
+OPS = "send,write,read,fetch_add"
+SIZES = "2,4096,65536,1048576"
+
+
+def plan(*args):
+    out = subprocess.run(["bash", SCRIPT, "--dry-run", *args],
+                         capture_output=True, text=True, check=True,
+                         timeout=60).stdout
+    rows = []
+    for line in out.splitlines():
+        setup, run, idx, tool, mode, op, size, iters, port = line.split()
+        rows.append({"setup": int(setup), "run": int(run), "idx": int(idx),
+                     "tool": tool, "mode": mode, "op": op,
+                     "size": int(size), "iters": int(iters),
+                     "port": int(port)})
+    return rows
+
+
+def pairs(rows):
+    """The plan as (run, cell, first tool, second row), checking that the
+    two rows of a pair measure the same cell with both tools."""
+    out = []
+    for a, b in zip(rows[0::2], rows[1::2]):
+        cell = (a["mode"], a["op"], a["size"])
+        assert cell == (b["mode"], b["op"], b["size"]), (a, b)
+        assert a["run"] == b["run"] and a["iters"] == b["iters"], (a, b)
+        assert {a["tool"], b["tool"]} == {"ours", "perftest"}, (a, b)
+        out.append((a["run"], cell, a["tool"]))
+    return out
+
+
+class BenchPlan(unittest.TestCase):
+    def check_turns(self, rows, cells_per_run, runs):
+        got = pairs(rows)
+        self.assertEqual(len(got), cells_per_run * runs)
+        first = {}
+        for run, cell, tool in got:
+            first.setdefault(cell, []).append(tool)
+        self.assertEqual(len(first), cells_per_run)
+        for cell, tools in first.items():
+            self.assertEqual(len(tools), runs, cell)
+            for a, b in zip(tools, tools[1:]):
+                self.assertNotEqual(a, b, f"{cell} first by {a} twice")
+        # Within a run, the cells take turns too.
+        for r in range(1, runs + 1):
+            tools = [tool for run, _, tool in got if run == r]
+            for a, b in zip(tools, tools[1:]):
+                self.assertNotEqual(a, b, f"run {r}")
+
+    def test_odd_cells_per_run_still_turn(self):
+        # 13 cells a run: fetch_add has one size.
+        rows = plan("--guests", "2", "--runs", "4", "--modes", "lat",
+                    "--ops", OPS, "--sizes", SIZES)
+        self.check_turns(rows, 13, 4)
+        self.assertEqual({r["setup"] for r in rows}, {2})
+
+    def test_even_cells_per_run_turn(self):
+        rows = plan("--guests", "1", "--runs", "3", "--modes", "lat,bw",
+                    "--ops", OPS, "--sizes", SIZES)
+        self.check_turns(rows, 26, 3)
+
+    def test_indexes_ports_and_iterations(self):
+        rows = plan("--guests", "both", "--runs", "2", "--modes", "lat",
+                    "--ops", "send,fetch_add", "--sizes", "2,1048576",
+                    "--lat-iters", "1000", "--max-bytes", "33554432")
+        for setup in (1, 2):
+            mine = [r for r in rows if r["setup"] == setup]
+            self.assertEqual([r["idx"] for r in mine],
+                             list(range(len(mine))))
+            self.assertEqual([r["port"] for r in mine],
+                             [20000 + r["idx"] for r in mine])
+        iters = {(r["op"], r["size"]): r["iters"] for r in rows}
+        # 1 MiB is cut to 32 MiB / 1 MiB; an atomic is always 8 bytes.
+        self.assertEqual(iters, {("send", 2): 1000, ("send", 1048576): 32,
+                                 ("fetch_add", 8): 1000})
+
+    def test_bad_guests_value_is_refused(self):
+        res = subprocess.run(["bash", SCRIPT, "--dry-run", "--guests", "3"],
+                             capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(res.returncode, 0)
+        self.assertEqual(res.stdout, "")
+        self.assertIn("invalid --guests value '3'", res.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
