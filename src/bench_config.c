@@ -84,15 +84,15 @@ void bench_print_usage(FILE *out)
 		"      --busy-poll          wait for completions by polling only, as\n"
 		"                           perftest does (default: poll for %u us, then\n"
 		"                           sleep on a completion channel; for latency\n"
-		"                           with the peer on another port, READ and\n"
-		"                           atomics poll only, and ping-pongs nap %u us\n"
-		"                           at a time after the %u us; with -e: sleep at\n"
-		"                           once, as perftest's -e)\n",
+		"                           with the peer on another port, nap %u us at a\n"
+		"                           time instead of sleeping, after %u us for\n"
+		"                           READ and atomics; with -e: sleep at once, as\n"
+		"                           perftest's -e)\n",
 		BENCH_SIZE_MAX, BENCH_DEFAULT_LAT_SIZE, BENCH_DEFAULT_BW_SIZE,
 		BENCH_ITERS_MIN, BENCH_DEFAULT_LAT_ITERS,
 		BENCH_DEFAULT_BW_ITERS, BENCH_DEFAULT_TX_DEPTH,
 		BENCH_DEFAULT_LAT_TX_DEPTH, BENCH_DEFAULT_CQ_MOD, BENCH_SPIN_US,
-		BENCH_NAP_US, BENCH_SPIN_US);
+		BENCH_NAP_US, BENCH_LONG_SPIN_US);
 }
 
 /* A decimal number in [min, max], nothing else (no sign, spaces, suffix). */

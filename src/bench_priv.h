@@ -134,17 +134,18 @@ static inline struct bench_clock bench_clock_read(void)
  *
  * A side whose peer is on another port (another host, as a rule) has
  * nobody to give its CPU to while it polls (run->own_cpu): it never
- * yields. If it polls only, it looks at the clock for its bound once
- * every BENCH_SPINS_PER_LOOK empty polls: between two guests that loop
- * beat the yielding one in 16 of 20 paired rounds of fetch_add latency
- * (docs/benchmarks.md). If it naps (run->nap_ns), it looks every
- * BENCH_SPINS_PER_YIELD polls, to know when spin_ns is over; then it
- * sleeps nap_ns at a time, in nanosleep() rather than on the channel,
- * whose wake-up costs more than the nap.
+ * yields. If it polls for long (only, or BENCH_LONG_SPIN_US before a
+ * nap), it looks at the clock once every BENCH_SPINS_PER_LOOK empty
+ * polls: between two guests that loop beat the yielding one in 16 of 20
+ * paired rounds of fetch_add latency (docs/benchmarks.md). If it must see
+ * a spin of BENCH_SPIN_US end, it looks every BENCH_SPINS_PER_YIELD polls.
+ * After the spin it naps (run->nap_ns) at a time, in nanosleep() rather
+ * than on the channel, whose wake-up costs more than the nap.
  */
 #define BENCH_SPINS_PER_YIELD 16
 #define BENCH_SPINS_PER_LOOK  1024
 #define BENCH_SPIN_US	      100u
+#define BENCH_LONG_SPIN_US    1000u
 #define BENCH_NAP_US	      20u
 
 /* The bound on a wait that sees no progress, and when it may sleep. */
@@ -160,10 +161,12 @@ struct bench_patience {
 static inline void bench_patience_init(struct bench_patience *p,
 				       const struct bench_run *run)
 {
+	bool polls_long =
+		run->own_cpu && run->spin_ns >= BENCH_LONG_SPIN_US * 1000ull;
+
 	*p = (struct bench_patience){
-		.look_every = run->own_cpu && !run->nap_ns
-				      ? BENCH_SPINS_PER_LOOK
-				      : BENCH_SPINS_PER_YIELD,
+		.look_every = polls_long ? BENCH_SPINS_PER_LOOK
+					 : BENCH_SPINS_PER_YIELD,
 		.yields = !run->own_cpu,
 		.timeout_ms = run->timeout_ms,
 	};

@@ -502,7 +502,11 @@ static enum bench_next spin_on(struct bench_patience *p, uint64_t spin_ns,
 static enum bench_next spin_until_decided(bool own_cpu, int timeout_ms,
 					  uint64_t spin_ns, uint64_t *spins)
 {
-	struct bench_run run = {.own_cpu = own_cpu, .timeout_ms = timeout_ms};
+	struct bench_run run = {
+		.own_cpu = own_cpu,
+		.spin_ns = spin_ns,
+		.timeout_ms = timeout_ms,
+	};
 	struct bench_patience p;
 
 	bench_patience_init(&p, &run);
@@ -546,15 +550,16 @@ static void patience_shared_cpu_sleeps_then_gives_up(void **state)
 }
 
 /*
- * A wait that naps keeps its CPU while it spins (no yields) but looks at
- * the clock every 16 polls. Once spin_ns has passed, every empty poll
- * says it may sleep, until something arrives; napping between polls, it
- * still gives up at its bound.
+ * A wait that naps after a short spin keeps its CPU while it spins (no
+ * yields) but looks at the clock every 16 polls. Once spin_ns has passed,
+ * every empty poll says it may sleep, until something arrives; napping
+ * between polls, it still gives up at its bound.
  */
 static void patience_napping_wait(void **state)
 {
 	struct bench_run run = {
 		.own_cpu = true,
+		.spin_ns = (uint64_t)BENCH_SPIN_US * 1000,
 		.nap_ns = 20000,
 		.timeout_ms = 20,
 	};
@@ -565,13 +570,14 @@ static void patience_napping_wait(void **state)
 
 	(void)state;
 	bench_patience_init(&p, &run);
-	assert_int_equal(spin_on(&p, 1000000, &spins), BENCH_SLEEP);
-	assert_true(bench_now_ns() - start >= 1000000);
+	assert_int_equal(spin_on(&p, run.spin_ns, &spins), BENCH_SLEEP);
+	assert_true(bench_now_ns() - start >= run.spin_ns);
 	assert_int_equal(spins % 16, 0);
 	for (i = 0; i < 15; i++)
-		assert_int_equal(bench_patience_next(&p, 1000000), BENCH_SLEEP);
+		assert_int_equal(bench_patience_next(&p, run.spin_ns),
+				 BENCH_SLEEP);
 	bench_patience_renew(&p);
-	assert_int_equal(bench_patience_next(&p, 1000000), BENCH_POLL);
+	assert_int_equal(bench_patience_next(&p, run.spin_ns), BENCH_POLL);
 
 	/* The cap of 10 s only keeps a broken bound from hanging the test. */
 	start = bench_now_ns();
@@ -586,6 +592,33 @@ static void patience_napping_wait(void **state)
 	assert_true(bench_now_ns() - start >= 20 * 1000000ull);
 }
 
+/*
+ * A READ or atomic between ports spins for BENCH_LONG_SPIN_US before it
+ * naps: a spin that long needs the clock only every 1024 polls, as a wait
+ * that polls only. After it, every empty poll says sleep.
+ */
+static void patience_long_spin_looks_every_1024(void **state)
+{
+	struct bench_run run = {
+		.own_cpu = true,
+		.spin_ns = (uint64_t)BENCH_LONG_SPIN_US * 1000,
+		.nap_ns = 20000,
+		.timeout_ms = 10000,
+	};
+	uint64_t start = bench_now_ns(), spins;
+	struct bench_patience p;
+	int i;
+
+	(void)state;
+	bench_patience_init(&p, &run);
+	assert_int_equal(spin_on(&p, run.spin_ns, &spins), BENCH_SLEEP);
+	assert_true(bench_now_ns() - start >= run.spin_ns);
+	assert_int_equal(spins % 1024, 0);
+	for (i = 0; i < 1023; i++)
+		assert_int_equal(bench_patience_next(&p, run.spin_ns),
+				 BENCH_SLEEP);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -593,6 +626,7 @@ int main(void)
 		cmocka_unit_test(patience_own_cpu_gives_up_at_its_bound),
 		cmocka_unit_test(patience_shared_cpu_sleeps_then_gives_up),
 		cmocka_unit_test(patience_napping_wait),
+		cmocka_unit_test(patience_long_spin_looks_every_1024),
 		cmocka_unit_test(lat_stats_known_array),
 		cmocka_unit_test(lat_stats_halves_round_trips),
 		cmocka_unit_test(lat_stats_needs_more_than_the_tail),
