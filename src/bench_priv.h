@@ -130,7 +130,7 @@ static inline struct bench_clock bench_clock_read(void)
  * the CPU to itself. A real NIC answers a small message well within
  * BENCH_SPIN_US, so there the loops never sleep; --busy-poll never does,
  * -e sleeps at once, and a latency run with the peer on another port
- * either polls only or naps (bench.c's choose_wait says which, and why).
+ * naps instead (bench.c's choose_wait says after how long, and why).
  *
  * A side whose peer is on another port (another host, as a rule) has
  * nobody to give its CPU to while it polls (run->own_cpu): it never
