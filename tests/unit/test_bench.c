@@ -550,6 +550,28 @@ static void patience_shared_cpu_sleeps_then_gives_up(void **state)
 }
 
 /*
+ * A wait of @run that finds nothing: it polls until run->spin_ns has
+ * passed, on a clock read every @every polls, and then says sleep on
+ * every empty poll (the next @every - 1 are checked) until something
+ * arrives.
+ */
+static void expect_spin_then_sleep(const struct bench_run *run,
+				   unsigned int every, struct bench_patience *p)
+{
+	uint64_t start = bench_now_ns(), spins;
+	unsigned int i;
+
+	bench_patience_init(p, run);
+	assert_int_equal(p->look_every, every);
+	assert_int_equal(spin_on(p, run->spin_ns, &spins), BENCH_SLEEP);
+	assert_true(bench_now_ns() - start >= run->spin_ns);
+	assert_int_equal(spins % every, 0);
+	for (i = 0; i + 1 < every; i++)
+		assert_int_equal(bench_patience_next(p, run->spin_ns),
+				 BENCH_SLEEP);
+}
+
+/*
  * A wait that naps after a short spin keeps its CPU while it spins (no
  * yields) but looks at the clock every 16 polls. Once spin_ns has passed,
  * every empty poll says it may sleep, until something arrives; napping
@@ -563,19 +585,12 @@ static void patience_napping_wait(void **state)
 		.nap_ns = 20000,
 		.timeout_ms = 20,
 	};
-	uint64_t start = bench_now_ns(), spins;
 	struct bench_patience p;
 	enum bench_next next;
-	int i;
+	uint64_t start;
 
 	(void)state;
-	bench_patience_init(&p, &run);
-	assert_int_equal(spin_on(&p, run.spin_ns, &spins), BENCH_SLEEP);
-	assert_true(bench_now_ns() - start >= run.spin_ns);
-	assert_int_equal(spins % 16, 0);
-	for (i = 0; i < 15; i++)
-		assert_int_equal(bench_patience_next(&p, run.spin_ns),
-				 BENCH_SLEEP);
+	expect_spin_then_sleep(&run, 16, &p);
 	bench_patience_renew(&p);
 	assert_int_equal(bench_patience_next(&p, run.spin_ns), BENCH_POLL);
 
@@ -605,18 +620,10 @@ static void patience_long_spin_looks_every_1024(void **state)
 		.nap_ns = 20000,
 		.timeout_ms = 10000,
 	};
-	uint64_t start = bench_now_ns(), spins;
 	struct bench_patience p;
-	int i;
 
 	(void)state;
-	bench_patience_init(&p, &run);
-	assert_int_equal(spin_on(&p, run.spin_ns, &spins), BENCH_SLEEP);
-	assert_true(bench_now_ns() - start >= run.spin_ns);
-	assert_int_equal(spins % 1024, 0);
-	for (i = 0; i < 1023; i++)
-		assert_int_equal(bench_patience_next(&p, run.spin_ns),
-				 BENCH_SLEEP);
+	expect_spin_then_sleep(&run, 1024, &p);
 }
 
 int main(void)
