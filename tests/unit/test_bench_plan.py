@@ -29,8 +29,9 @@ def plan(*args):
 
 
 def pairs(rows):
-    """The plan as (run, cell, first tool, second row), checking that the
-    two rows of a pair measure the same cell with both tools."""
+    """The plan as (run, cell, first tool), one per pair of rows, checking
+    that the two rows of a pair measure the same cell, in the same run and
+    with the same iteration count, with both tools."""
     out = []
     for a, b in zip(rows[0::2], rows[1::2]):
         cell = (a["mode"], a["op"], a["size"])
