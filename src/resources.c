@@ -340,8 +340,9 @@ int resources_destroy(struct resources *res)
 	free(res->buf);
 	if (res->pd)
 		note_failure(&first, ibv_dealloc_pd(res->pd), "deallocate PD");
+	/* Unlike the calls above, ibv_close_device returns -1 and sets errno. */
 	if (res->ctx && !res->ctx_borrowed)
-		note_failure(&first, ibv_close_device(res->ctx),
+		note_failure(&first, ibv_close_device(res->ctx) ? errno : 0,
 			     "close device");
 	trace_step(&res->trace, "destroyed QP, CQ, MR, PD%s",
 		   res->ctx_borrowed ? " (the device is RDMA_CM's)"
