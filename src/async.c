@@ -127,6 +127,13 @@ int async_events_wait(struct ibv_context *ctx, enum ibv_event_type expected,
 				strerror(-ret));
 			return ret;
 		}
+		/* POLLERR alone: the device is gone, no event will come */
+		if (ret > 0 && (pfd.revents & (POLLERR | POLLHUP | POLLNVAL))) {
+			fprintf(stderr,
+				"failed to wait for async events: the device's event queue was closed (device removed?): %s\n",
+				strerror(EIO));
+			return -EIO;
+		}
 	}
 	return -ETIMEDOUT;
 }
