@@ -186,6 +186,58 @@ static int open_listener(const struct config *cfg, int *fd)
 	return ret;
 }
 
+/*
+ * accept(2) errors that concern one connection, not the listener: the
+ * client gave up between poll() and accept() (ECONNABORTED, or EAGAIN once
+ * it is gone), or the network failed under it. Linux passes these on from
+ * accept(), and its man page asks callers to retry.
+ */
+static bool accept_error_is_transient(int err)
+{
+	switch (err) {
+	case EAGAIN:
+	case ECONNABORTED:
+	case EPROTO:
+	case ENETDOWN:
+	case ENETUNREACH:
+	case EHOSTDOWN:
+	case EHOSTUNREACH:
+	case ENONET:
+	case ENOPROTOOPT:
+	case EOPNOTSUPP:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Accept one client on the non-blocking @listener before @deadline. */
+static int accept_until(int listener, long long deadline, int *fd)
+{
+	int s, ret;
+
+	for (;;) {
+		ret = wait_fd(listener, POLLIN, deadline);
+		if (ret)
+			return ret;
+		s = accept(listener, NULL, NULL);
+		if (s < 0) {
+			if (accept_error_is_transient(errno))
+				continue; /* that client is gone: wait on */
+			return -errno;
+		}
+		/* accept() gives neither flag to the new socket */
+		if (fcntl(s, F_SETFD, FD_CLOEXEC) < 0 ||
+		    set_nonblocking(s) < 0) {
+			ret = -errno;
+			close(s);
+			return ret;
+		}
+		*fd = s;
+		return 0;
+	}
+}
+
 static int accept_client(const struct config *cfg, int *fd)
 {
 	long long deadline = now_ms() + cfg->accept_timeout_sec * 1000LL;
@@ -196,13 +248,7 @@ static int accept_client(const struct config *cfg, int *fd)
 		return ret;
 	printf("waiting on port %u for TCP connection\n", cfg->tcp_port);
 	fflush(stdout);
-	ret = wait_fd(listener, POLLIN, deadline);
-	if (!ret) {
-		*fd = accept(listener, NULL, NULL);
-		ret = *fd < 0 ? -errno : set_nonblocking(*fd);
-		if (ret && *fd >= 0)
-			close(*fd);
-	}
+	ret = accept_until(listener, deadline, fd);
 	if (ret == -EINTR)
 		fprintf(stderr, "failed to accept a client on port %u: %s\n",
 			cfg->tcp_port, strerror(EINTR));
