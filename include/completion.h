@@ -10,8 +10,9 @@
  * The wait poll_completion makes, without judging what arrived: one
  * completion into *@wc, whatever its status, within @timeout_ms. Busy polls,
  * or sleeps on the completion channel when @cq was created with one; either
- * way prints the async events that arrive meanwhile. 0, -ETIMEDOUT or -EIO,
- * after one line.
+ * way prints the async events that arrive meanwhile. 0, or after one line a
+ * negative errno: -ETIMEDOUT, -EINTR on SIGINT or SIGTERM, -EIO if polling
+ * failed or the device went away, or what a failed verbs call returned.
  */
 int wait_completion(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc,
 		    const struct trace *tr);
