@@ -16,6 +16,12 @@
 
 /* Pause between connection attempts while the server is not up yet. */
 #define CONNECT_RETRY_MS 200
+/*
+ * Longest one connect() to one address may take: an address that drops
+ * SYNs (an IPv6 route that goes nowhere, say) must leave time for the
+ * next one. 3 s lets a lost first SYN be sent again once.
+ */
+#define CONNECT_ATTEMPT_MS 3000
 
 static long long now_ms(void)
 {
@@ -108,7 +114,10 @@ static int connect_to_server(const struct config *cfg, int *fd)
 			return -EHOSTUNREACH;
 		}
 		for (ai = list; ai; ai = ai->ai_next) {
-			ret = try_connect(ai, deadline, fd);
+			long long until = now_ms() + CONNECT_ATTEMPT_MS;
+
+			ret = try_connect(
+				ai, until < deadline ? until : deadline, fd);
 			if (!ret)
 				break;
 		}
