@@ -28,7 +28,15 @@ double stats_median(const uint64_t *v, size_t n)
 	return ((double)v[mid - 1] + (double)v[mid]) / 2;
 }
 
-/* Index of the @fraction percentile of @n kept samples: ceil(n * fraction). */
+/*
+ * Index of the @fraction percentile of @n kept samples: ceil(n * fraction),
+ * used as a 0-based index as perftest uses it, so that both tools print
+ * the same sample. That is one rank past the usual one (the
+ * ceil(n * fraction)-th smallest): with fewer than 100 kept samples the
+ * 99% figure is the first sample set aside, t_max, and so is the 99.9%
+ * figure with fewer than 1000 (-n below 1003, perftest's default 1000
+ * included). The array has those samples: count > n.
+ */
 static size_t percentile_index(size_t n, double fraction)
 {
 	return (size_t)ceil((double)n * fraction);
