@@ -4,6 +4,7 @@
  * options (good and bad values), the parameter message both sides compare.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -123,6 +124,124 @@ static void bw_stats_peak_finds_the_fastest_window(void **state)
 	 * 2 (35 / 3 us) or 3 (12.5 us) to completion 4, or any to 2 */
 	assert_close(s.peak_bytes_per_sec, 1000 / 11.25e-6);
 	assert_close(s.avg_bytes_per_sec, 4000 / 45e-6);
+}
+
+/*
+ * A stream with a known peak: posts in batches of 4 every 100 us, each
+ * message taking 25 us, except messages 40-59, posted at once at 1000 us,
+ * which a burst finished at 5 us each (complete at 1000 + 20 * 5 = 1100
+ * us). Every 4th message is signalled; none of the other windows comes
+ * near 5 us a message (the next best, posts 36-59: 200 us for 24).
+ */
+static void bw_stats_peak_of_a_burst(void **state)
+{
+	uint64_t posted[100], completed[100] = {0};
+	struct bw_stats s;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 100; i++)
+		posted[i] = i >= 40 && i < 60 ? 1000000 : (i / 4) * 100000;
+	for (i = 3; i < 100; i += 4)
+		completed[i] = i >= 40 && i < 60 ? 1000000 + (i - 39) * 5000
+						 : posted[i - 3] + 4 * 25000ull;
+	assert_int_equal(bw_stats_compute(posted, completed, 100, 1000, &s), 0);
+	assert_close(s.peak_bytes_per_sec, 1000 / 5e-6);
+	assert_close(s.avg_bytes_per_sec, 100 * 1000 / 2.5e-3);
+}
+
+/* The definition, pair by pair: what the peak search must equal. */
+static double peak_pair_by_pair(const uint64_t *posted,
+				const uint64_t *completed, size_t iters)
+{
+	double best = INFINITY;
+	size_t i, j;
+
+	for (j = 0; j < iters; j++)
+		for (i = 0; completed[j] && i <= j; i++) {
+			double t = (double)(completed[j] - posted[i]) /
+				   (double)(j - i + 1);
+
+			if (t > 0 && t < best)
+				best = t;
+		}
+	return best;
+}
+
+/*
+ * Streams of made-up but plausible times (batches of posts, completions
+ * late by a random amount, signalled every cq_mod and the last), many
+ * seeds and shapes: the peak is the pair-by-pair one, to the last bit.
+ */
+static void bw_stats_peak_matches_pair_by_pair(void **state)
+{
+	uint64_t posted[600], completed[600];
+	unsigned int seed, rnd = 12345;
+	struct bw_stats s;
+
+	(void)state;
+	for (seed = 0; seed < 200; seed++) {
+		size_t iters = 5 + seed * 3 % 590, cq_mod = 1 + seed % 7, i;
+		uint64_t now = 1000;
+
+		for (i = 0; i < iters; i++) {
+			rnd = rnd * 1103515245u + 12345u;
+			if ((rnd >> 16) % 3 == 0)
+				now += (rnd >> 8) % 50000;
+			posted[i] = now;
+		}
+		for (i = 0; i < iters; i++) {
+			rnd = rnd * 1103515245u + 12345u;
+			completed[i] =
+				(i + 1) % cq_mod && i + 1 < iters
+					? 0
+					: posted[i] + 1 + (rnd >> 8) % 90000;
+		}
+		for (i = 1; i < iters; i++)
+			if (completed[i] && completed[i] < completed[i - 1])
+				completed[i] = completed[i - 1];
+		assert_int_equal(
+			bw_stats_compute(posted, completed, iters, 64, &s), 0);
+		if (s.peak_bytes_per_sec !=
+		    64 / (peak_pair_by_pair(posted, completed, iters) / 1e9))
+			fail_msg("seed %u: peak %.17g, pair by pair %.17g",
+				 seed, s.peak_bytes_per_sec,
+				 64 / (peak_pair_by_pair(posted, completed,
+							 iters) /
+				       1e9));
+	}
+}
+
+/*
+ * The largest -n: ten million messages, each signalled, posted one by
+ * one. Pair by pair that would be 5e13 tries; the search must be done in
+ * well under the 10 s the server waits by default.
+ */
+static void bw_stats_peak_at_the_largest_n(void **state)
+{
+	size_t iters = 10000000, i;
+	uint64_t *posted = malloc(iters * sizeof(*posted));
+	uint64_t *completed = malloc(iters * sizeof(*completed));
+	uint64_t start;
+	struct bw_stats s;
+
+	(void)state;
+	assert_non_null(posted);
+	assert_non_null(completed);
+	for (i = 0; i < iters; i++) {
+		posted[i] = 1000 + i * 100 + (i % 7) * 10;
+		completed[i] = posted[i] + (i == iters / 2 ? 50 : 300);
+	}
+	start = bench_now_ns();
+	assert_int_equal(bw_stats_compute(posted, completed, iters, 1000, &s),
+			 0);
+	if (bench_now_ns() - start > 5000000000ull)
+		fail_msg("the peak search took %.1f s",
+			 (double)(bench_now_ns() - start) / 1e9);
+	/* the message with the 50 ns completion, alone */
+	assert_close(s.peak_bytes_per_sec, 1000 / 50e-9);
+	free(posted);
+	free(completed);
 }
 
 static void bw_stats_refuses_no_time(void **state)
@@ -639,6 +758,9 @@ int main(void)
 		cmocka_unit_test(lat_stats_needs_more_than_the_tail),
 		cmocka_unit_test(bw_stats_known_times),
 		cmocka_unit_test(bw_stats_peak_finds_the_fastest_window),
+		cmocka_unit_test(bw_stats_peak_of_a_burst),
+		cmocka_unit_test(bw_stats_peak_matches_pair_by_pair),
+		cmocka_unit_test(bw_stats_peak_at_the_largest_n),
 		cmocka_unit_test(bw_stats_refuses_no_time),
 		cmocka_unit_test(tick_rate_from_two_readings),
 		cmocka_unit_test(ticks_to_ns_keeps_missing_times),
