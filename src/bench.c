@@ -9,16 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <unistd.h>
 
 #include "bench_priv.h"
 #include "config.h"
 #include "qp.h"
 #include "resources.h"
 #include "sock.h"
-
-/* A fallback page size if sysconf cannot tell (same as resources.c). */
-#define BENCH_PAGE_FALLBACK 4096
 
 /*
  * What the client's figures of one size may take, per iteration: a sort
@@ -164,9 +160,7 @@ static void choose_wait(struct bench_run *run, const struct config *cfg,
 static int run_init(struct bench_run *run, const struct config *cfg,
 		    struct resources *res, const struct connection *conn)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	size_t half = bench_half_size(
-		&cfg->bench, page > 0 ? (size_t)page : BENCH_PAGE_FALLBACK);
+	size_t half = bench_half_size(&cfg->bench);
 	const struct bench_config *bc = &cfg->bench;
 	int ret;
 
@@ -186,6 +180,12 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 					? 1
 					: bc->cq_mod,
 	};
+	if (res->buf_size < 2 * half) {
+		fprintf(stderr,
+			"failed to use the local buffer: %zu bytes, the benchmark needs %zu\n",
+			res->buf_size, 2 * half);
+		return -EINVAL;
+	}
 	if (conn->remote.len < 2 * half) {
 		fprintf(stderr,
 			"failed to use the peer's buffer: %u bytes, the benchmark needs %zu\n",

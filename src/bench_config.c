@@ -314,21 +314,22 @@ static uint32_t largest_size(const struct bench_config *bc)
 	return n ? sizes[n - 1] : bc->size;
 }
 
-/* One half of the region, in whole pages: see bench_region in bench_priv.h. */
-size_t bench_half_size(const struct bench_config *bc, size_t page)
+/* One half of the region: see BENCH_HALF_ALIGN in bench_priv.h. */
+size_t bench_half_size(const struct bench_config *bc)
 {
 	size_t size = largest_size(bc);
 
-	return (size + page - 1) / page * page;
+	return (size + BENCH_HALF_ALIGN - 1) / BENCH_HALF_ALIGN *
+	       BENCH_HALF_ALIGN;
 }
 
 size_t bench_region_size(const struct bench_config *bc, size_t normal)
 {
-	size_t page = 4096, bench;
+	size_t bench;
 
 	if (!bench_is_on(bc))
 		return normal;
-	bench = 2 * bench_half_size(bc, page);
+	bench = 2 * bench_half_size(bc);
 	return bench > normal ? bench : normal;
 }
 

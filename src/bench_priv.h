@@ -24,7 +24,7 @@ static inline bool bench_op_is_atomic(enum bench_op op)
 
 /*
  * The registered region in benchmark mode is two halves of the largest
- * message, each in whole pages:
+ * message, each rounded up to BENCH_HALF_ALIGN:
  *
  *   [0, half)        what we send, write or read into (local source/sink)
  *   [half, 2*half)   where the peer's writes and sends land, and what the
@@ -33,8 +33,14 @@ static inline bool bench_op_is_atomic(enum bench_op op)
  * Keeping the halves apart lets a ping-pong side poll the last byte of the
  * second half for the peer's write while its own next write is built in the
  * first.
+ *
+ * Both sides compute the same half, since each writes to the peer's at
+ * remote addr + half: so the rounding is a fixed 64 KiB, not this host's
+ * page size (4 KiB on x86-64, up to 64 KiB on arm64 and ppc64), which may
+ * not be the peer's. 64 KiB is a multiple of every usual page size.
  */
-size_t bench_half_size(const struct bench_config *bc, size_t page);
+#define BENCH_HALF_ALIGN 65536u
+size_t bench_half_size(const struct bench_config *bc);
 uint32_t bench_rx_depth(const struct bench_config *bc);
 
 /* Everything the loops of one size need. */

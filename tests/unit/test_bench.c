@@ -478,6 +478,29 @@ static void bench_cq_mod_follows_a_small_tx_depth(void **state)
 	free_result(&r);
 }
 
+/*
+ * The halves of the region round up to 64 KiB whatever the page size, so
+ * that two hosts with different pages agree on where the peer's half is.
+ */
+static void bench_region_halves_are_64k(void **state)
+{
+	struct parse_result r = parse("--bench", "lat", (char *)NULL);
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(bench_half_size(&r.cfg.bench), 65536);
+	assert_int_equal(bench_region_size(&r.cfg.bench, 100), 131072);
+	free_result(&r);
+	r = parse("--bench", "bw", "-s", "65537", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(bench_half_size(&r.cfg.bench), 131072);
+	free_result(&r);
+	r = parse("--bench", "bw", "-a", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(bench_region_size(&r.cfg.bench, 100), 16u << 20);
+	free_result(&r);
+}
+
 static void bench_bad_values(void **state)
 {
 	(void)state;
@@ -774,6 +797,7 @@ int main(void)
 		cmocka_unit_test(bench_all_sizes_up_to_size),
 		cmocka_unit_test(bench_atomics_are_eight_bytes),
 		cmocka_unit_test(bench_cq_mod_follows_a_small_tx_depth),
+		cmocka_unit_test(bench_region_halves_are_64k),
 		cmocka_unit_test(bench_bad_values),
 		cmocka_unit_test(bench_bad_combinations),
 		cmocka_unit_test(bench_needs_rc_over_tcp),
