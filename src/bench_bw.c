@@ -39,7 +39,17 @@ static int bw_client(struct bench_run *run, const struct ibv_send_wr *wr)
 	return 0;
 }
 
-/* The server of send and write_imm: take every message, keep receives up. */
+/*
+ * The server of send and write_imm: take every message, keep receives up.
+ * Every one of a size up to BENCH_RX_DEPTH_MAX is posted before the start,
+ * so that the sender never meets a receive queue it has emptied (RNR).
+ * Past that, once BENCH_RX_REFILL or more have completed, the receiver
+ * fills the ring again: before each wait more than the ring less
+ * BENCH_RX_REFILL, so at least --tx-depth (bench_rx_depth), are posted
+ * beyond the completions it has seen, as many as the sender can have in
+ * flight. A receiver that stops polling for long can still be run dry;
+ * the sender then waits in RNR retries (qp.c), and fails if they run out.
+ */
 static int bw_receiver(struct bench_run *run)
 {
 	uint64_t iters = run->bc->iters;
@@ -50,7 +60,7 @@ static int bw_receiver(struct bench_run *run)
 		uint64_t ahead = run->recvs_posted - run->recvs_completed;
 		uint64_t room = iters - run->recvs_posted;
 
-		if (room > 0 && ahead <= depth / 2) {
+		if (room > 0 && ahead + BENCH_RX_REFILL <= depth) {
 			uint64_t add = depth - ahead;
 
 			ret = bench_post_recvs(

@@ -13,9 +13,6 @@
 #define BENCH_ITERS_MIN 5 /* perftest's minimum: a few deltas to sort */
 #define BENCH_ITERS_MAX 10000000u
 #define BENCH_DEPTH_MAX 8192u
-/* Receives posted ahead by the receiving side: every iteration of a size,
- * up to this many, so that a slow receiver never makes the sender RNR. */
-#define BENCH_RX_DEPTH_MAX 8192u
 /* Inline data requested at QP creation; perftest's default for RC sends. */
 #define BENCH_INLINE_WANTED 236u
 
@@ -333,12 +330,16 @@ size_t bench_region_size(const struct bench_config *bc, size_t normal)
 	return bench > normal ? bench : normal;
 }
 
-/* Receives the receiving side posts ahead (SEND and WRITE with immediate). */
 uint32_t bench_rx_depth(const struct bench_config *bc)
 {
+	uint32_t ring = BENCH_RX_DEPTH_MAX;
+
 	if (bc->op != BENCH_OP_SEND && bc->op != BENCH_OP_WRITE_IMM)
 		return 0;
-	return bc->iters < BENCH_RX_DEPTH_MAX ? bc->iters : BENCH_RX_DEPTH_MAX;
+	/* room for the sender's whole window even just before a top-up */
+	if (bc->tx_depth + BENCH_RX_REFILL > ring)
+		ring = bc->tx_depth + BENCH_RX_REFILL;
+	return bc->iters < ring ? bc->iters : ring;
 }
 
 int bench_cq_entries(const struct bench_config *bc, int normal)

@@ -41,6 +41,15 @@ static inline bool bench_op_is_atomic(enum bench_op op)
  */
 #define BENCH_HALF_ALIGN 65536u
 size_t bench_half_size(const struct bench_config *bc);
+
+/*
+ * Receives posted ahead by the receiving side (SEND and WRITE with
+ * immediate): every iteration of a size up to BENCH_RX_DEPTH_MAX, or up to
+ * --tx-depth + BENCH_RX_REFILL if that is more. A bandwidth receiver tops
+ * them up once BENCH_RX_REFILL have completed (bench_bw.c).
+ */
+#define BENCH_RX_DEPTH_MAX 8192u
+#define BENCH_RX_REFILL	   64u
 uint32_t bench_rx_depth(const struct bench_config *bc);
 
 /* Everything the loops of one size need. */

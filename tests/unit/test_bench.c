@@ -501,6 +501,34 @@ static void bench_region_halves_are_64k(void **state)
 	free_result(&r);
 }
 
+/*
+ * Receives posted ahead: every iteration up to 8192, and always room for
+ * the sender's whole window beyond one top-up (BENCH_RX_REFILL).
+ */
+static void bench_rx_depth_covers_the_send_window(void **state)
+{
+	struct parse_result r =
+		parse("--bench", "bw", "-n", "100", (char *)NULL);
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(bench_rx_depth(&r.cfg.bench), 100);
+	free_result(&r);
+	r = parse("--bench", "bw", "-n", "100000", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(bench_rx_depth(&r.cfg.bench), 8192);
+	free_result(&r);
+	r = parse("--bench", "bw", "-n", "100000", "--tx-depth", "8192",
+		  (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(bench_rx_depth(&r.cfg.bench), 8192 + BENCH_RX_REFILL);
+	free_result(&r);
+	r = parse("--bench", "bw", "--op", "write", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(bench_rx_depth(&r.cfg.bench), 0);
+	free_result(&r);
+}
+
 static void bench_bad_values(void **state)
 {
 	(void)state;
@@ -798,6 +826,7 @@ int main(void)
 		cmocka_unit_test(bench_atomics_are_eight_bytes),
 		cmocka_unit_test(bench_cq_mod_follows_a_small_tx_depth),
 		cmocka_unit_test(bench_region_halves_are_64k),
+		cmocka_unit_test(bench_rx_depth_covers_the_send_window),
 		cmocka_unit_test(bench_bad_values),
 		cmocka_unit_test(bench_bad_combinations),
 		cmocka_unit_test(bench_needs_rc_over_tcp),
