@@ -52,7 +52,12 @@ enum bench_op {
 /* The remote atomics work on one 8-byte word. */
 #define BENCH_ATOMIC_SIZE 8u
 
-/* perftest's defaults, so that a bare --bench compares like with like. */
+/*
+ * perftest's defaults for sizes, iterations and queues, so that a bare
+ * --bench runs what a bare ib_*_lat or ib_*_bw runs. Not the same in one
+ * thing: a bandwidth run inlines the messages that fit, where perftest's
+ * bandwidth tests inline only with -I (bench_config.c, BENCH_INLINE_SEND).
+ */
 #define BENCH_DEFAULT_LAT_SIZE	2u
 #define BENCH_DEFAULT_BW_SIZE	65536u
 #define BENCH_DEFAULT_LAT_ITERS 1000u
