@@ -367,7 +367,7 @@ static void print_banner(const struct bench_config *bc,
 {
 	printf("benchmark: %s %s on %s, %u iterations per size, tx depth %u, cq mod %u, max inline %u\n",
 	       bench_op_name(bc->op), bench_mode_name(bc->mode), device,
-	       bc->iters, bc->tx_depth, bc->cq_mod, run->max_inline);
+	       bc->iters, bc->tx_depth, run->signal_every, run->max_inline);
 	if (bc->busy_poll)
 		printf("waits: polling only (--busy-poll)\n");
 	else if (run->nap_ns)
@@ -411,7 +411,7 @@ int bench_run(const struct config *cfg, struct resources *res,
 	}
 	restore_timer_slack(slack);
 	if (!ret && run.client && bc->json_path)
-		ret = bench_write_json(bc, device, results, count);
+		ret = bench_write_json(bc, &run, device, results, count);
 	free(run.tposted);
 	free(run.tcompleted);
 	return ret;

@@ -324,7 +324,8 @@ struct bench_result {
 void bench_print_header(const struct bench_config *bc, FILE *out);
 void bench_print_result(const struct bench_config *bc,
 			const struct bench_result *r, FILE *out);
-int bench_write_json(const struct bench_config *bc, const char *device,
-		     const struct bench_result *results, size_t count);
+int bench_write_json(const struct bench_config *bc, const struct bench_run *run,
+		     const char *device, const struct bench_result *results,
+		     size_t count);
 
 #endif

@@ -90,8 +90,9 @@ static void write_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-int bench_write_json(const struct bench_config *bc, const char *device,
-		     const struct bench_result *results, size_t count)
+int bench_write_json(const struct bench_config *bc, const struct bench_run *run,
+		     const char *device, const struct bench_result *results,
+		     size_t count)
 {
 	FILE *f = fopen(bc->json_path, "w");
 	size_t i;
@@ -110,8 +111,9 @@ int bench_write_json(const struct bench_config *bc, const char *device,
 		fprintf(f, ", \"unit\": \"usec\"");
 	else
 		fprintf(f, ", \"unit\": \"%s\"", bw_unit(bc));
+	/* the signalling the loops used: READ and atomic latency, every one */
 	fprintf(f, ", \"tx_depth\": %u, \"cq_mod\": %u, \"results\": [",
-		bc->tx_depth, bc->cq_mod);
+		bc->tx_depth, run->signal_every);
 	for (i = 0; i < count; i++) {
 		fputs(i ? ",\n  " : "\n  ", f);
 		write_result(f, bc, &results[i]);
