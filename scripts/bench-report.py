@@ -9,6 +9,7 @@ and writes:
   OUT/table.txt      the side-by-side table (also printed)
   OUT/lat-Ng.png, OUT/bw-Ng.png   latency and bandwidth vs size, N guests
 """
+import decimal
 import itertools
 import json
 import math
@@ -20,11 +21,21 @@ import sys
 
 LAT_FIELDS = ["t_min", "t_max", "t_typical", "t_avg", "t_stdev", "p99", "p99_9"]
 BW_FIELDS = ["bw_peak", "bw_avg", "msg_rate"]
-# The figure compared: the median latency, the average bandwidth. The
-# bandwidth is taken from the message rate (six decimals in both tools'
-# output, where MiB/s has two: too coarse for 2-byte messages).
-KEY = {"lat": "t_typical", "bw": "bw_avg"}
+# The figure compared: the median latency, the average bandwidth. Both
+# tools print the average bandwidth twice, rounded: as MiB/s (ours with
+# three decimals, perftest with two) and as a message rate in Mpps (six
+# decimals), which times the size is the same figure. Each measurement is
+# taken from whichever of the two the rounding moved least, relative to
+# its value: the rate for small messages, MiB/s for large ones.
+KEY = {"lat": "t_typical", "bw": "bw_avg or msg_rate*bytes, the finer"}
 UNIT = {"lat": "usec", "bw": "MiB/s"}
+BYTES_PER_MIB = 1048576.0
+# The decimals each tool prints (ours: bench_report.c's JSON, perftest: its
+# table), for records kept before the report noted them.
+PRINTED_DECIMALS = {
+    "ours": {"t_typical": 3, "bw_avg": 3, "msg_rate": 6},
+    "perftest": {"t_typical": 2, "bw_avg": 2, "msg_rate": 6},
+}
 # perftest prints "-nan" for a deviation it cannot compute (large samples).
 NUMBER = r"[0-9]+(?:\.[0-9]+)?|-?nan"
 
@@ -43,8 +54,15 @@ def perftest_figures(mode, size, lines):
         values = [float(t) for t in tokens[2:]]
         figures = {f: (None if v != v else v) for f, v in zip(fields, values)}
         figures["iterations"] = int(tokens[1])
+        figures["decimals"] = {f: decimals(t)
+                               for f, t in zip(fields, tokens[2:])}
         return figures
     return None
+
+
+def decimals(text):
+    """The digits after the point of a printed number."""
+    return len(text.partition(".")[2])
 
 
 def ours_figures(lines):
@@ -54,10 +72,18 @@ def ours_figures(lines):
     except ValueError:
         return None
     try:
-        doc = json.loads("\n".join(lines[start:]))
+        doc = json.loads("\n".join(lines[start:]),
+                         parse_float=decimal.Decimal)
     except json.JSONDecodeError:
         return None
-    result = dict(doc["results"][0])
+    result = {}
+    places = {}
+    for field, value in doc["results"][0].items():
+        if isinstance(value, decimal.Decimal):
+            places[field] = max(0, -value.as_tuple().exponent)
+            value = float(value)
+        result[field] = value
+    result["decimals"] = places
     return result
 
 
@@ -94,11 +120,30 @@ def parse_output(path):
 
 
 def compared(record):
-    """The figure the table compares for one measurement."""
+    """(figure, error): the figure the table compares for one measurement,
+    and half a unit of the last digit it was printed with, the most the
+    rounding may have moved it."""
     fig = record["figures"]
+    places = dict(PRINTED_DECIMALS[record["tool"]])
+    places.update(fig.get("decimals") or {})
     if record["mode"] == "lat":
-        return fig["t_typical"]
-    return fig["msg_rate"] * 1e6 * record["bytes"] / 1048576.0
+        return fig["t_typical"], 0.5 * 10.0 ** -places["t_typical"]
+    per_mpps = 1e6 * record["bytes"] / BYTES_PER_MIB
+    candidates = [
+        (fig["bw_avg"], 0.5 * 10.0 ** -places["bw_avg"]),
+        (fig["msg_rate"] * per_mpps,
+         0.5 * 10.0 ** -places["msg_rate"] * per_mpps),
+    ]
+    shown = [c for c in candidates if c[0] > 0]
+    if not shown:
+        return candidates[1]
+    return min(shown, key=lambda c: c[1] / c[0])
+
+
+def same_within_rounding(a, b):
+    """True if two (figure, error) pairs cannot be told apart: their
+    values differ by no more than their rounding errors together."""
+    return abs(a[0] - b[0]) <= a[1] + b[1]
 
 
 def rank_sum_p(xs, ys):
@@ -135,16 +180,24 @@ def rank_sum_p(xs, ys):
     return math.erfc(z / math.sqrt(2))
 
 
-def paired_wins(mode, by_run):
-    """(rounds ours did better, rounds with both) for one cell, from its
-    figures by round and tool: within a round the two tools ran back to
-    back."""
-    both = [v for v in by_run.values() if "ours" in v and "perftest" in v]
-    if mode == "lat":
-        wins = sum(1 for v in both if v["ours"] <= v["perftest"])
-    else:
-        wins = sum(1 for v in both if v["ours"] >= v["perftest"])
-    return wins, len(both)
+def paired_rounds(by_run):
+    """The (ours, perftest) pairs of (figure, error) of one cell, one per
+    round that has both: within a round the two tools ran back to back."""
+    return [(v["ours"], v["perftest"]) for _, v in sorted(by_run.items())
+            if "ours" in v and "perftest" in v]
+
+
+def paired_wins(mode, pairs):
+    """(rounds ours did better, rounds tied, rounds) for one cell. A round
+    is tied when its two figures are the same within their rounding
+    (same_within_rounding); it counts for neither tool."""
+    wins = ties = 0
+    for ours, perf in pairs:
+        if same_within_rounding(ours, perf):
+            ties += 1
+        elif (ours[0] < perf[0]) == (mode == "lat"):
+            wins += 1
+    return wins, ties, len(pairs)
 
 
 def medians(records):
@@ -156,7 +209,7 @@ def medians(records):
             continue
         cell = (r["guests"], r["mode"], r["op"], r["bytes"])
         value = compared(r)
-        groups.setdefault(cell + (r["tool"],), []).append(value)
+        groups.setdefault(cell + (r["tool"],), []).append(value[0])
         rounds.setdefault(cell, {}).setdefault(r["run"], {})[r["tool"]] = value
     rows = []
     for (guests, mode, op, size) in sorted({k[:4] for k in groups},
@@ -173,8 +226,8 @@ def medians(records):
         else:
             row["ratio"] = None
         row["p_value"] = rank_sum_p(ours, perf)
-        row["wins"], row["rounds"] = paired_wins(
-            mode, rounds[(guests, mode, op, size)])
+        pairs = paired_rounds(rounds[(guests, mode, op, size)])
+        row["wins"], row["ties"], row["rounds"] = paired_wins(mode, pairs)
         rows.append(row)
     return rows
 
@@ -194,11 +247,23 @@ def fmt(value, digits=2):
     return f"{value:.{digits}f}"
 
 
+def wins_text(row):
+    """'3/6', or '3/6 (2 tied)': our wins of the rounds, ties apart."""
+    text = f"{row['wins']}/{row['rounds']}"
+    if row["ties"]:
+        text += f" ({row['ties']} tied)"
+    return text
+
+
+def p_text(p):
+    return "-" if p is None else f"{p:.3f}"
+
+
 def table(rows):
     lines = []
     head = (f"{'guests':>6} {'mode':<4} {'op':<9} {'bytes':>8} "
             f"{'ours':>11} {'perftest':>11} {'ratio':>7} {'goal':<4} "
-            f"{'spread ours':>11} {'spread perf':>11} {'wins':>5} "
+            f"{'spread ours':>11} {'spread perf':>11} {'wins':>13} "
             f"{'p':>5}  figure")
     lines.append(head)
     lines.append("-" * len(head))
@@ -217,8 +282,8 @@ def table(rows):
             f"{fmt(ratio, 3):>7} {goal:<4} "
             f"{(fmt(so, 0) + '%') if so is not None else '-':>11} "
             f"{(fmt(sp, 0) + '%') if sp is not None else '-':>11} "
-            f"{str(r['wins']) + '/' + str(r['rounds']):>5} "
-            f"{format(r['p_value'], '.3f') if r['p_value'] is not None else '-':>5}  "
+            f"{wins_text(r):>13} "
+            f"{p_text(r['p_value']):>5}  "
             f"{r['figure']} [{r['unit']}], median of {len(r['ours'])}/{len(r['perftest'])} runs")
     return "\n".join(lines)
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Unit test of scripts/bench-report.py, the host side of bench.sh: it reads
 a made-up guest output (our JSON, perftest's text tables, a failed
-measurement) and checks the figures, medians, ratios, paired wins and
-rank-sum p-values the table is built from."""
+measurement) and checks the figures, medians, ratios, paired wins and ties,
+and the rank-sum p-values the table is built from."""
 import importlib.util
 import os
 import sys
@@ -85,10 +85,24 @@ class BenchReport(unittest.TestCase):
         self.assertEqual([r["figures"]["t_typical"] for r in ours],
                          [10.0, 12.0])
 
-    def test_bandwidth_from_message_rate(self):
+    def test_bandwidth_from_the_finer_figure(self):
         bw = [r for r in self.records if r["mode"] == "bw" and r["figures"]]
-        self.assertAlmostEqual(report.compared(bw[0]),
-                               0.001726e6 * 4096 / 1048576.0)
+        # 4096 B: the rate (0.001726 +- 5e-7 Mpps, 0.03%) is finer than
+        # 6.74 +- 0.005 MiB/s (0.07%)
+        value, error = report.compared(bw[0])
+        per_mpps = 1e6 * 4096 / 1048576.0
+        self.assertAlmostEqual(value, 0.001726 * per_mpps)
+        self.assertAlmostEqual(error, 5e-7 * per_mpps)
+
+    def test_decimals_as_printed(self):
+        perf = [r for r in self.records
+                if r["tool"] == "perftest" and r["mode"] == "bw"]
+        self.assertEqual(perf[0]["figures"]["decimals"],
+                         {"bw_peak": 2, "bw_avg": 2, "msg_rate": 6})
+        ours = [r for r in self.records
+                if r["tool"] == "ours" and r["figures"]]
+        # 10.0 in the JSON: one decimal printed
+        self.assertEqual(ours[0]["figures"]["decimals"]["t_typical"], 1)
 
     def test_medians_ratio_wins_p(self):
         rows = {(r["mode"], r["op"]): r for r in report.medians(self.records)}
@@ -97,20 +111,46 @@ class BenchReport(unittest.TestCase):
         self.assertEqual(lat["perftest_median"], 12.0)
         self.assertAlmostEqual(lat["ratio"], 11.0 / 12.0)
         # Round 1: 10 against 11, round 2: 12 against 13; both ours.
-        self.assertEqual((lat["wins"], lat["rounds"]), (2, 2))
+        self.assertEqual((lat["wins"], lat["ties"], lat["rounds"]),
+                         (2, 0, 2))
         # Ranks 1, 3 against 2, 4: 4 of the 6 splits are as far out.
         self.assertAlmostEqual(lat["p_value"], 4 / 6)
         bw = rows[("bw", "send")]
         self.assertIsNone(bw["ratio"])  # our measurement failed
-        self.assertEqual((bw["wins"], bw["rounds"]), (0, 0))
+        self.assertEqual((bw["wins"], bw["ties"], bw["rounds"]), (0, 0, 0))
 
     def test_table_marks_the_goal(self):
         text = report.table(report.medians(self.records))
         lat = [line for line in text.splitlines() if " lat " in line][0]
         self.assertIn(" 0.9167 ok ", lat)
-        self.assertIn(" 2/2 0.667 ", lat)
+        self.assertIn(" 2/2 0.667  t_typical [usec]", lat)
         bw = [line for line in text.splitlines() if " bw " in line][0]
         self.assertIn(" n/a ", bw)
+
+
+def pair(ours, perf, error=0.0005):
+    return ((ours, error), (perf, error))
+
+
+class Ties(unittest.TestCase):
+    def test_within_rounding_is_a_tie(self):
+        # 12.34 (+-0.005) against 12.343 (+-0.0005): cannot be told apart
+        pairs = [((12.343, 0.0005), (12.34, 0.005)), pair(10.0, 11.0)]
+        self.assertEqual(report.paired_wins("lat", pairs), (1, 1, 2))
+        self.assertEqual(report.paired_wins("bw", pairs), (0, 1, 2))
+
+    def test_bandwidth_at_1mib_from_mib_per_s(self):
+        # 65.365 MiB/s at 1 MiB is 0.000065 Mpps printed: the rate has two
+        # digits, the MiB/s five
+        record = {"tool": "ours", "mode": "bw", "bytes": 1048576,
+                  "figures": {"bw_avg": 65.365, "msg_rate": 0.000065,
+                              "decimals": {"bw_avg": 3, "msg_rate": 6}}}
+        self.assertEqual(report.compared(record), (65.365, 0.0005))
+
+    def test_old_records_use_the_tools_formats(self):
+        record = {"tool": "perftest", "mode": "bw", "bytes": 1048576,
+                  "figures": {"bw_avg": 9.74, "msg_rate": 0.00001}}
+        self.assertEqual(report.compared(record), (9.74, 0.005))
 
 
 class RankSum(unittest.TestCase):
