@@ -200,6 +200,39 @@ def paired_wins(mode, pairs):
     return wins, ties, len(pairs)
 
 
+def signed_rank_p(pairs):
+    """Two-sided p-value of the Wilcoxon signed-rank test on the per-round
+    log(ours / perftest): how likely a sum of the positive ranks as far
+    from the middle is when each round's sign is a coin toss. Rounds tied
+    within rounding (zero differences) are left out, as Wilcoxon did;
+    equal |log ratios| share the mean of their ranks. Exact: the
+    distribution of the sum over every sign pattern, counted by a small
+    dynamic programme over rank sums (in half ranks, whole numbers). None
+    if no round is left."""
+    logs = [math.log(o[0] / p[0]) for o, p in pairs
+            if not same_within_rounding(o, p) and o[0] > 0 and p[0] > 0]
+    if not logs:
+        return None
+    # |log ratio| to 12 decimals: equal ratios of different figures
+    # (2.2/2.0, 1.1/1.0) may differ in their last bit
+    sizes = sorted(round(abs(d), 12) for d in logs)
+    half_ranks = {}
+    for size in set(sizes):
+        first = sizes.index(size)
+        # ranks first+1 .. first+count share their mean; doubled, a whole
+        half_ranks[size] = 2 * first + sizes.count(size) + 1
+    ranks = [half_ranks[round(abs(d), 12)] for d in logs]
+    total = sum(ranks)
+    observed = abs(2 * sum(r for r, d in zip(ranks, logs) if d > 0) - total)
+    counts = [1] + [0] * total  # counts[s]: sign patterns with sum s
+    for r in ranks:
+        for s in range(total, r - 1, -1):
+            counts[s] += counts[s - r]
+    extreme = sum(c for s, c in enumerate(counts)
+                  if abs(2 * s - total) >= observed)
+    return extreme / 2 ** len(ranks)
+
+
 def medians(records):
     """Median of the compared figure per (guests, mode, op, bytes, tool)."""
     groups = {}
@@ -228,6 +261,7 @@ def medians(records):
         row["p_value"] = rank_sum_p(ours, perf)
         pairs = paired_rounds(rounds[(guests, mode, op, size)])
         row["wins"], row["ties"], row["rounds"] = paired_wins(mode, pairs)
+        row["p_paired"] = signed_rank_p(pairs)
         rows.append(row)
     return rows
 
@@ -264,7 +298,7 @@ def table(rows):
     head = (f"{'guests':>6} {'mode':<4} {'op':<9} {'bytes':>8} "
             f"{'ours':>11} {'perftest':>11} {'ratio':>7} {'goal':<4} "
             f"{'spread ours':>11} {'spread perf':>11} {'wins':>13} "
-            f"{'p':>5}  figure")
+            f"{'p':>5} {'paired':>6}  figure")
     lines.append(head)
     lines.append("-" * len(head))
     for r in rows:
@@ -283,7 +317,7 @@ def table(rows):
             f"{(fmt(so, 0) + '%') if so is not None else '-':>11} "
             f"{(fmt(sp, 0) + '%') if sp is not None else '-':>11} "
             f"{wins_text(r):>13} "
-            f"{p_text(r['p_value']):>5}  "
+            f"{p_text(r['p_value']):>5} {p_text(r['p_paired']):>6}  "
             f"{r['figure']} [{r['unit']}], median of {len(r['ours'])}/{len(r['perftest'])} runs")
     return "\n".join(lines)
 

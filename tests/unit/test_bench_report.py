@@ -2,7 +2,7 @@
 """Unit test of scripts/bench-report.py, the host side of bench.sh: it reads
 a made-up guest output (our JSON, perftest's text tables, a failed
 measurement) and checks the figures, medians, ratios, paired wins and ties,
-and the rank-sum p-values the table is built from."""
+and the rank-sum and signed-rank p-values the table is built from."""
 import importlib.util
 import os
 import sys
@@ -115,15 +115,18 @@ class BenchReport(unittest.TestCase):
                          (2, 0, 2))
         # Ranks 1, 3 against 2, 4: 4 of the 6 splits are as far out.
         self.assertAlmostEqual(lat["p_value"], 4 / 6)
+        # Both rounds lower: 2 of the 4 sign patterns are as far out.
+        self.assertAlmostEqual(lat["p_paired"], 0.5)
         bw = rows[("bw", "send")]
         self.assertIsNone(bw["ratio"])  # our measurement failed
         self.assertEqual((bw["wins"], bw["ties"], bw["rounds"]), (0, 0, 0))
+        self.assertIsNone(bw["p_paired"])
 
     def test_table_marks_the_goal(self):
         text = report.table(report.medians(self.records))
         lat = [line for line in text.splitlines() if " lat " in line][0]
         self.assertIn(" 0.9167 ok ", lat)
-        self.assertIn(" 2/2 0.667  t_typical [usec]", lat)
+        self.assertIn(" 2/2 0.667  0.500  t_typical [usec]", lat)
         bw = [line for line in text.splitlines() if " bw " in line][0]
         self.assertIn(" n/a ", bw)
 
@@ -151,6 +154,30 @@ class Ties(unittest.TestCase):
         record = {"tool": "perftest", "mode": "bw", "bytes": 1048576,
                   "figures": {"bw_avg": 9.74, "msg_rate": 0.00001}}
         self.assertEqual(report.compared(record), (9.74, 0.005))
+
+
+class SignedRank(unittest.TestCase):
+    def test_all_one_way(self):
+        # five rounds, ours lower in each: 2 of the 32 sign patterns
+        pairs = [pair(1.0, 1.0 + k / 10) for k in range(1, 6)]
+        self.assertAlmostEqual(report.signed_rank_p(pairs), 2 / 32)
+
+    def test_known_value(self):
+        # log ratios ranked 1..4, the smallest one positive: T+ = 1, and
+        # sums of 0 or 1 (or 9, 10) come from 4 of the 16 patterns
+        pairs = [pair(1.01, 1.0), pair(1.0, 1.02), pair(1.0, 1.03),
+                 pair(1.0, 1.04)]
+        self.assertAlmostEqual(report.signed_rank_p(pairs), 4 / 16)
+
+    def test_ties_left_out_and_shared_ranks(self):
+        # the tie drops out; the two equal |log ratios| share rank 1.5
+        pairs = [pair(2.0, 2.0), pair(1.0, 2.0), pair(2.0, 1.0)]
+        # T+ is 1.5 of 3 either way: every pattern is as far out
+        self.assertAlmostEqual(report.signed_rank_p(pairs), 1.0)
+
+    def test_nothing_left(self):
+        self.assertIsNone(report.signed_rank_p([pair(3.0, 3.0)]))
+        self.assertIsNone(report.signed_rank_p([]))
 
 
 class RankSum(unittest.TestCase):
