@@ -217,7 +217,9 @@ struct bw_stats {
  * signalled ones (@tcompleted[i] == 0 for the others; the last one is always
  * signalled). Average: all bytes over first post to last completion. Peak:
  * the best rate over any run of work requests from one post to a signalled
- * completion. -EINVAL if @iters is 0 or no time passed.
+ * completion, found in O(@iters log @iters) with @iters words of scratch
+ * memory. -EINVAL if @iters is 0 or no time passed, -ENOMEM without the
+ * scratch memory.
  */
 int bw_stats_compute(const uint64_t *tposted, const uint64_t *tcompleted,
 		     size_t iters, uint32_t size, struct bw_stats *out);
