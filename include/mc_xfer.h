@@ -31,9 +31,10 @@ int mc_send_messages(struct mc_resources *res, const struct mc_group *group,
 int mc_receive_messages(struct mc_resources *res, const struct mc_config *cfg);
 
 /*
- * The sender's address from the 40 bytes in front of a UD receive: for
- * RoCE v2 over IPv4 the IPv4 header sits in its last 20 bytes, otherwise
- * it is an IB/IPv6 GRH whose source GID is printed. Pure: unit tested.
+ * The sender's address from the 40 bytes in front of a UD receive whose
+ * completion has IBV_WC_GRH (grh_source_gid): the plain IPv4 address for
+ * RoCE v2 over IPv4, else the source GID of the GRH or IPv6 header, else
+ * "(unknown header)". Pure: unit tested.
  */
 void mc_grh_source(const void *grh, char *out, size_t len);
 

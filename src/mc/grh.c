@@ -17,14 +17,21 @@ _Static_assert(MC_GRH_SIZE == GRH_SIZE, "one GRH size for both programs");
 
 void mc_grh_source(const void *grh, char *out, size_t len)
 {
+	const char *text = NULL;
 	union ibv_gid sgid;
-	const char *text;
 
-	if (grh_source_gid(grh, &sgid))
+	switch (grh_source_gid(grh, &sgid)) {
+	case GRH_HEADER_IPV4:
 		text = inet_ntop(AF_INET, &sgid.raw[GID_V4_OFFSET], out,
 				 (socklen_t)len);
-	else
+		break;
+	case GRH_HEADER_IPV6:
 		text = inet_ntop(AF_INET6, sgid.raw, out, (socklen_t)len);
+		break;
+	case GRH_HEADER_UNKNOWN:
+		snprintf(out, len, "(unknown header)");
+		return;
+	}
 	if (!text)
 		snprintf(out, len, "?");
 }

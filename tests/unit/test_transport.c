@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * -c and -R: parsing, which operations each transport runs, what is refused
- * and in which words; the GRH source of a UD receive; the UD size limit.
+ * and in which words; the UD size limit. (The GRH source of a UD receive:
+ * test_grh.c.)
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +16,6 @@
 
 #include "cm.h"
 #include "config.h"
-#include "grh.h"
 #include "parse_args.h"
 #include "transport.h"
 #include "ud.h"
@@ -183,45 +182,6 @@ static void test_refusal_by_flags(void **state)
 	assert_null(transport_refusal(TRANSPORT_UD, op_find(OP_SEND_IMM)));
 }
 
-static void test_grh_ipv4_layout(void **state)
-{
-	unsigned char grh[GRH_SIZE] = {0};
-	union ibv_gid gid;
-	char text[INET6_ADDRSTRLEN];
-
-	(void)state;
-	grh[20] = 0x45; /* IPv4, 20-byte header, in the last 20 bytes */
-	inet_pton(AF_INET, "192.0.2.2", grh + 20 + 12);
-	inet_pton(AF_INET, "192.0.2.1", grh + 20 + 16); /* destination */
-	assert_true(grh_source_gid(grh, &gid));
-	inet_ntop(AF_INET6, gid.raw, text, sizeof(text));
-	assert_string_equal(text, "::ffff:192.0.2.2");
-}
-
-static void test_grh_ipv6_layout(void **state)
-{
-	unsigned char grh[GRH_SIZE + 1] = {0};
-	union ibv_gid gid;
-	char text[INET6_ADDRSTRLEN];
-
-	(void)state;
-	/* A real GRH: version 6; the source GID at byte 8; unaligned. */
-	grh[1] = 0x60;
-	inet_pton(AF_INET6, "fe80::5054:ff:fec0:201", grh + 1 + 8);
-	inet_pton(AF_INET6, "fe80::1", grh + 1 + 24);
-	assert_false(grh_source_gid(grh + 1, &gid));
-	inet_ntop(AF_INET6, gid.raw, text, sizeof(text));
-	assert_string_equal(text, "fe80::5054:ff:fec0:201");
-
-	/* RoCE v2 over IPv6: a GRH whose GIDs are IPv4-mapped stays a GRH. */
-	memset(grh, 0, sizeof(grh));
-	grh[0] = 0x60;
-	inet_pton(AF_INET6, "::ffff:192.0.2.9", grh + 8);
-	assert_false(grh_source_gid(grh, &gid));
-	inet_ntop(AF_INET6, gid.raw, text, sizeof(text));
-	assert_string_equal(text, "::ffff:192.0.2.9");
-}
-
 static void test_ud_size_limit(void **state)
 {
 	(void)state;
@@ -286,8 +246,6 @@ int main(void)
 		cmocka_unit_test(test_explicit_ops),
 		cmocka_unit_test(test_rdma_cm_option),
 		cmocka_unit_test(test_refusal_by_flags),
-		cmocka_unit_test(test_grh_ipv4_layout),
-		cmocka_unit_test(test_grh_ipv6_layout),
 		cmocka_unit_test(test_ud_size_limit),
 		cmocka_unit_test(test_cm_private_data),
 	};
