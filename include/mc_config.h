@@ -20,7 +20,7 @@
 /* Seconds allowed for each wait: one CM event, or one completion. */
 #define MC_DEFAULT_TIMEOUT 10
 
-/* A UD message fits in one packet, and no RDMA path MTU exceeds 4096. */
+/* A UD message fits in one packet, and no RDMA MTU exceeds 4096 bytes. */
 #define MC_UD_MAX_SIZE 4096
 /*
  * Every message carries "message N of COUNT from ADDR" and its NUL: 32
@@ -41,7 +41,7 @@ struct mc_config {
 	bool has_bind_addr;
 	bool send;		/* -s: send; receive otherwise */
 	unsigned int count;	/* -C */
-	unsigned int size;	/* -S: payload bytes per message */
+	unsigned int size;	/* -S: payload bytes of each message sent */
 	unsigned int timeout_s; /* -t */
 	struct trace trace;	/* -v: trace.on */
 	bool show_help;		/* -h */

@@ -39,6 +39,7 @@ static int transfer(struct mc_cm *cm, struct mc_resources *res,
 static int run(const struct mc_config *cfg)
 {
 	struct mc_resources res;
+	unsigned int port_mtu;
 	struct mc_cm cm;
 	int ret;
 
@@ -48,10 +49,10 @@ static int run(const struct mc_config *cfg)
 	ret = mc_resolve_addr(&cm, cfg);
 	if (ret)
 		goto destroy_cm;
-	ret = mc_check_size(cm.id, cfg);
+	ret = mc_check_size(cm.id, cfg, &port_mtu);
 	if (ret)
 		goto destroy_cm;
-	ret = mc_resources_create(&res, cm.id, cfg);
+	ret = mc_resources_create(&res, cm.id, cfg, port_mtu);
 	if (ret)
 		goto destroy_cm;
 	/* Receives go up before the join: the group may send at once. */
@@ -88,9 +89,14 @@ int main(int argc, char **argv)
 		printf("rdma_mc_example %s\n", mc_config_version());
 		return EXIT_SUCCESS;
 	}
-	mc_step("%s %u messages of %u bytes, group %s, bind address %s",
-		cfg.send ? "sending" : "receiving", cfg.count, cfg.size,
-		cfg.group_str, cfg.has_bind_addr ? cfg.bind_str : "(any)");
+	if (cfg.send)
+		mc_step("sending %u messages of %u bytes, group %s, bind address %s",
+			cfg.count, cfg.size, cfg.group_str,
+			cfg.has_bind_addr ? cfg.bind_str : "(any)");
+	else
+		mc_step("receiving %u messages, group %s, bind address %s",
+			cfg.count, cfg.group_str,
+			cfg.has_bind_addr ? cfg.bind_str : "(any)");
 
 	ret = run(&cfg);
 	if (ret == -EMSGSIZE)

@@ -23,26 +23,26 @@
 /* A scatter/gather list of one entry: one buffer per message. */
 #define MC_MAX_SGE 1
 
-int mc_check_size(struct rdma_cm_id *id, const struct mc_config *cfg)
+int mc_check_size(struct rdma_cm_id *id, const struct mc_config *cfg,
+		  unsigned int *port_mtu)
 {
+	const char *dev = ibv_get_device_name(id->verbs->device);
 	struct ibv_port_attr port;
-	unsigned int mtu;
 	int err;
 
 	err = ibv_query_port(id->verbs, id->port_num, &port);
 	if (err) {
 		fprintf(stderr, "failed to query port %u of %s: %s\n",
-			id->port_num, ibv_get_device_name(id->verbs->device),
-			strerror(err));
+			id->port_num, dev, strerror(err));
 		return -err;
 	}
-	mtu = (unsigned int)mtu_to_bytes(port.active_mtu); /* src/trace.c */
-	trace_step(&cfg->trace, "ibv_query_port: active MTU %u bytes", mtu);
-	if (cfg->size > mtu) {
+	*port_mtu = (unsigned int)mtu_to_bytes(port.active_mtu); /* trace.c */
+	trace_step(&cfg->trace, "ibv_query_port: active MTU %u bytes",
+		   *port_mtu);
+	if (cfg->send && cfg->size > *port_mtu) {
 		fprintf(stderr,
-			"invalid -S/--size '%u': larger than the path MTU %u of %s port %u (a UD message is one packet)\n",
-			cfg->size, mtu, ibv_get_device_name(id->verbs->device),
-			id->port_num);
+			"invalid -S/--size '%u': larger than the active MTU %u of %s port %u (a UD message is one packet)\n",
+			cfg->size, *port_mtu, dev, id->port_num);
 		return -EMSGSIZE;
 	}
 	return 0;
@@ -140,19 +140,31 @@ static int register_buffers(struct mc_resources *res,
 	}
 	trace_step(
 		&cfg->trace,
-		"ibv_reg_mr: %u slots of %zu bytes (%d GRH + %u payload), lkey 0x%x",
-		res->slots, res->slot_size, MC_GRH_SIZE, cfg->size,
-		res->mr->lkey);
+		"ibv_reg_mr: %u slots of %zu bytes (%d GRH + %zu payload), lkey 0x%x",
+		res->slots, res->slot_size, MC_GRH_SIZE,
+		res->slot_size - MC_GRH_SIZE, res->mr->lkey);
 	return 0;
 }
 
+/*
+ * Bytes of payload a slot holds. The sender's slot holds its own message.
+ * A receive slot holds the largest message the port can take in, its
+ * active MTU: a receive too small for what arrives completes in error
+ * ("local length error"; rxe says "local QP operation error"), so it must
+ * fit any sender's -S, whatever this receiver's own.
+ */
+static size_t payload_room(const struct mc_config *cfg, unsigned int port_mtu)
+{
+	return cfg->send ? cfg->size : port_mtu;
+}
+
 int mc_resources_create(struct mc_resources *res, struct rdma_cm_id *id,
-			const struct mc_config *cfg)
+			const struct mc_config *cfg, unsigned int port_mtu)
 {
 	int ret;
 
 	*res = (struct mc_resources){
-		.slot_size = MC_GRH_SIZE + (size_t)cfg->size,
+		.slot_size = MC_GRH_SIZE + payload_room(cfg, port_mtu),
 		.slots = cfg->send ? MC_SEND_SLOTS : MC_RECV_SLOTS,
 	};
 	res->pd = ibv_alloc_pd(id->verbs);
@@ -172,8 +184,8 @@ int mc_resources_create(struct mc_resources *res, struct rdma_cm_id *id,
 	ret = register_buffers(res, cfg);
 	if (ret)
 		goto destroy_qp;
-	mc_step("resources created: PD, CQ, UD QP 0x%x, %u buffer(s) of %u bytes",
-		res->qp->qp_num, res->slots, cfg->size);
+	mc_step("resources created: PD, CQ, UD QP 0x%x, %u buffer(s) of %zu bytes",
+		res->qp->qp_num, res->slots, res->slot_size - MC_GRH_SIZE);
 	return 0;
 
 destroy_qp:

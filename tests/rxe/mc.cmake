@@ -5,6 +5,6 @@ if(TARGET rdma_mc_example)
 	     RDMA_MC_EXAMPLE=$<TARGET_FILE:rdma_mc_example>)
 endif()
 
-rxe_add_test(rxe_mc_one_guest mc_one_guest.sh TIMEOUT 200)
+rxe_add_test(rxe_mc_one_guest mc_one_guest.sh TIMEOUT 240)
 rxe_add_test(rxe_mc_two_guests mc_two_guests.sh TIMEOUT 240)
 rxe_add_test(rxe_mc_timeout mc_timeout.sh TIMEOUT 120)

@@ -1,7 +1,7 @@
 # rdma_mc_example: a receiver on a group nobody sends to gives up after its
 # timeout with one clear line (the group, how many of COUNT arrived) and a
-# non-zero exit, instead of hanging.  A message larger than the path MTU is
-# refused as bad usage (exit 2) before anything is joined.
+# non-zero exit, instead of hanging.  A message larger than the port's
+# active MTU is refused as bad usage (exit 2) before anything is joined.
 . "$(dirname "$0")/mc_lib.sh"
 
 TIMEOUT=3
@@ -28,6 +28,6 @@ expect_status "$((seconds >= TIMEOUT))" 1 \
 
 expect_rc "$MC_DIR/big.rc" 2
 expect_line "$MC_DIR/big.err" \
-	"invalid -S/--size '2000': larger than the path MTU 1024 of rxe0 port 1 (a UD message is one packet)"
+	"invalid -S/--size '2000': larger than the active MTU 1024 of rxe0 port 1 (a UD message is one packet)"
 expect_no_text "$MC_DIR/big.out" "joined group"
 finish
