@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mc_config.h"
+#include "opt_error.h"
 
 #ifndef MC_VERSION
 #define MC_VERSION "unknown"
@@ -155,6 +156,15 @@ static int set_number(const char *name, const char *arg, unsigned int min,
 	return 0;
 }
 
+static int report_rejected(int opt, char **argv, FILE *err)
+{
+	char text[OPT_ERROR_MAX];
+
+	opt_error_text(text, sizeof(text), opt, argv, long_options);
+	fprintf(err, "%s\n", text);
+	return -EINVAL;
+}
+
 static int parse_one(struct mc_config *cfg, int opt, char **argv, FILE *err)
 {
 	switch (opt) {
@@ -183,15 +193,8 @@ static int parse_one(struct mc_config *cfg, int opt, char **argv, FILE *err)
 	case 'V':
 		cfg->show_version = true;
 		return 0;
-	case ':':
-		fprintf(err, "option '%s' needs a value\n", argv[optind - 1]);
-		return -EINVAL;
-	default: /* '?': optopt names a short option, 0 for a long one */
-		if (optopt)
-			fprintf(err, "unknown option '-%c'\n", optopt);
-		else
-			fprintf(err, "unknown option '%s'\n", argv[optind - 1]);
-		return -EINVAL;
+	default: /* '?' or ':', what getopt_long rejected */
+		return report_rejected(opt, argv, err);
 	}
 }
 

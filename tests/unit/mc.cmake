@@ -1,11 +1,12 @@
 # Unit tests of rdma_mc_example's pure parts (options, message text, GRH)
-# and of the GRH reading it shares with rdma_rc_example (src/grh.c). Included by tests/unit/CMakeLists.txt; finds cmocka
+# and of the helpers it shares with rdma_rc_example (src/grh.c,
+# src/opt_error.c). Included by tests/unit/CMakeLists.txt; finds cmocka
 # itself if that file has not.
 if(NOT TARGET PkgConfig::CMOCKA)
 	pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
 endif()
 
-foreach(name test_mc_config test_grh)
+foreach(name test_mc_config test_grh test_opt_error)
 	add_executable(${name} ${name}.c)
 	target_link_libraries(${name} PRIVATE mc_steps PkgConfig::CMOCKA)
 	add_test(NAME ${name} COMMAND ${name})

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of rdma_mc_example's pure parts: option parsing (each bad
- * value refused with one line naming the option and the value) and the
- * message text. The sender read from the 40 bytes before a receive is in
- * test_grh.c.
+ * value refused with one line naming the option and the value, each
+ * option getopt_long rejects named as typed) and the message text. The
+ * sender read from the 40 bytes before a receive is in test_grh.c.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -127,6 +127,30 @@ static void test_bad_values(void **state)
 	expect_refused("-s", "extra", "unexpected argument 'extra'\n");
 }
 
+/* What getopt_long rejects, named as the user typed it. */
+static void test_rejected_options(void **state)
+{
+	(void)state;
+	expect_refused("-vx", NULL, "unknown option '-x'\n");
+	expect_refused("--verbose", "-xv", "unknown option '-x'\n");
+	expect_refused("--count", NULL, "option '--count' needs a value\n");
+	expect_refused("-vC", NULL, "option '-C' needs a value\n");
+	/* glibc's optopt is then the option's letter: not "unknown '-s'" */
+	expect_refused("--send=1", NULL,
+		       "option '--send=1': --send takes no value\n");
+	expect_refused("--help=x", NULL,
+		       "option '--help=x': --help takes no value\n");
+	expect_refused("--se=1", NULL,
+		       "option '--se=1': --send takes no value\n");
+	/* optopt 0 for both an unknown and an ambiguous long option */
+	expect_refused("--s", NULL,
+		       "option '--s' is ambiguous: --send, --size\n");
+	expect_refused("--ver", "1",
+		       "option '--ver' is ambiguous: --verbose, --version\n");
+	expect_refused("--sizes", "100", "unknown option '--sizes'\n");
+	expect_refused("-\xc3\xa9", NULL, "unknown option byte 0xc3\n");
+}
+
 static void test_help_and_version(void **state)
 {
 	struct mc_config cfg;
@@ -169,6 +193,7 @@ int main(void)
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_help_and_version),
 		cmocka_unit_test(test_message_format),
+		cmocka_unit_test(test_rejected_options),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
