@@ -50,7 +50,7 @@ void mc_config_usage(FILE *out, const char *prog)
 		"                          take any size up to their port's active MTU\n"
 		"  -t, --timeout SEC       bound on each wait: one CM event, one completion,\n"
 		"                          1..%d (default %d)\n"
-		"  -v, --verbose           trace every verbs and RDMA_CM call\n"
+		"  -v, --verbose           trace each verbs and RDMA_CM step\n"
 		"  -h, --help              show this help\n"
 		"  -V, --version           show the version\n"
 		"\n"
