@@ -8,6 +8,7 @@
 
 #include "bench.h"
 #include "config.h"
+#include "opt_error.h"
 #include "ops.h"
 #include "transport.h"
 
@@ -269,20 +270,13 @@ static int apply_option(struct config *cfg, int opt, const char *arg, FILE *err)
 	return ret;
 }
 
-/* Report what getopt rejected, in one line. */
-static void report_bad_option(int opt, int bad_char, const char *bad_arg,
-			      FILE *err)
+/* Report what getopt rejected, in one line, naming it as it was typed. */
+static void report_bad_option(int opt, char **argv, FILE *err)
 {
-	const char *what =
-		opt == ':' ? "option needs a value" : "unknown option";
+	char text[OPT_ERROR_MAX];
 
-	/* a long option missing its value is named as typed, not by letter */
-	bool typed_long = opt == ':' && strncmp(bad_arg, "--", 2) == 0;
-
-	if (bad_char && !typed_long)
-		fprintf(err, "%s: %s: '-%c'\n", PROGRAM_NAME, what, bad_char);
-	else
-		fprintf(err, "%s: %s: '%s'\n", PROGRAM_NAME, what, bad_arg);
+	opt_error_text(text, sizeof(text), opt, argv, long_options);
+	fprintf(err, "%s: %s\n", PROGRAM_NAME, text);
 }
 
 /*
@@ -336,7 +330,7 @@ int config_parse(struct config *cfg, int argc, char **argv, FILE *out,
 			return 1;
 		case '?':
 		case ':':
-			report_bad_option(opt, optopt, argv[optind - 1], err);
+			report_bad_option(opt, argv, err);
 			return -EINVAL;
 		default:
 			if (apply_option(cfg, opt, optarg, err))

@@ -30,8 +30,8 @@ rb_case memlock_zero sh -c "ulimit -l 0 && exec $no_caps $P -p $port --accept-ti
 rb_case memlock_small sh -c "ulimit -l 1 && exec $no_caps $P -p $port --accept-timeout 1"
 GUEST
 
-expect_case unknown_long 2 "rdma_rc_example: unknown option: '--bogus'"
-expect_case missing_long 2 "rdma_rc_example: option needs a value: '--port'"
+expect_case unknown_long 2 "rdma_rc_example: unknown option '--bogus'"
+expect_case missing_long 2 "rdma_rc_example: option '--port' needs a value"
 expect_case not_a_number 2 "rdma_rc_example: invalid --timeout value '5s' (expected a number from 1 to 86400)"
 expect_case out_of_range 2 "rdma_rc_example: invalid --port value '70000' (expected a number from 1 to 65535)"
 expect_case extra_arg 2 "rdma_rc_example: unexpected argument 'host2'"
