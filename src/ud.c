@@ -99,6 +99,9 @@ void ud_print_grh_source(const void *grh)
 	union ibv_gid sgid;
 	char text[INET6_ADDRSTRLEN];
 
-	grh_source_gid(grh, &sgid);
+	if (grh_source_gid(grh, &sgid) == GRH_HEADER_UNKNOWN) {
+		printf("GRH source GID: unknown (no GRH, IPv6 or IPv4 header in the first 40 bytes)\n");
+		return;
+	}
 	printf("GRH source GID: %s\n", gid_to_str(&sgid, text, sizeof(text)));
 }
