@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "ops.h"
@@ -154,12 +156,40 @@ int modify_qp_to_rts(struct ibv_qp *qp, uint32_t psn, uint8_t max_rd_atomic,
 	return 0;
 }
 
-/* A random first PSN, as the IB spec advises, masked to its 24 bits. */
-static int random_psn(uint32_t *psn)
+/*
+ * A first PSN that differs from run to run when the kernel has no random
+ * bytes yet: the clock's nanoseconds and our process id, mixed.
+ */
+static uint32_t clock_psn(void)
 {
-	if (getrandom(psn, sizeof(*psn), 0) != sizeof(*psn)) {
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint32_t)now.tv_nsec ^ (uint32_t)now.tv_sec << 8 ^
+	       (uint32_t)getpid() << 4;
+}
+
+/*
+ * A random first PSN, as the IB spec advises, masked to its 24 bits. Early
+ * in a boot the kernel may not have gathered enough entropy: rather than
+ * wait for it without bound, take a PSN from the clock.
+ */
+static int random_psn(uint32_t *psn, const struct trace *tr)
+{
+	ssize_t got = getrandom(psn, sizeof(*psn), GRND_NONBLOCK);
+	int err = got < 0 ? errno : 0;
+
+	if (err == EAGAIN) {
+		*psn = clock_psn();
+		trace_step(tr, "no random bytes yet: first PSN from the clock");
+	} else if (err) {
 		fprintf(stderr, "failed to get a random PSN: %s\n",
-			strerror(errno));
+			strerror(err));
+		return -err;
+	} else if (got != sizeof(*psn)) {
+		fprintf(stderr,
+			"failed to get a random PSN: %zd of %zu bytes\n", got,
+			sizeof(*psn));
 		return -EIO;
 	}
 	*psn &= QP_INFO_24BIT_MASK;
@@ -193,7 +223,7 @@ int qp_describe_local(const struct resources *res, const struct config *cfg,
 		info->flags |= QP_INFO_HAS_MW;
 	if (bench_is_on(&cfg->bench))
 		info->flags |= QP_INFO_BENCH;
-	return random_psn(&info->psn);
+	return random_psn(&info->psn, &res->trace);
 }
 
 void qp_print_remote(const struct qp_info *remote)
