@@ -3,6 +3,7 @@
 #include "op_halves.h"
 #include "completion.h"
 #include "post.h"
+#include "sock.h"
 
 #define SEND_MESSAGE "SEND operation"
 
@@ -22,7 +23,14 @@ int op_send_server(struct op_ctx *ctx)
 	if (ret)
 		return ret;
 	printf("going to send the message: '%s'\n", op_msg(ctx));
-	return op_post_and_wait(ctx, &req, IBV_WC_SEND);
+	ret = op_post_and_wait(ctx, &req, IBV_WC_SEND);
+	if (ret)
+		return ret;
+	/*
+	 * Every receive of the client's takes its message at the same place:
+	 * send nothing more until the client has printed this one.
+	 */
+	return sock_sync(ctx->sock, ctx->timeout_ms);
 }
 
 int op_send_client(struct op_ctx *ctx)
@@ -40,5 +48,6 @@ int op_send_client(struct op_ctx *ctx)
 	    (wc.wc_flags & IBV_WC_GRH))
 		ud_print_grh_source(ctx->res->buf->grh);
 	printf("Message is: '%s'\n", op_msg(ctx));
-	return 0;
+	/* Printed: the server may send into the same place again. */
+	return sock_sync(ctx->sock, ctx->timeout_ms);
 }

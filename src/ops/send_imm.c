@@ -10,6 +10,7 @@
 #include "op_halves.h"
 #include "completion.h"
 #include "post.h"
+#include "sock.h"
 
 #define SEND_IMM_MESSAGE "SEND with immediate"
 /* Any 32-bit value; this one is easy to spot in the output. */
@@ -32,7 +33,14 @@ int op_send_imm_server(struct op_ctx *ctx)
 		return ret;
 	printf("going to send the message: '%s' with immediate data 0x%08x\n",
 	       op_msg(ctx), SEND_IMM_DATA);
-	return op_post_and_wait(ctx, &req, IBV_WC_SEND);
+	ret = op_post_and_wait(ctx, &req, IBV_WC_SEND);
+	if (ret)
+		return ret;
+	/*
+	 * Every receive of the client's takes its message at the same place:
+	 * send nothing more until the client has printed this one.
+	 */
+	return sock_sync(ctx->sock, ctx->timeout_ms);
 }
 
 int op_send_imm_client(struct op_ctx *ctx)
@@ -58,5 +66,6 @@ int op_send_imm_client(struct op_ctx *ctx)
 		ud_print_grh_source(ctx->res->buf->grh);
 	printf("Message is: '%s', immediate data 0x%08x\n", op_msg(ctx),
 	       ntohl(wc.imm_data));
-	return 0;
+	/* Printed: the server may send into the same place again. */
+	return sock_sync(ctx->sock, ctx->timeout_ms);
 }

@@ -63,6 +63,21 @@ ops_expect_same() {
 	fi
 }
 
+# ops_expect_messages CLIENT_OUT LINE...: the client printed exactly these
+# "Message is: ..." lines, in this order: no SEND overwrote the one before
+# it in the receive area before the client had printed it.
+ops_expect_messages() {
+	local file=$1 got want
+	shift
+	got=$(grep '^Message is: ' "$file" 2>/dev/null)
+	want=$(printf '%s\n' "$@")
+	if [ "$got" = "$want" ]; then
+		_rxe_pass "$file has the $# messages, in order"
+	else
+		_rxe_fail "$(_rxe_where)" "expected exactly these messages, in order: $(printf "[%s] " "$@")" "$file"
+	fi
+}
+
 # The immediate data of send_imm reaches the client unchanged.
 ops_expect_send_imm() {
 	local server=$1.server.out client=$1.client.out sent got

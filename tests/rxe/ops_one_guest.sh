@@ -1,7 +1,8 @@
 # The operations of issue 4 with server and client on one guest, in few
 # runs (starting a pair is the slow part under TCG): every operation once
 # busy polling, then the manual's flow and others waiting on -e events,
-# then the operations other transports and RDMA_CM can run. Each check is
+# then the operations other transports and RDMA_CM can run, then SENDs back
+# to back into the client's one receive area. Each check is
 # labelled with the operation it is about.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
@@ -12,6 +13,8 @@ $(ops_pair events 19902 -e -v -o send,read,write,write_imm,fetch_add,rnr)
 $(ops_pair uc 19903 -c uc -o send_imm,write_imm)
 $(ops_pair ud 19904 -c ud -o send,send_imm)
 $(ops_pair cm 19905 -R -e -o send_imm,cmp_swap,mw)
+$(ops_pair sends 19906 -e -o send,send_imm,send)
+$(ops_pair ud_sends 19907 -c ud -e -o send,send_imm,send)
 \"\$P\" -o mw,send >refused.out 2>refused.err
 echo \$? >refused.rc
 \"\$P\" -c uc -o write_imm,rnr >refused_uc.out 2>refused_uc.err
@@ -59,6 +62,15 @@ ops_expect_imm "$RXE_OUT.uc"
 ops_expect_clean "$RXE_OUT.ud"
 ops_expect_send_imm "$RXE_OUT.ud"
 expect_line "$RXE_OUT.ud.client.out" "GRH source GID: ::ffff:192.0.2.1"
+
+echo "--- SENDs back to back, on RC and UD with -e: each message printed intact"
+for run in sends ud_sends; do
+	ops_expect_clean "$RXE_OUT.$run"
+	ops_expect_messages "$RXE_OUT.$run.client.out" \
+		"Message is: 'SEND operation'" \
+		"Message is: 'SEND with immediate', immediate data 0x1234abcd" \
+		"Message is: 'SEND operation'"
+done
 
 echo "--- RDMA_CM with -e: send_imm, cmp_swap and mw"
 ops_expect_clean "$RXE_OUT.cm"
