@@ -14,14 +14,22 @@
  *   body (64 bytes)     buffer address u64, buffer length u32, rkey u32,
  *                       QP number u32, PSN u32, LID u16, GID 16 bytes,
  *                       transport u8, op count u8, op ids 16 x u8,
- *                       flags u8, MTU u8, reserved 2 bytes (zero)
+ *                       flags u8, MTU u8, max dest rd atomic u8,
+ *                       GID type u8
  *
  * MTU is the sender's port's active MTU as enum ibv_mtu (1 = 256 bytes ...
  * 5 = 4096): the path MTU is the smaller of the two sides'. Version 2 added
  * it, in what version 1 had reserved.
+ *
+ * Max dest rd atomic is how many RDMA READs and atomics the sender's QP
+ * takes in flight as the responder (at least 1): the peer may have no more
+ * than that in flight towards it. The GID type is enum ibv_gid_type (0 IB,
+ * 1 RoCE v1, 2 RoCE v2) of the sender's GID, which it sends only with the
+ * flag QP_INFO_HAS_GID: both sides must use a GRH, or neither. Version 3
+ * added both, in the two bytes version 2 had reserved.
  */
 #define QP_INFO_MAGIC	    0x52434558u /* "RCEX" */
-#define QP_INFO_VERSION	    2
+#define QP_INFO_VERSION	    3
 #define QP_INFO_HEADER_SIZE 8
 #define QP_INFO_BODY_SIZE   64
 #define QP_INFO_WIRE_SIZE   (QP_INFO_HEADER_SIZE + QP_INFO_BODY_SIZE)
@@ -34,7 +42,8 @@ enum qp_info_flag {
 	QP_INFO_HAS_ATOMICS = 1 << 1, /* device supports remote atomics */
 	QP_INFO_HAS_MW = 1 << 2,      /* device supports memory windows */
 	QP_INFO_BENCH = 1 << 3,	      /* runs a benchmark (--bench) */
-	QP_INFO_KNOWN_FLAGS = (1 << 4) - 1,
+	QP_INFO_HAS_GID = 1 << 4,     /* sends a GRH: the GID fields are set */
+	QP_INFO_KNOWN_FLAGS = (1 << 5) - 1,
 };
 
 /* What one side tells the other about its QP and buffer. */
@@ -50,7 +59,9 @@ struct qp_info {
 	uint8_t op_count;
 	uint8_t ops[OPS_MAX];
 	uint8_t flags;
-	uint8_t mtu; /* enum ibv_mtu of the sender's port */
+	uint8_t mtu;		    /* enum ibv_mtu of the sender's port */
+	uint8_t max_dest_rd_atomic; /* READs and atomics it takes in flight */
+	uint8_t gid_type; /* enum ibv_gid_type, with QP_INFO_HAS_GID */
 };
 
 /* Write @info as QP_INFO_WIRE_SIZE bytes to @out. */
@@ -76,5 +87,13 @@ int qp_info_decode(const uint8_t *buf, size_t len, struct qp_info *info,
  * -EPROTO with a reason in *@why. */
 int qp_info_match(const struct qp_info *local, const struct qp_info *remote,
 		  const char **why);
+
+/*
+ * For the TCP exchange, where each side builds the path to the other
+ * itself: 0 if both use a GRH with GIDs of one type, or neither uses a
+ * GRH; else -EPROTO with a reason in *@why. (RDMA_CM resolves the path.)
+ */
+int qp_info_match_path(const struct qp_info *local,
+		       const struct qp_info *remote, const char **why);
 
 #endif

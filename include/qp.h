@@ -26,7 +26,10 @@ struct qp_path {
 	uint8_t port;
 	int gid_index; /* -1: no GRH */
 	enum ibv_mtu mtu;
-	uint8_t max_rd_atomic; /* READs and atomics in flight, each way */
+	/* READs and atomics we have in flight: no more than the peer takes */
+	uint8_t max_rd_atomic;
+	/* READs and atomics of the peer's we take in flight (as responder) */
+	uint8_t max_dest_rd_atomic;
 };
 
 /* The address of the peer: LID, and with a GRH its GID (RTR, UD AH). */

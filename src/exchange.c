@@ -23,7 +23,8 @@ enum qp_info_offset {
 	OFF_OPS = 52,
 	OFF_FLAGS = 68,
 	OFF_MTU = 69,
-	OFF_RESERVED = 70,
+	OFF_MAX_DEST_RD_ATOMIC = 70,
+	OFF_GID_TYPE = 71,
 	OFF_END = 72,
 };
 
@@ -47,6 +48,8 @@ void qp_info_encode(const struct qp_info *info, uint8_t out[QP_INFO_WIRE_SIZE])
 	memcpy(out + OFF_OPS, info->ops, sizeof(info->ops));
 	out[OFF_FLAGS] = info->flags;
 	out[OFF_MTU] = info->mtu;
+	out[OFF_MAX_DEST_RD_ATOMIC] = info->max_dest_rd_atomic;
+	out[OFF_GID_TYPE] = info->gid_type;
 }
 
 int qp_info_decode_header(const uint8_t *buf, size_t len, const char **why)
@@ -71,8 +74,7 @@ int qp_info_decode_header(const uint8_t *buf, size_t len, const char **why)
 }
 
 /* Field checks; the values come from the network and are not trusted. */
-static int check_fields(const struct qp_info *info, const uint8_t *reserved,
-			const char **why)
+static int check_fields(const struct qp_info *info, const char **why)
 {
 	size_t i;
 
@@ -117,8 +119,13 @@ static int check_fields(const struct qp_info *info, const uint8_t *reserved,
 		*why = "MTU is not one of 256 to 4096 bytes (1 to 5)";
 		return -EINVAL;
 	}
-	if (reserved[0] || reserved[1]) {
-		*why = "reserved bytes are not zero";
+	if (info->max_dest_rd_atomic == 0) {
+		*why = "max dest rd atomic is zero (no RDMA READ would ever be answered)";
+		return -EINVAL;
+	}
+	/* IBV_GID_TYPE_IB .. IBV_GID_TYPE_ROCE_V2, spelled out as well */
+	if (info->gid_type > 2) {
+		*why = "GID type is not one of IB, RoCE v1, RoCE v2 (0 to 2)";
 		return -EINVAL;
 	}
 	return 0;
@@ -151,10 +158,12 @@ int qp_info_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 		.op_count = buf[OFF_OP_COUNT],
 		.flags = buf[OFF_FLAGS],
 		.mtu = buf[OFF_MTU],
+		.max_dest_rd_atomic = buf[OFF_MAX_DEST_RD_ATOMIC],
+		.gid_type = buf[OFF_GID_TYPE],
 	};
 	memcpy(info->gid, buf + OFF_GID, sizeof(info->gid));
 	memcpy(info->ops, buf + OFF_OPS, sizeof(info->ops));
-	return check_fields(info, buf + OFF_RESERVED, why);
+	return check_fields(info, why);
 }
 
 int qp_info_match(const struct qp_info *local, const struct qp_info *remote,
@@ -173,6 +182,29 @@ int qp_info_match(const struct qp_info *local, const struct qp_info *remote,
 		*why = remote->flags & QP_INFO_BENCH
 			       ? "the peer runs a benchmark (--bench), this side does not"
 			       : "this side runs a benchmark (--bench), the peer does not";
+		return -EPROTO;
+	}
+	return 0;
+}
+
+int qp_info_match_path(const struct qp_info *local,
+		       const struct qp_info *remote, const char **why)
+{
+	bool local_grh = local->flags & QP_INFO_HAS_GID;
+	bool remote_grh = remote->flags & QP_INFO_HAS_GID;
+
+	/* With a GRH on one side only, the other's packets never arrive. */
+	if (remote_grh && !local_grh) {
+		*why = "the peer uses a GID (-g) and we do not: give -g on both sides";
+		return -EPROTO;
+	}
+	if (local_grh && !remote_grh) {
+		*why = "we use a GID (-g) and the peer does not: give -g on both sides";
+		return -EPROTO;
+	}
+	/* RoCE v1 and v2 packets differ (Ethernet frame, UDP datagram). */
+	if (local_grh && local->gid_type != remote->gid_type) {
+		*why = "the peer's GID is of another type than ours (IB, RoCE v1 or v2): choose GIDs of one type with -g";
 		return -EPROTO;
 	}
 	return 0;

@@ -27,7 +27,7 @@
 #define QP_RNR_RETRY 6
 /* RDMA READs and atomics in flight at once: this example issues one. */
 #define QP_MAX_RD_ATOMIC 1
-/* ...a benchmark as many as the device allows, as perftest; 8 bits wide. */
+/* ...a benchmark as many as both devices allow; the attribute is 8 bits. */
 #define QP_MAX_RD_ATOMIC_LIMIT 255
 /* The QP takes only the remote rights of the MR's access flags. */
 #define QP_REMOTE_ACCESS                                    \
@@ -94,7 +94,7 @@ int modify_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
 		.path_mtu = path->mtu,
 		.dest_qp_num = remote->qp_num,
 		.rq_psn = remote->psn,
-		.max_dest_rd_atomic = path->max_rd_atomic,
+		.max_dest_rd_atomic = path->max_dest_rd_atomic,
 		.min_rnr_timer = QP_MIN_RNR_TIMER,
 		.ah_attr = qp_peer_address(path, remote),
 	};
@@ -119,7 +119,7 @@ int modify_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
 		qp->qp_num, remote->qp_num, remote->psn,
 		mtu_to_bytes(path->mtu), remote->lid,
 		path->gid_index >= 0 ? "GRH with sgid index " : "no GRH ",
-		path->gid_index, path->max_rd_atomic, QP_MIN_RNR_TIMER);
+		path->gid_index, path->max_dest_rd_atomic, QP_MIN_RNR_TIMER);
 	return 0;
 }
 
@@ -196,6 +196,19 @@ static int random_psn(uint32_t *psn, const struct trace *tr)
 	return 0;
 }
 
+/*
+ * READs and atomics in flight: one, or for a benchmark @device_max, which is
+ * max_qp_rd_atom (as responder) or max_qp_init_rd_atom (as initiator).
+ */
+static uint8_t rd_atomic_limit(int device_max, const struct config *cfg)
+{
+	if (!bench_is_on(&cfg->bench) || device_max < QP_MAX_RD_ATOMIC)
+		return QP_MAX_RD_ATOMIC;
+	if (device_max > QP_MAX_RD_ATOMIC_LIMIT)
+		return QP_MAX_RD_ATOMIC_LIMIT;
+	return (uint8_t)device_max;
+}
+
 int qp_describe_local(const struct resources *res, const struct config *cfg,
 		      struct qp_info *info)
 {
@@ -210,9 +223,14 @@ int qp_describe_local(const struct resources *res, const struct config *cfg,
 		.mtu = (uint8_t)res->mtu,
 		.transport = (uint8_t)cfg->transport,
 		.op_count = (uint8_t)cfg->op_count,
+		.max_dest_rd_atomic =
+			rd_atomic_limit(res->dev_attr.max_qp_rd_atom, cfg),
 	};
-	if (res->gid.index >= 0)
+	if (res->gid.index >= 0) {
+		info->flags |= QP_INFO_HAS_GID;
 		memcpy(info->gid, res->gid.gid.raw, sizeof(info->gid));
+		info->gid_type = (uint8_t)res->gid.type;
+	}
 	for (i = 0; i < cfg->op_count; i++)
 		info->ops[i] = (uint8_t)cfg->ops[i];
 	if (res->comp_channel)
@@ -255,6 +273,8 @@ static int exchange_info(struct resources *res, const struct config *cfg,
 		return ret;
 	qp_print_remote(&conn->remote);
 	ret = qp_info_match(&conn->local, &conn->remote, &why);
+	if (!ret)
+		ret = qp_info_match_path(&conn->local, &conn->remote, &why);
 	if (ret) {
 		fprintf(stderr, "failed to agree with the peer: %s\n", why);
 		return ret;
@@ -295,21 +315,6 @@ int qp_post_early_receives(struct resources *res, const struct config *cfg)
 			return ret;
 	}
 	return 0;
-}
-
-/* READs and atomics in flight: one, or for a benchmark the device's most. */
-static uint8_t rd_atomic_depth(const struct resources *res,
-			       const struct config *cfg)
-{
-	int depth = res->dev_attr.max_qp_rd_atom;
-
-	if (!bench_is_on(&cfg->bench))
-		return QP_MAX_RD_ATOMIC;
-	if (res->dev_attr.max_qp_init_rd_atom < depth)
-		depth = res->dev_attr.max_qp_init_rd_atom;
-	if (depth > QP_MAX_RD_ATOMIC_LIMIT)
-		depth = QP_MAX_RD_ATOMIC_LIMIT;
-	return depth > 0 ? (uint8_t)depth : QP_MAX_RD_ATOMIC;
 }
 
 /* RESET -> INIT: the transport decides what the QP accepts. */
@@ -389,13 +394,32 @@ static int qp_to_rts(struct resources *res, const struct config *cfg,
 				      path->max_rd_atomic, &res->trace);
 }
 
+/*
+ * As initiator, no more READs and atomics in flight than our device can
+ * issue and the peer said its QP takes as responder: a request past the
+ * peer's limit would be refused there and break the connection.
+ */
+static uint8_t agreed_rd_atomic(const struct resources *res,
+				const struct config *cfg,
+				const struct qp_info *remote)
+{
+	uint8_t ours = rd_atomic_limit(res->dev_attr.max_qp_init_rd_atom, cfg);
+
+	if (remote->max_dest_rd_atomic >= ours)
+		return ours;
+	trace_step(
+		&res->trace,
+		"max rd atomic lowered to the peer's max dest rd atomic %u (this device issues %u)",
+		remote->max_dest_rd_atomic, ours);
+	return remote->max_dest_rd_atomic;
+}
+
 int connect_qp(struct resources *res, const struct config *cfg, int sock,
 	       struct connection *conn)
 {
 	struct qp_path path = {
 		.port = cfg->ib_port,
 		.gid_index = res->gid.index,
-		.max_rd_atomic = rd_atomic_depth(res, cfg),
 	};
 	int ret;
 
@@ -404,6 +428,8 @@ int connect_qp(struct resources *res, const struct config *cfg, int sock,
 	if (ret)
 		return ret;
 	path.mtu = res->mtu; /* now the smaller of the two ports' */
+	path.max_dest_rd_atomic = conn->local.max_dest_rd_atomic;
+	path.max_rd_atomic = agreed_rd_atomic(res, cfg, &conn->remote);
 	ret = qp_to_init(res, cfg);
 	if (ret)
 		return ret;

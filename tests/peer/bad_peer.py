@@ -20,7 +20,8 @@ send never fails), then misbehaves as --mode says:
 Wire layout (include/exchange.h), network byte order: magic u32, version
 u16, body length u16, then the 64-byte body: address u64, length u32, rkey
 u32, QP number u32, PSN u32, LID u16, GID 16 bytes, transport u8, op count
-u8, op ids 16 x u8, flags u8, MTU u8 (3 = 1024 bytes), 2 reserved bytes.
+u8, op ids 16 x u8, flags u8, MTU u8 (3 = 1024 bytes), max dest rd atomic
+u8, GID type u8 (2 = RoCE v2, sent with the flag HAS_GID).
 """
 import os
 import signal
@@ -30,15 +31,21 @@ import sys
 import time
 
 MAGIC = 0x52434558
-VERSION = 2
+VERSION = 3
 HEADER = struct.Struct("!IHH")
-BODY = struct.Struct("!QIIIIH16sBB16sBB2x")
+BODY = struct.Struct("!QIIIIH16sBB16sBBBB")
 WIRE_SIZE = HEADER.size + BODY.size  # 72
 
 # The program's default operations: send, read, write (include/op_id.h).
 DEFAULT_OPS = (1, 2, 3)
 # The MTU the peer claims, as enum ibv_mtu: rxe's default.
 MTU_1024 = 3
+# Flags: the peer uses a GID (a GRH), as every RoCE peer does.
+HAS_GID = 1 << 4
+# The GID's type, as enum ibv_gid_type; rxe's GIDs are all RoCE v2.
+ROCE_V2 = 2
+# RDMA READs and atomics the peer takes in flight: the program's own value.
+MAX_DEST_RD_ATOMIC = 1
 # A QP number no QP in the guest has: 24 bits, far above what rxe hands out.
 FAKE_QP_NUM = 0xABCDEF
 # How long the peer stays connected at most: longer than any -t used.
@@ -48,7 +55,8 @@ SILENT_SEC = 60
 def message(gid, magic=MAGIC, version=VERSION, body_len=BODY.size):
     ops = bytes(DEFAULT_OPS).ljust(16, b"\0")
     body = BODY.pack(0x1000, 4096, 0x1234, FAKE_QP_NUM, 0, 0, gid, 0,
-                     len(DEFAULT_OPS), ops, 0, MTU_1024)
+                     len(DEFAULT_OPS), ops, HAS_GID, MTU_1024,
+                     MAX_DEST_RD_ATOMIC, ROCE_V2)
     return HEADER.pack(magic, version, body_len) + body
 
 

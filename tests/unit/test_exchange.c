@@ -19,7 +19,8 @@
 #define AT_OPS	     52
 #define AT_FLAGS     68
 #define AT_MTU	     69
-#define AT_RESERVED  70
+#define AT_RD_ATOMIC 70
+#define AT_GID_TYPE  71
 
 static struct qp_info sample(void)
 {
@@ -34,8 +35,10 @@ static struct qp_info sample(void)
 		.transport = TRANSPORT_RC,
 		.op_count = 3,
 		.ops = {OP_SEND, OP_READ, OP_WRITE},
-		.flags = QP_INFO_HAS_ATOMICS,
+		.flags = QP_INFO_HAS_ATOMICS | QP_INFO_HAS_GID,
 		.mtu = IBV_MTU_1024,
+		.max_dest_rd_atomic = 16,
+		.gid_type = IBV_GID_TYPE_ROCE_V2,
 	};
 
 	return info;
@@ -81,6 +84,8 @@ static void test_round_trip(void **state)
 	assert_memory_equal(out.ops, in.ops, sizeof(in.ops));
 	assert_int_equal(out.flags, in.flags);
 	assert_int_equal(out.mtu, in.mtu);
+	assert_int_equal(out.max_dest_rd_atomic, in.max_dest_rd_atomic);
+	assert_int_equal(out.gid_type, in.gid_type);
 }
 
 static void test_network_byte_order(void **state)
@@ -89,13 +94,17 @@ static void test_network_byte_order(void **state)
 
 	(void)state;
 	encode_sample(wire);
-	/* "RCEX", version 2, body 64, QP number 0x000011, MTU 1024 */
+	/* "RCEX", version 3, body 64, QP number 0x000011, MTU 1024, ... */
 	assert_memory_equal(wire, "RCEX", 4);
 	assert_int_equal(wire[AT_VERSION], 0);
-	assert_int_equal(wire[AT_VERSION + 1], 2);
+	assert_int_equal(wire[AT_VERSION + 1], 3);
 	assert_int_equal(wire[AT_BODY_LEN + 1], QP_INFO_BODY_SIZE);
 	assert_int_equal(wire[AT_QP_NUM + 3], 0x11);
 	assert_int_equal(wire[AT_MTU], 3);
+	/* ... max dest rd atomic 16, a RoCE v2 GID */
+	assert_int_equal(wire[AT_FLAGS], QP_INFO_HAS_ATOMICS | QP_INFO_HAS_GID);
+	assert_int_equal(wire[AT_RD_ATOMIC], 16);
+	assert_int_equal(wire[AT_GID_TYPE], 2);
 }
 
 static void test_short(void **state)
@@ -132,6 +141,9 @@ static void test_wrong_magic_and_version(void **state)
 	encode_sample(wire);
 	wire[AT_VERSION + 1] = 1; /* version 1 had no MTU */
 	expect_refused(wire, sizeof(wire), -EPROTONOSUPPORT);
+	encode_sample(wire);
+	wire[AT_VERSION + 1] = 2; /* version 2 had no READ depth, GID type */
+	expect_refused(wire, sizeof(wire), -EPROTONOSUPPORT);
 }
 
 static void test_bad_fields(void **state)
@@ -161,7 +173,10 @@ static void test_bad_fields(void **state)
 	wire[AT_MTU] = 6; /* past IBV_MTU_4096 */
 	expect_refused(wire, sizeof(wire), -EINVAL);
 	encode_sample(wire);
-	wire[AT_RESERVED + 1] = 1;
+	wire[AT_RD_ATOMIC] = 0; /* would never answer a READ */
+	expect_refused(wire, sizeof(wire), -EINVAL);
+	encode_sample(wire);
+	wire[AT_GID_TYPE] = 3; /* past IBV_GID_TYPE_ROCE_V2 */
 	expect_refused(wire, sizeof(wire), -EINVAL);
 }
 
@@ -181,6 +196,33 @@ static void test_match(void **state)
 	assert_int_equal(qp_info_match(&local, &remote, &why), -EPROTO);
 }
 
+/* Both with a GRH and GIDs of one type, or neither: else refused. */
+static void test_match_path(void **state)
+{
+	struct qp_info local = sample(), remote = sample();
+	const char *why = NULL;
+
+	(void)state;
+	assert_int_equal(qp_info_match_path(&local, &remote, &why), 0);
+	remote.flags &= ~QP_INFO_HAS_GID;
+	assert_int_equal(qp_info_match_path(&local, &remote, &why), -EPROTO);
+	assert_string_equal(
+		why,
+		"we use a GID (-g) and the peer does not: give -g on both sides");
+	assert_int_equal(qp_info_match_path(&remote, &local, &why), -EPROTO);
+	assert_string_equal(
+		why,
+		"the peer uses a GID (-g) and we do not: give -g on both sides");
+	local.flags &= ~QP_INFO_HAS_GID;
+	assert_int_equal(qp_info_match_path(&local, &remote, &why), 0);
+	local = sample();
+	remote = sample();
+	remote.gid_type = IBV_GID_TYPE_ROCE_V1;
+	why = NULL;
+	assert_int_equal(qp_info_match_path(&local, &remote, &why), -EPROTO);
+	assert_non_null(strstr(why, "another type"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -191,6 +233,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_magic_and_version),
 		cmocka_unit_test(test_bad_fields),
 		cmocka_unit_test(test_match),
+		cmocka_unit_test(test_match_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
