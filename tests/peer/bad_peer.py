@@ -12,6 +12,8 @@ send never fails), then misbehaves as --mode says:
   bad-version  send a whole message of the next version
   oversize     send a header announcing a 4096-byte body, and that body
   silent       send nothing and keep the connection open
+  no-gid       send a valid message that says the peer uses no GID (no GRH)
+  roce-v1      send a valid message whose GID is a RoCE v1 one
   fake-qp      send a valid message naming a QP that does not exist, answer
                the program's one-byte sync, then kill itself with SIGKILL:
                to the program this is a peer that died once the QPs were
@@ -43,7 +45,7 @@ MTU_1024 = 3
 # Flags: the peer uses a GID (a GRH), as every RoCE peer does.
 HAS_GID = 1 << 4
 # The GID's type, as enum ibv_gid_type; rxe's GIDs are all RoCE v2.
-ROCE_V2 = 2
+ROCE_V1, ROCE_V2 = 1, 2
 # RDMA READs and atomics the peer takes in flight: the program's own value.
 MAX_DEST_RD_ATOMIC = 1
 # A QP number no QP in the guest has: 24 bits, far above what rxe hands out.
@@ -52,11 +54,13 @@ FAKE_QP_NUM = 0xABCDEF
 SILENT_SEC = 60
 
 
-def message(gid, magic=MAGIC, version=VERSION, body_len=BODY.size):
+def message(gid, magic=MAGIC, version=VERSION, body_len=BODY.size,
+            gid_type=ROCE_V2):
     ops = bytes(DEFAULT_OPS).ljust(16, b"\0")
-    body = BODY.pack(0x1000, 4096, 0x1234, FAKE_QP_NUM, 0, 0, gid, 0,
-                     len(DEFAULT_OPS), ops, HAS_GID, MTU_1024,
-                     MAX_DEST_RD_ATOMIC, ROCE_V2)
+    flags = HAS_GID if gid else 0
+    body = BODY.pack(0x1000, 4096, 0x1234, FAKE_QP_NUM, 0, 0,
+                     gid or bytes(16), 0, len(DEFAULT_OPS), ops, flags,
+                     MTU_1024, MAX_DEST_RD_ATOMIC, gid_type if gid else 0)
     return HEADER.pack(magic, version, body_len) + body
 
 
@@ -101,7 +105,7 @@ def open_connection(args):
 
 
 MODES = ("close-mid", "short", "bad-magic", "bad-version", "oversize",
-         "silent", "fake-qp")
+         "silent", "no-gid", "roce-v1", "fake-qp")
 USAGE = ("usage: bad_peer.py (--connect HOST | --listen) --port PORT "
          "--mode MODE [--gid-ipv4 ADDR] [--timeout SEC]")
 
@@ -160,6 +164,10 @@ def main():
         conn.sendall(message(gid, magic=0xDEADBEEF))
     elif args.mode == "bad-version":
         conn.sendall(message(gid, version=VERSION + 1))
+    elif args.mode == "no-gid":
+        conn.sendall(message(None))
+    elif args.mode == "roce-v1":
+        conn.sendall(message(gid, gid_type=ROCE_V1))
     elif args.mode == "oversize":
         conn.sendall(message(gid, body_len=4096) + bytes(4096 - BODY.size))
     elif args.mode == "fake-qp":

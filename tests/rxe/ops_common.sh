@@ -3,19 +3,26 @@
 # rc_common.sh): run several server/client pairs in one guest command, and
 # the checks each operation's output must pass.
 
-# ops_pair NAME PORT ARGS...: guest shell lines that run a server and a
-# client on this guest with ARGS, into NAME.{server,client}.{out,err,rc}.
-ops_pair() {
-	local name=$1 port=$2
-	shift 2
+# ops_pair_apart NAME PORT SERVER_ARGS CLIENT_ARGS: guest shell lines that
+# run a server with SERVER_ARGS and a client with CLIENT_ARGS on this guest,
+# into NAME.{server,client}.{out,err,rc}.
+ops_pair_apart() {
+	local name=$1 port=$2 server_args=$3 client_args=$4
 	cat <<EOS
-"\$P" $* -p $port >$name.server.out 2>$name.server.err &
+"\$P" $server_args -p $port >$name.server.out 2>$name.server.err &
 server=\$!
-"\$P" $* -p $port --connect-timeout 20 "\$RXE_ADDR" >$name.client.out 2>$name.client.err
+"\$P" $client_args -p $port --connect-timeout 20 "\$RXE_ADDR" >$name.client.out 2>$name.client.err
 echo \$? >$name.client.rc
 wait \$server
 echo \$? >$name.server.rc
 EOS
+}
+
+# ops_pair NAME PORT ARGS...: the same, with ARGS on both sides.
+ops_pair() {
+	local name=$1 port=$2
+	shift 2
+	ops_pair_apart "$name" "$port" "$*" "$*"
 }
 
 # ops_guest_script LINES: wrap LINES into a guest command that runs them in

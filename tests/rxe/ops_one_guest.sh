@@ -15,6 +15,7 @@ $(ops_pair ud 19904 -c ud -o send,send_imm)
 $(ops_pair cm 19905 -R -e -o send_imm,cmp_swap,mw)
 $(ops_pair sends 19906 -e -o send,send_imm,send)
 $(ops_pair ud_sends 19907 -c ud -e -o send,send_imm,send)
+$(ops_pair_apart gid_one_side 19908 "-g 1 -o send" "-o send")
 \"\$P\" -o mw,send >refused.out 2>refused.err
 echo \$? >refused.rc
 \"\$P\" -c uc -o write_imm,rnr >refused_uc.out 2>refused_uc.err
@@ -71,6 +72,11 @@ for run in sends ud_sends; do
 		"Message is: 'SEND with immediate', immediate data 0x1234abcd" \
 		"Message is: 'SEND operation'"
 done
+
+echo "--- -g on the server only: on RoCE the client picks a GID itself, of the same type"
+ops_expect_clean "$RXE_OUT.gid_one_side"
+expect_line "$RXE_OUT.gid_one_side.client.out" "using GID index 1 (RoCE v2, ::ffff:192.0.2.1), chosen automatically"
+expect_line "$RXE_OUT.gid_one_side.client.out" "Message is: 'SEND operation'"
 
 echo "--- RDMA_CM with -e: send_imm, cmp_swap and mw"
 ops_expect_clean "$RXE_OUT.cm"

@@ -7,7 +7,7 @@
 
 robust_batch peer a 280 <<'GUEST'
 port=19910
-for mode in close-mid short bad-magic bad-version oversize silent; do
+for mode in close-mid short bad-magic bad-version oversize silent no-gid roce-v1; do
 	port=$((port + 1))
 	rb_server_vs_peer "server_$mode" "$port" "$mode" "-t 3"
 done
@@ -22,6 +22,10 @@ expect_case server_bad-magic 1 "$why: wrong magic number (the peer is not rdma_r
 expect_case server_bad-version 1 "$why: unsupported message version (Protocol not supported)"
 expect_case server_oversize 1 "$why: body length is not the one of this version (Bad message)"
 expect_case server_silent 1 "failed to receive from the peer after 0 of 72 bytes: Connection timed out"
+# On RoCE the program always has a GID: a peer without one, or with one of
+# another RoCE version, could never reach it.
+expect_case server_no-gid 1 "failed to agree with the peer: we use a GID (-g) and the peer does not: give -g on both sides"
+expect_case server_roce-v1 1 "failed to agree with the peer: the peer's GID is of another type than ours (IB, RoCE v1 or v2): choose GIDs of one type with -g"
 # The peer died after RTS: our SEND is never acknowledged.  Its completion
 # fails once the retries run out, or (rxe on loopback: seen to keep quiet for
 # 40 s and more) -t ends the wait; either way, one line and exit status 1.
