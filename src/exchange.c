@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "device.h"
 #include "exchange.h"
 #include "wire.h"
 
@@ -187,6 +188,15 @@ int qp_info_match(const struct qp_info *local, const struct qp_info *remote,
 	return 0;
 }
 
+/* A GID in the wire's byte form, ::ffff:a.b.c.d or not (device.c). */
+static bool gid_bytes_ipv4_mapped(const uint8_t gid[16])
+{
+	union ibv_gid g;
+
+	memcpy(g.raw, gid, sizeof(g.raw));
+	return gid_is_ipv4_mapped(&g);
+}
+
 int qp_info_match_path(const struct qp_info *local,
 		       const struct qp_info *remote, const char **why)
 {
@@ -205,6 +215,13 @@ int qp_info_match_path(const struct qp_info *local,
 	/* RoCE v1 and v2 packets differ (Ethernet frame, UDP datagram). */
 	if (local_grh && local->gid_type != remote->gid_type) {
 		*why = "the peer's GID is of another type than ours (IB, RoCE v1 or v2): choose GIDs of one type with -g";
+		return -EPROTO;
+	}
+	/* RoCE v2 rides on IP: an IPv4 GID cannot reach an IPv6 one. */
+	if (local_grh && local->gid_type == IBV_GID_TYPE_ROCE_V2 &&
+	    gid_bytes_ipv4_mapped(local->gid) !=
+		    gid_bytes_ipv4_mapped(remote->gid)) {
+		*why = "one GID is IPv4 and the other IPv6, and RoCE v2 does not route between them: choose GIDs of one IP version with -g";
 		return -EPROTO;
 	}
 	return 0;

@@ -16,6 +16,7 @@ $(ops_pair cm 19905 -R -e -o send_imm,cmp_swap,mw)
 $(ops_pair sends 19906 -e -o send,send_imm,send)
 $(ops_pair ud_sends 19907 -c ud -e -o send,send_imm,send)
 $(ops_pair_apart gid_one_side 19908 "-g 1 -o send" "-o send")
+$(ops_pair_apart gid_families 19909 "-g 0 -o send" "-o send")
 \"\$P\" -o mw,send >refused.out 2>refused.err
 echo \$? >refused.rc
 \"\$P\" -c uc -o write_imm,rnr >refused_uc.out 2>refused_uc.err
@@ -93,4 +94,11 @@ echo "--- an operation that leaves the QP in error must come last"
 expect_rc "$RXE_OUT.refused.rc" 2
 expect_line "$RXE_OUT.refused.err" "rdma_rc_example: invalid --ops value 'mw,send': mw leaves the QP in the error state, so it must be the last operation"
 expect_no_text "$RXE_OUT.refused.out" "TCP"
+
+echo "--- -g 0 (IPv6 link-local) on the server, IPv4 on the client: both refuse, naming it"
+for side in server client; do
+	expect_rc "$RXE_OUT.gid_families.$side.rc" 1
+	expect_line "$RXE_OUT.gid_families.$side.err" "failed to agree with the peer: one GID is IPv4 and the other IPv6, and RoCE v2 does not route between them: choose GIDs of one IP version with -g"
+done
+
 finish

@@ -196,6 +196,12 @@ static void test_match(void **state)
 	assert_int_equal(qp_info_match(&local, &remote, &why), -EPROTO);
 }
 
+/* RoCE v2 GIDs: 192.0.2.1 as ::ffff:192.0.2.1, and an IPv6 link-local. */
+static const uint8_t ipv4_gid[16] = {0, 0, 0,	 0,    0,   0, 0, 0,
+				     0, 0, 0xff, 0xff, 192, 0, 2, 1};
+static const uint8_t ipv6_gid[16] = {0xfe, 0x80, 0, 0, 0, 0, 0, 0,
+				     0x02, 0,	 0, 0, 0, 0, 0, 1};
+
 /* Both with a GRH and GIDs of one type, or neither: else refused. */
 static void test_match_path(void **state)
 {
@@ -221,6 +227,19 @@ static void test_match_path(void **state)
 	why = NULL;
 	assert_int_equal(qp_info_match_path(&local, &remote, &why), -EPROTO);
 	assert_non_null(strstr(why, "another type"));
+	/* RoCE v2: an IPv4-mapped GID against an IPv6 link-local one */
+	local = sample();
+	remote = sample();
+	local.gid_type = IBV_GID_TYPE_ROCE_V2;
+	remote.gid_type = IBV_GID_TYPE_ROCE_V2;
+	memcpy(local.gid, ipv4_gid, sizeof(ipv4_gid));
+	memcpy(remote.gid, ipv6_gid, sizeof(ipv6_gid));
+	why = NULL;
+	assert_int_equal(qp_info_match_path(&local, &remote, &why), -EPROTO);
+	assert_non_null(strstr(why, "one GID is IPv4 and the other IPv6"));
+	assert_int_equal(qp_info_match_path(&remote, &local, &why), -EPROTO);
+	memcpy(remote.gid, ipv4_gid, sizeof(ipv4_gid));
+	assert_int_equal(qp_info_match_path(&local, &remote, &why), 0);
 }
 
 int main(void)
