@@ -179,7 +179,7 @@ static int grant_window(struct op_ctx *ctx, struct mw_state *st)
 				    : bind_type_1(ctx, st);
 	if (ret)
 		return ret;
-	printf("Bound a type %d memory window: %zu bytes at 0x%" PRIx64
+	printf("Bound a type %d memory window: %" PRIu64 " bytes at 0x%" PRIx64
 	       ", remote write, rkey 0x%x (the region's rkey is 0x%x)\n",
 	       type == IBV_MW_TYPE_2 ? 2 : 1, info.length, info.addr, st->rkey,
 	       ctx->res->mr->rkey);
