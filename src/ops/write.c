@@ -11,7 +11,14 @@ int op_write_server(struct op_ctx *ctx)
 {
 	int ret;
 
-	/* An RDMA WRITE makes no completion here: the client says when. */
+	/*
+	 * An RDMA WRITE consumes no receive, so it makes no completion here:
+	 * the client says when its own completed. On RC that completion
+	 * means we acknowledged the data. On UC nothing is acknowledged: it
+	 * means only that the packets left the client, and a lost one leaves
+	 * our bytes as they were without anyone hearing of it. Only a
+	 * completion on this side proves arrival: write_imm's receive.
+	 */
 	ret = sock_sync(ctx->sock, ctx->timeout_ms);
 	if (ret)
 		return ret;

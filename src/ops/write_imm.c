@@ -59,5 +59,6 @@ int op_write_imm_client(struct op_ctx *ctx)
 		return ret;
 	printf("Now writing: '%s' with immediate data 0x%08x\n", op_msg(ctx),
 	       WRITE_IMM_DATA);
+	/* On UC this completion means sent, not received: no ack comes. */
 	return op_post_and_wait(ctx, &req, IBV_WC_RDMA_WRITE);
 }
