@@ -47,8 +47,9 @@ struct cm {
 
 /*
  * Server: create the channel, bind to the wildcard address on cfg->tcp_port
- * and listen. Client: resolve cfg->server_name:cfg->tcp_port to an address
- * and a route (each event waited for within cfg->timeout_sec).
+ * (IPv6 and IPv4) and listen. Client: resolve cfg->server_name:cfg->tcp_port
+ * to an address and a route, trying each address the name has in turn,
+ * all within cfg->timeout_sec.
  */
 int cm_open(struct cm *cm, const struct config *cfg);
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * -R: the RC QP connected through RDMA_CM. The server binds and listens on
- * the port, the client resolves the server's address and route; the QP
- * (ours, on the CM's device) goes to RTS with the attributes the CM
- * computes; the buffer address, rkey and operations travel in the private
- * data of rdma_connect and rdma_accept. Every event is waited for with a
- * timeout: poll() on the event channel's file descriptor.
+ * the port, for IPv6 and IPv4 clients; the client resolves the server's
+ * addresses in turn until one gives a route; the QP (ours, on the CM's
+ * device) goes to INIT, RTR and RTS with the attributes the CM computes;
+ * the buffer address, rkey and operations travel in the private data of
+ * rdma_connect and rdma_accept. Every event is waited for with a timeout:
+ * poll() on the event channel's file descriptor.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "cm.h"
 #include "interrupt.h"
@@ -50,6 +52,9 @@ _Static_assert(PRIV_END == CM_PRIV_SIZE, "private data layout and size");
 /* One connection at a time is all this example serves. */
 #define CM_LISTEN_BACKLOG 1
 #define MS_PER_SEC	  1000
+#define NS_PER_MS	  1000000
+/* Room for why a wait or an address failed, for the one error line. */
+#define CM_WHY_LEN 128
 
 static void put_be32(uint8_t *p, uint32_t v)
 {
@@ -112,31 +117,48 @@ int cm_priv_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 	return 0;
 }
 
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * MS_PER_SEC + ts.tv_nsec / NS_PER_MS;
+}
+
+static int ms_left(long long deadline)
+{
+	long long left = deadline - now_ms();
+
+	return left > 0 ? (int)left : 0;
+}
+
 /*
- * Wait at most @timeout_sec for the next event; it must be @expected. On
- * success the caller owns *@event and acks it.
+ * Wait until @deadline for the next event; it must be @expected. On
+ * success the caller owns *@event and acks it; on failure @why says what
+ * happened instead, for the caller to report.
  */
-static int wait_event(struct cm *cm, int timeout_sec,
+static int take_event(struct cm *cm, long long deadline,
 		      enum rdma_cm_event_type expected,
-		      struct rdma_cm_event **event)
+		      struct rdma_cm_event **event, char *why, size_t why_len)
 {
 	struct pollfd pfd = {.fd = cm->channel->fd, .events = POLLIN};
-	int ret;
+	int ret, waited_ms = ms_left(deadline);
 
 	do
-		ret = interruptible_poll(&pfd, 1, timeout_sec * MS_PER_SEC);
+		ret = interruptible_poll(&pfd, 1, ms_left(deadline));
 	while (ret == -EINTR && !interrupted());
-	if (ret <= 0) {
-		ret = ret == 0 ? -ETIMEDOUT : ret;
-		fprintf(stderr,
-			"failed to get RDMA_CM event %s within %d s: %s\n",
-			rdma_event_str(expected), timeout_sec, strerror(-ret));
+	if (ret == 0) {
+		snprintf(why, why_len, "no event within %d ms: %s", waited_ms,
+			 strerror(ETIMEDOUT));
+		return -ETIMEDOUT;
+	}
+	if (ret < 0) {
+		snprintf(why, why_len, "%s", strerror(-ret));
 		return ret;
 	}
 	if (rdma_get_cm_event(cm->channel, event)) {
 		ret = -errno;
-		fprintf(stderr, "failed to get RDMA_CM event %s: %s\n",
-			rdma_event_str(expected), strerror(-ret));
+		snprintf(why, why_len, "%s", strerror(-ret));
 		return ret;
 	}
 	trace_step(&cm->trace, "RDMA_CM event %s, status %d",
@@ -145,37 +167,100 @@ static int wait_event(struct cm *cm, int timeout_sec,
 		return 0;
 	/* A failed step has its own event; a negative status is -errno. */
 	ret = (*event)->status < 0 ? (*event)->status : -ECONNREFUSED;
-	fprintf(stderr,
-		"failed to get RDMA_CM event %s: got %s, status %d (%s)\n",
-		rdma_event_str(expected), rdma_event_str((*event)->event),
-		(*event)->status, strerror(-ret));
+	snprintf(why, why_len, "got %s, status %d (%s)",
+		 rdma_event_str((*event)->event), (*event)->status,
+		 strerror(-ret));
 	rdma_ack_cm_event(*event);
 	*event = NULL;
 	return ret;
 }
 
-/* Server: any local address on the port, then listen. */
-static int listen_on_port(struct cm *cm, const struct config *cfg)
+/* take_event within @timeout_sec, with one line on stderr if it fails. */
+static int wait_event(struct cm *cm, int timeout_sec,
+		      enum rdma_cm_event_type expected,
+		      struct rdma_cm_event **event)
 {
-	struct sockaddr_in addr = {
-		.sin_family = AF_INET,
-		.sin_port = htons(cfg->tcp_port),
-		.sin_addr.s_addr = htonl(INADDR_ANY),
-	};
+	char why[CM_WHY_LEN];
 	int ret;
 
-	if (rdma_create_id(cm->channel, &cm->listen_id, NULL, RDMA_PS_TCP)) {
+	ret = take_event(cm, now_ms() + (long long)timeout_sec * MS_PER_SEC,
+			 expected, event, why, sizeof(why));
+	if (ret)
+		fprintf(stderr, "failed to get RDMA_CM event %s: %s\n",
+			rdma_event_str(expected), why);
+	return ret;
+}
+
+/* Bind @id to the wildcard address of @family on @port. */
+static int bind_wildcard(struct rdma_cm_id *id, int family, uint16_t port)
+{
+	struct sockaddr_in6 any6 = {
+		.sin6_family = AF_INET6,
+		.sin6_port = htons(port),
+		.sin6_addr = IN6ADDR_ANY_INIT,
+	};
+	struct sockaddr_in any4 = {
+		.sin_family = AF_INET,
+		.sin_port = htons(port),
+		.sin_addr.s_addr = htonl(INADDR_ANY),
+	};
+	/* 0: the IPv6 wildcard takes IPv4 clients too (IPV6_V6ONLY off) */
+	int afonly = 0;
+
+	if (family == AF_INET6 &&
+	    rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_AFONLY, &afonly,
+			    sizeof(afonly)))
+		return -errno;
+	if (rdma_bind_addr(id, family == AF_INET6 ? (struct sockaddr *)&any6
+						  : (struct sockaddr *)&any4))
+		return -errno;
+	return 0;
+}
+
+static int create_id(struct cm *cm, struct rdma_cm_id **id)
+{
+	int ret;
+
+	if (rdma_create_id(cm->channel, id, NULL, RDMA_PS_TCP)) {
 		ret = -errno;
 		fprintf(stderr, "failed to create RDMA_CM id: %s\n",
 			strerror(-ret));
 		return ret;
 	}
-	if (rdma_bind_addr(cm->listen_id, (struct sockaddr *)&addr)) {
-		ret = -errno;
-		fprintf(stderr,
-			"failed to bind RDMA_CM id to 0.0.0.0 port %u: %s\n",
-			cfg->tcp_port, strerror(-ret));
+	return 0;
+}
+
+/*
+ * Server: any local address on the port, IPv6 and IPv4 alike, then listen.
+ * Left to itself the kernel binds an IPv4 wildcard for IPv4 only, and an
+ * IPv6 one as the net.ipv6.bindv6only sysctl says: so the IPv6 wildcard,
+ * with AFONLY off. A kernel without IPv6 gets the IPv4 wildcard.
+ */
+static int listen_on_port(struct cm *cm, const struct config *cfg)
+{
+	int ret;
+
+	ret = create_id(cm, &cm->listen_id);
+	if (ret)
 		return ret;
+	ret = bind_wildcard(cm->listen_id, AF_INET6, cfg->tcp_port);
+	if (ret) {
+		trace_step(
+			&cm->trace,
+			"cannot bind RDMA_CM id to [::] port %u: %s; IPv4 only",
+			cfg->tcp_port, strerror(-ret));
+		rdma_destroy_id(cm->listen_id);
+		cm->listen_id = NULL;
+		ret = create_id(cm, &cm->listen_id);
+		if (ret)
+			return ret;
+		ret = bind_wildcard(cm->listen_id, AF_INET, cfg->tcp_port);
+		if (ret) {
+			fprintf(stderr,
+				"failed to bind RDMA_CM id to 0.0.0.0 port %u: %s\n",
+				cfg->tcp_port, strerror(-ret));
+			return ret;
+		}
 	}
 	if (rdma_listen(cm->listen_id, CM_LISTEN_BACKLOG)) {
 		ret = -errno;
@@ -187,7 +272,46 @@ static int listen_on_port(struct cm *cm, const struct config *cfg)
 	return 0;
 }
 
-/* Client: the server's name to an address, then to a device and a route. */
+/*
+ * Client: one of the server's addresses to a device, then a route, by
+ * @deadline, on a new cm->id. On failure @why says which step failed.
+ */
+static int resolve_address(struct cm *cm, const struct addrinfo *ai,
+			   long long deadline, char *why, size_t why_len)
+{
+	struct rdma_cm_event *event;
+	int ret;
+
+	if (rdma_create_id(cm->channel, &cm->id, NULL, RDMA_PS_TCP)) {
+		ret = -errno;
+		snprintf(why, why_len, "rdma_create_id: %s", strerror(-ret));
+		return ret;
+	}
+	if (rdma_resolve_addr(cm->id, NULL, ai->ai_addr, ms_left(deadline))) {
+		ret = -errno;
+		snprintf(why, why_len, "rdma_resolve_addr: %s", strerror(-ret));
+		return ret;
+	}
+	ret = take_event(cm, deadline, RDMA_CM_EVENT_ADDR_RESOLVED, &event, why,
+			 why_len);
+	if (ret)
+		return ret;
+	rdma_ack_cm_event(event);
+	if (rdma_resolve_route(cm->id, ms_left(deadline))) {
+		ret = -errno;
+		snprintf(why, why_len, "rdma_resolve_route: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	ret = take_event(cm, deadline, RDMA_CM_EVENT_ROUTE_RESOLVED, &event,
+			 why, why_len);
+	if (ret)
+		return ret;
+	rdma_ack_cm_event(event);
+	return 0;
+}
+
+/* Client: try the server's addresses in turn, all within -t. */
 static int resolve_server(struct cm *cm, const struct config *cfg)
 {
 	const struct addrinfo hints = {
@@ -195,50 +319,46 @@ static int resolve_server(struct cm *cm, const struct config *cfg)
 		.ai_socktype = SOCK_STREAM,
 		.ai_flags = AI_NUMERICSERV,
 	};
-	struct rdma_cm_event *event;
-	struct addrinfo *ai;
-	char port[8];
-	int ret, timeout_ms = cfg->timeout_sec * MS_PER_SEC;
+	long long deadline =
+		now_ms() + (long long)cfg->timeout_sec * MS_PER_SEC;
+	char port[8], why[CM_WHY_LEN] = "", host[INET6_ADDRSTRLEN] = "?";
+	struct addrinfo *list, *ai;
+	int ret, tried = 0;
 
 	snprintf(port, sizeof(port), "%u", cfg->tcp_port);
-	ret = getaddrinfo(cfg->server_name, port, &hints, &ai);
+	ret = getaddrinfo(cfg->server_name, port, &hints, &list);
 	if (ret) {
 		fprintf(stderr, "failed to resolve %s: %s\n", cfg->server_name,
 			gai_strerror(ret));
 		return -EHOSTUNREACH;
 	}
-	if (rdma_create_id(cm->channel, &cm->id, NULL, RDMA_PS_TCP)) {
-		ret = -errno;
-		fprintf(stderr, "failed to create RDMA_CM id: %s\n",
-			strerror(-ret));
-		freeaddrinfo(ai);
-		return ret;
+	ret = -ETIMEDOUT;
+	for (ai = list; ai && ms_left(deadline) > 0 && !interrupted();
+	     ai = ai->ai_next) {
+		getnameinfo(ai->ai_addr, ai->ai_addrlen, host, sizeof(host),
+			    NULL, 0, NI_NUMERICHOST);
+		trace_step(&cm->trace, "RDMA_CM resolving %s port %s", host,
+			   port);
+		tried++;
+		ret = resolve_address(cm, ai, deadline, why, sizeof(why));
+		if (!ret)
+			break;
+		trace_step(&cm->trace, "RDMA_CM gave up on %s: %s", host, why);
+		rdma_destroy_id(cm->id);
+		cm->id = NULL;
 	}
-	ret = rdma_resolve_addr(cm->id, NULL, ai->ai_addr, timeout_ms);
-	freeaddrinfo(ai);
-	if (ret) {
-		ret = -errno;
-		fprintf(stderr, "failed to resolve RDMA address of %s: %s\n",
-			cfg->server_name, strerror(-ret));
-		return ret;
-	}
-	ret = wait_event(cm, cfg->timeout_sec, RDMA_CM_EVENT_ADDR_RESOLVED,
-			 &event);
-	if (ret)
-		return ret;
-	rdma_ack_cm_event(event);
-	if (rdma_resolve_route(cm->id, timeout_ms)) {
-		ret = -errno;
-		fprintf(stderr, "failed to resolve RDMA route to %s: %s\n",
-			cfg->server_name, strerror(-ret));
-		return ret;
-	}
-	ret = wait_event(cm, cfg->timeout_sec, RDMA_CM_EVENT_ROUTE_RESOLVED,
-			 &event);
-	if (ret)
-		return ret;
-	rdma_ack_cm_event(event);
-	return 0;
+	freeaddrinfo(list);
+	if (ret && !tried)
+		snprintf(why, sizeof(why), "%s", strerror(-ret));
+	if (ret && tried > 1)
+		fprintf(stderr,
+			"failed to resolve an RDMA route to %s port %u (%d addresses tried; the last, %s): %s\n",
+			cfg->server_name, cfg->tcp_port, tried, host, why);
+	else if (ret)
+		fprintf(stderr,
+			"failed to resolve an RDMA route to %s port %u (%s): %s\n",
+			cfg->server_name, cfg->tcp_port, host, why);
+	return ret;
 }
 
 int cm_open(struct cm *cm, const struct config *cfg)

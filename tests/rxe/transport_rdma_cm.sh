@@ -1,7 +1,12 @@
 # rdma_rc_example -R: the manual's flow with the QP connected through
 # RDMA_CM, on one guest and between two; the device is found from the
-# address (no -d, no -g).
+# address (no -d, no -g). Then, on one guest, the same over IPv6 (the
+# server's one listener takes both families).
 . "$(dirname "$0")/transport_lib.sh"
+
+# A documentation address of guest a, added for the IPv6 run and removed
+# after it; nodad: usable at once, no duplicate detection to wait for.
+V6_ADDR=2001:db8::1
 
 rxe_exec transport_rdma_cm_one --timeout 150 -a "
 $(tp_pair one 19894 -R -v)
@@ -12,7 +17,16 @@ rxe_exec transport_rdma_cm_two --timeout 150 \
 	-b "$(tp_client two 19895 -R)"
 expect_rc "$RXE_OUT.a.rc" 0
 expect_rc "$RXE_OUT.b.rc" 0
-tp_show one two
+rxe_exec transport_rdma_cm_more --timeout 150 -a "
+ip -6 addr add $V6_ADDR/64 dev eth0 nodad
+sleep 1
+( $(tp_run ipv6 server -p 19896 --accept-timeout 60 -R) ) &
+$(tp_run ipv6 client -p 19896 --connect-timeout 60 -R $V6_ADDR)
+wait
+ip -6 addr del $V6_ADDR/64 dev eth0
+"
+expect_rc "$RXE_OUT.a.rc" 0
+tp_show one two ipv6
 
 tp_expect_ok one
 rc_expect_flow "$TP_DIR/one.server.out" "$TP_DIR/one.client.out" 19894
@@ -39,4 +53,12 @@ expect_line "$TP_DIR/two.server.out" "RDMA_CM connection on device rxe0 port 1, 
 expect_line "$TP_DIR/two.client.out" "RDMA_CM connection on device rxe0 port 1, GID index 1 (::ffff:192.0.2.2)"
 expect_line "$TP_DIR/two.server.out" "Remote GID = ::ffff:192.0.2.2"
 expect_line "$TP_DIR/two.client.out" "Remote GID = ::ffff:192.0.2.1"
+# IPv6: the listener bound [::] took the client, which reached the server
+# from and to the GID of the IPv6 address.
+tp_expect_ok ipv6
+rc_expect_flow "$TP_DIR/ipv6.server.out" "$TP_DIR/ipv6.client.out" 19896
+for side in server client; do
+	expect_regex "$TP_DIR/ipv6.$side.out" "^RDMA_CM connection on device rxe0 port 1, GID index [0-9]+ \\($V6_ADDR\\)$"
+	expect_line "$TP_DIR/ipv6.$side.out" "Remote GID = $V6_ADDR"
+done
 finish
