@@ -43,6 +43,13 @@ _Static_assert(PRIV_END == CM_PRIV_SIZE, "private data layout and size");
 #define CM_REMOTE_ACCESS                                    \
 	(IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE | \
 	 IBV_ACCESS_REMOTE_ATOMIC)
+/*
+ * RNR NAK timer (code 12 = 0.64 ms): how long a sender we refuse waits.
+ * The same value as QP_MIN_RNR_TIMER of the TCP path (src/qp.c), so the
+ * two paths behave alike; the CM's own choice is code 0, which is the
+ * longest wait there is (655.36 ms).
+ */
+#define CM_MIN_RNR_TIMER 12
 /* RDMA READs and atomics in flight at once, each way: this example has one. */
 #define CM_RD_ATOMIC 1
 /* Resends after a lost packet before the QP fails: 7 is the maximum. */
@@ -405,27 +412,45 @@ static int wait_request(struct cm *cm, const struct config *cfg,
 	return ret;
 }
 
-/* Move our QP to @state with the attributes the CM computed for it. */
-static int modify_qp_by_cm(struct cm *cm, struct ibv_qp *qp,
-			   enum ibv_qp_state state, struct ibv_qp_attr *attr)
+/* The attributes and mask the CM computed for moving our QP to @state. */
+static int cm_qp_attr(struct cm *cm, struct ibv_qp *qp, enum ibv_qp_state state,
+		      struct ibv_qp_attr *attr, int *mask)
 {
-	int mask, ret;
+	int ret;
 
 	*attr = (struct ibv_qp_attr){.qp_state = state};
-	if (rdma_init_qp_attr(cm->id, attr, &mask)) {
+	if (rdma_init_qp_attr(cm->id, attr, mask)) {
 		ret = -errno;
 		fprintf(stderr,
 			"failed to get RDMA_CM attributes of QP 0x%06x for %s: %s\n",
 			qp->qp_num, qp_state_str(state), strerror(-ret));
 		return ret;
 	}
+	return 0;
+}
+
+static int modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
+{
+	int ret;
+
 	ret = ibv_modify_qp(qp, attr, mask);
 	if (ret) {
 		fprintf(stderr, "failed to modify QP 0x%06x to %s: %s\n",
-			qp->qp_num, qp_state_str(state), strerror(ret));
+			qp->qp_num, qp_state_str(attr->qp_state),
+			strerror(ret));
 		return -ret;
 	}
 	return 0;
+}
+
+/* The RNR timer of the TCP path; UC has no RNR NAK to time. */
+static void set_rnr_timer(const struct ibv_qp *qp, struct ibv_qp_attr *attr,
+			  int *mask)
+{
+	if (qp->qp_type != IBV_QPT_RC)
+		return;
+	attr->min_rnr_timer = CM_MIN_RNR_TIMER;
+	*mask |= IBV_QP_MIN_RNR_TIMER;
 }
 
 /* RTR, then RTS, as the CM says; what it says about the peer goes to @conn. */
@@ -434,9 +459,13 @@ static int cm_qp_to_rts(struct cm *cm, struct resources *res,
 {
 	struct ibv_qp_attr attr;
 	char gid[INET6_ADDRSTRLEN];
-	int ret;
+	int mask, ret;
 
-	ret = modify_qp_by_cm(cm, res->qp, IBV_QPS_RTR, &attr);
+	ret = cm_qp_attr(cm, res->qp, IBV_QPS_RTR, &attr, &mask);
+	if (ret)
+		return ret;
+	set_rnr_timer(res->qp, &attr, &mask);
+	ret = modify_qp(res->qp, &attr, mask);
 	if (ret)
 		return ret;
 	conn->remote.psn = attr.rq_psn;
@@ -451,7 +480,9 @@ static int cm_qp_to_rts(struct cm *cm, struct resources *res,
 		gid_to_str(&attr.ah_attr.grh.dgid, gid, sizeof(gid)),
 		attr.ah_attr.grh.sgid_index, attr.max_dest_rd_atomic,
 		attr.min_rnr_timer);
-	ret = modify_qp_by_cm(cm, res->qp, IBV_QPS_RTS, &attr);
+	ret = cm_qp_attr(cm, res->qp, IBV_QPS_RTS, &attr, &mask);
+	if (!ret)
+		ret = modify_qp(res->qp, &attr, mask);
 	if (ret)
 		return ret;
 	conn->local.psn = attr.sq_psn;

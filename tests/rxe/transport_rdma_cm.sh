@@ -1,7 +1,8 @@
 # rdma_rc_example -R: the manual's flow with the QP connected through
 # RDMA_CM, on one guest and between two; the device is found from the
 # address (no -d, no -g). Then, on one guest, the same over IPv6 (the
-# server's one listener takes both families).
+# server's one listener takes both families) and rnr with a short -t (the
+# RNR timer is the TCP path's, not the CM's 655 ms).
 . "$(dirname "$0")/transport_lib.sh"
 
 # A documentation address of guest a, added for the IPv6 run and removed
@@ -24,9 +25,10 @@ sleep 1
 $(tp_run ipv6 client -p 19896 --connect-timeout 60 -R $V6_ADDR)
 wait
 ip -6 addr del $V6_ADDR/64 dev eth0
+$(tp_pair rnr 19897 -R -t 3 -o rnr)
 "
 expect_rc "$RXE_OUT.a.rc" 0
-tp_show one two ipv6
+tp_show one two ipv6 rnr
 
 tp_expect_ok one
 rc_expect_flow "$TP_DIR/one.server.out" "$TP_DIR/one.client.out" 19894
@@ -40,7 +42,7 @@ for side in "$s" "$c"; do
 	expect_line "$side" "RDMA_CM connection on device rxe0 port 1, GID index 1 (::ffff:192.0.2.1)"
 	expect_no_text "$side" "chosen automatically"
 	expect_line "$side" "Remote GID = ::ffff:192.0.2.1"
-	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ INIT -> RTR \(RDMA_CM\): dest QPN 0x[0-9a-f]+, .*dest GID ::ffff:192.0.2.1, sgid index 1, max dest rd atomic 1'
+	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ INIT -> RTR \(RDMA_CM\): dest QPN 0x[0-9a-f]+, .*dest GID ::ffff:192.0.2.1, sgid index 1, max dest rd atomic 1, min RNR timer 12$'
 	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ RTR -> RTS \(RDMA_CM\): sq PSN 0x[0-9a-f]+, .*retry count 7, RNR retry 6, max rd atomic 1$'
 done
 expect_line "$c" "[verbs] RDMA_CM event RDMA_CM_EVENT_ADDR_RESOLVED, status 0"
@@ -61,4 +63,7 @@ for side in server client; do
 	expect_regex "$TP_DIR/ipv6.$side.out" "^RDMA_CM connection on device rxe0 port 1, GID index [0-9]+ \\($V6_ADDR\\)$"
 	expect_line "$TP_DIR/ipv6.$side.out" "Remote GID = $V6_ADDR"
 done
+# rnr within -t 3: six RNR retries of 655 ms each would take 3.9 s.
+tp_expect_ok rnr
+expect_line "$TP_DIR/rnr.client.out" "SEND completed with status 'RNR retry counter exceeded' (IBV_WC_RNR_RETRY_EXC_ERR), as expected"
 finish
