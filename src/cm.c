@@ -443,6 +443,42 @@ static int modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 	return 0;
 }
 
+/*
+ * The GID the QP sends from is the one the CM put in the RTR address
+ * vector: take its index and type from there, since one address may have
+ * several entries (RoCE v1 and v2) with the same bytes.
+ */
+static int cm_note_gid(struct cm *cm, struct resources *res,
+		       const struct ibv_ah_attr *ah)
+{
+	struct ibv_gid_entry entry;
+	char text[INET6_ADDRSTRLEN];
+	int ret;
+
+	if (ah->is_global) {
+		ret = ibv_query_gid_ex(cm->id->verbs, cm->id->port_num,
+				       ah->grh.sgid_index, &entry, 0);
+		if (ret) {
+			fprintf(stderr,
+				"failed to query GID %u of %s port %u: %s\n",
+				ah->grh.sgid_index,
+				ibv_get_device_name(cm->id->verbs->device),
+				cm->id->port_num, strerror(ret));
+			return -ret;
+		}
+		res->gid.index = ah->grh.sgid_index;
+		res->gid.gid = entry.gid;
+		res->gid.type = entry.gid_type;
+	}
+	printf("RDMA_CM connection on device %s port %u, GID index %d (%s)\n",
+	       ibv_get_device_name(cm->id->verbs->device), cm->id->port_num,
+	       res->gid.index, gid_to_str(&res->gid.gid, text, sizeof(text)));
+	trace_step(&res->trace,
+		   "the CM's address vector sends from GID index %d, type %s",
+		   res->gid.index, gid_type_str(res->gid.type));
+	return 0;
+}
+
 /* The RNR timer of the TCP path; UC has no RNR NAK to time. */
 static void set_rnr_timer(const struct ibv_qp *qp, struct ibv_qp_attr *attr,
 			  int *mask)
@@ -480,6 +516,9 @@ static int cm_qp_to_rts(struct cm *cm, struct resources *res,
 		gid_to_str(&attr.ah_attr.grh.dgid, gid, sizeof(gid)),
 		attr.ah_attr.grh.sgid_index, attr.max_dest_rd_atomic,
 		attr.min_rnr_timer);
+	ret = cm_note_gid(cm, res, &attr.ah_attr);
+	if (ret)
+		return ret;
 	ret = cm_qp_attr(cm, res->qp, IBV_QPS_RTS, &attr, &mask);
 	if (!ret)
 		ret = modify_qp(res->qp, &attr, mask);
@@ -625,8 +664,10 @@ static int connect_on_id(struct cm *cm, struct resources *res,
 }
 
 /*
- * The index of the GID the CM resolved our address to (for RoCE, the GID
- * made from the IP address), in the table of the id's port.
+ * An index of the GID the CM resolved our address to (for RoCE, the GID
+ * made from the IP address), in the table of the id's port: the first
+ * entry with those bytes. Enough to create the resources; which entry the
+ * QP uses (RoCE v1 and v2 may share the bytes) the CM says at RTR.
  */
 static int cm_gid_index(struct rdma_cm_id *id, int *index)
 {
@@ -662,7 +703,6 @@ int cm_connect_qp(struct cm *cm, struct resources *res,
 		  const struct config *cfg, int sock, struct connection *conn)
 {
 	struct config on_id = *cfg;
-	char gid[INET6_ADDRSTRLEN];
 	int ret;
 
 	*conn = (struct connection){0};
@@ -680,9 +720,6 @@ int cm_connect_qp(struct cm *cm, struct resources *res,
 	if (ret)
 		return ret;
 	conn->qp = res->qp;
-	printf("RDMA_CM connection on device %s port %u, GID index %d (%s)\n",
-	       ibv_get_device_name(cm->id->verbs->device), cm->id->port_num,
-	       on_id.gid_idx, gid_to_str(&res->gid.gid, gid, sizeof(gid)));
 	ret = connect_on_id(cm, res, cfg, conn);
 	if (!ret)
 		/* As in the TCP path: both QPs are in RTS before any send. */
