@@ -8,7 +8,10 @@
  *
  * The QP is ours (ibv_create_qp on the CM's device context, same PD/CQ
  * flow as the TCP path), not the CM's: this program moves it through
- * INIT, RTR and RTS itself, with the CM's attributes, so each step shows.
+ * INIT, RTR and RTS itself, with the attributes rdma_init_qp_attr gives
+ * for each, so each step shows. Two are ours rather than the CM's: the
+ * access rights at INIT (those of our region) and the RNR timer at RTR
+ * (the TCP path's, not the CM's longest one).
  */
 #ifndef CM_H
 #define CM_H

@@ -444,6 +444,34 @@ static int modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 }
 
 /*
+ * RESET -> INIT: the CM's port and pkey index, with our access rights
+ * (the CM grants what the connection's READ depth implies, not what our
+ * region allows).
+ */
+static int cm_qp_to_init(struct cm *cm, struct resources *res)
+{
+	struct ibv_qp_attr attr;
+	char flags[96];
+	int mask, ret;
+
+	ret = cm_qp_attr(cm, res->qp, IBV_QPS_INIT, &attr, &mask);
+	if (ret)
+		return ret;
+	attr.qp_access_flags = (int)(res->mr_access & CM_REMOTE_ACCESS);
+	mask |= IBV_QP_ACCESS_FLAGS;
+	ret = modify_qp(res->qp, &attr, mask);
+	if (ret)
+		return ret;
+	trace_step(
+		&res->trace,
+		"QP 0x%06x RESET -> INIT (RDMA_CM): port %u, pkey index %u, access %s",
+		res->qp->qp_num, attr.port_num, attr.pkey_index,
+		access_flags_str((unsigned int)attr.qp_access_flags, flags,
+				 sizeof(flags)));
+	return 0;
+}
+
+/*
  * The GID the QP sends from is the one the CM put in the RTR address
  * vector: take its index and type from there, since one address may have
  * several entries (RoCE v1 and v2) with the same bytes.
@@ -626,7 +654,7 @@ static int server_accept(struct cm *cm, const struct config *cfg,
 	return 0;
 }
 
-/* INIT with our access rights, then each side's half of the handshake. */
+/* INIT, then each side's half of the handshake. */
 static int connect_on_id(struct cm *cm, struct resources *res,
 			 const struct config *cfg, struct connection *conn)
 {
@@ -645,8 +673,7 @@ static int connect_on_id(struct cm *cm, struct resources *res,
 			return ret;
 		}
 	}
-	ret = modify_qp_to_init(res->qp, cm->id->port_num,
-				res->mr_access & CM_REMOTE_ACCESS, &res->trace);
+	ret = cm_qp_to_init(cm, res);
 	if (ret)
 		return ret;
 	ret = cfg->server_name ? client_connect(cm, cfg, res, conn)

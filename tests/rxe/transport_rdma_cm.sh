@@ -42,6 +42,7 @@ for side in "$s" "$c"; do
 	expect_line "$side" "RDMA_CM connection on device rxe0 port 1, GID index 1 (::ffff:192.0.2.1)"
 	expect_no_text "$side" "chosen automatically"
 	expect_line "$side" "Remote GID = ::ffff:192.0.2.1"
+	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ RESET -> INIT \(RDMA_CM\): port 1, pkey index 0, access [A-Z_|]*REMOTE_WRITE'
 	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ INIT -> RTR \(RDMA_CM\): dest QPN 0x[0-9a-f]+, .*dest GID ::ffff:192.0.2.1, sgid index 1, max dest rd atomic 1, min RNR timer 12$'
 	expect_line "$side" "[verbs] the CM's address vector sends from GID index 1, type RoCE v2"
 	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ RTR -> RTS \(RDMA_CM\): sq PSN 0x[0-9a-f]+, .*retry count 7, RNR retry 6, max rd atomic 1$'
