@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
  * Memory windows: remote access to part of a registered region, granted
- * and revoked without registering anything again. The server binds a
- * window with remote write over its message area and sends the window's
- * rkey over TCP; the client's RDMA WRITE through it succeeds. The server
- * invalidates the window; the client's next WRITE with the same rkey is
- * refused (IBV_WC_REM_ACCESS_ERR), the server's bytes stay as they were,
- * and the server's QP, whose responder saw the bad rkey, gets an
- * asynchronous access error. Both QPs end in the error state: last only.
+ * and revoked without registering anything again. A window gives only
+ * the rights its region lacks if that region has none of its own: so the
+ * server registers a small area apart, with local write and the right to
+ * bind windows (IBV_ACCESS_MW_BIND) but no remote right. Its main buffer
+ * would not do: that region grants remote read and write by itself and
+ * the client holds its rkey, so revoking a window over it would take
+ * nothing away. The server binds a window with remote write over the area
+ * and sends the window's rkey over TCP; the client's RDMA WRITE through
+ * it succeeds. The server invalidates the window; the client's next WRITE
+ * with the same rkey is refused (IBV_WC_REM_ACCESS_ERR), the area's bytes
+ * stay as they were, and the server's QP, whose responder saw the bad
+ * rkey, gets an asynchronous access error. Both QPs end in the error
+ * state: last only.
  *
  * Type 2 windows (used when the device has them) are bound and invalidated
  * by work requests on the QP (IBV_WR_BIND_MW, IBV_WR_LOCAL_INV), in order
@@ -17,6 +23,7 @@
  */
 #include <endian.h>
 #include <inttypes.h>
+#include <stdlib.h>
 
 #include "op_halves.h"
 #include "async.h"
@@ -27,6 +34,10 @@
 #define MW_START_MESSAGE  "server's bytes before any write"
 #define MW_FIRST_MESSAGE  "written through the window"
 #define MW_SECOND_MESSAGE "written after the window was invalidated"
+/* The window's area: as large as the message area the writer sends from. */
+#define MW_AREA_SIZE RC_MSG_SIZE
+/* Its region: we write the text into it, windows give the remote rights. */
+#define MW_AREA_ACCESS (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_MW_BIND)
 
 /*
  * How long the server waits for the async access error after the client's
@@ -43,8 +54,10 @@ struct mw_wire {
 	uint32_t length;
 };
 
-/* The window the server made. */
+/* The window the server made, and the area it opens. */
 struct mw_state {
+	char *area;
+	struct ibv_mr *mr; /* the area's region: no remote rights */
 	struct ibv_mw *mw;
 	uint32_t rkey; /* the rkey of the current binding */
 	bool revoked;  /* a type 1 window deallocated to revoke it */
@@ -76,15 +89,50 @@ static int post_mw_request(struct op_ctx *ctx, struct ibv_send_wr *wr,
 			       &ctx->res->trace);
 }
 
-/* The window covers our message area, with remote write only. */
-static struct ibv_mw_bind_info mw_bind_info(const struct op_ctx *ctx)
+/* The window covers the whole area, with remote write only. */
+static struct ibv_mw_bind_info mw_bind_info(const struct mw_state *st)
 {
 	return (struct ibv_mw_bind_info){
-		.mr = ctx->res->mr,
-		.addr = (uintptr_t)ctx->res->buf->msg,
-		.length = sizeof(ctx->res->buf->msg),
+		.mr = st->mr,
+		.addr = (uintptr_t)st->area,
+		.length = MW_AREA_SIZE,
 		.mw_access_flags = IBV_ACCESS_REMOTE_WRITE,
 	};
+}
+
+/* The area as a printable string, however the client filled it. */
+static const char *area_text(struct mw_state *st)
+{
+	st->area[MW_AREA_SIZE - 1] = '\0';
+	return st->area;
+}
+
+/* Allocate the area, put @text in it, register it without remote rights. */
+static int register_area(struct op_ctx *ctx, struct mw_state *st,
+			 const char *text)
+{
+	int ret;
+
+	st->area = calloc(1, MW_AREA_SIZE);
+	if (!st->area) {
+		fprintf(stderr,
+			"failed to allocate the window's area of %d bytes: %s\n",
+			MW_AREA_SIZE, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	snprintf(st->area, MW_AREA_SIZE, "%s", text);
+	st->mr = ibv_reg_mr(ctx->res->pd, st->area, MW_AREA_SIZE,
+			    MW_AREA_ACCESS);
+	if (!st->mr) {
+		ret = -errno;
+		fprintf(stderr,
+			"failed to register MR of %d bytes for the window: %s\n",
+			MW_AREA_SIZE, strerror(-ret));
+		return ret;
+	}
+	printf("Registered the window's %d-byte area as a region of its own: local write and MW bind, no remote rights\n",
+	       MW_AREA_SIZE);
+	return 0;
 }
 
 /* Type 2: a BIND_MW work request, in order with the QP's other work. */
@@ -99,7 +147,7 @@ static int bind_type_2(struct op_ctx *ctx, struct mw_state *st)
 			{
 				.mw = st->mw,
 				.rkey = ibv_inc_rkey(st->mw->rkey),
-				.bind_info = mw_bind_info(ctx),
+				.bind_info = mw_bind_info(st),
 			},
 	};
 
@@ -113,7 +161,7 @@ static int bind_type_1(struct op_ctx *ctx, struct mw_state *st)
 	struct ibv_mw_bind bind = {
 		.wr_id = OP_MW,
 		.send_flags = IBV_SEND_SIGNALED,
-		.bind_info = mw_bind_info(ctx),
+		.bind_info = mw_bind_info(st),
 	};
 	int ret;
 
@@ -163,7 +211,7 @@ static int invalidate_window(struct op_ctx *ctx, struct mw_state *st)
 static int grant_window(struct op_ctx *ctx, struct mw_state *st)
 {
 	enum ibv_mw_type type = has_type_2(ctx) ? IBV_MW_TYPE_2 : IBV_MW_TYPE_1;
-	struct ibv_mw_bind_info info = mw_bind_info(ctx);
+	struct ibv_mw_bind_info info = mw_bind_info(st);
 	struct mw_wire out, in;
 	int ret;
 
@@ -182,7 +230,7 @@ static int grant_window(struct op_ctx *ctx, struct mw_state *st)
 	printf("Bound a type %d memory window: %" PRIu64 " bytes at 0x%" PRIx64
 	       ", remote write, rkey 0x%x (the region's rkey is 0x%x)\n",
 	       type == IBV_MW_TYPE_2 ? 2 : 1, info.length, info.addr, st->rkey,
-	       ctx->res->mr->rkey);
+	       st->mr->rkey);
 	out = (struct mw_wire){
 		.addr = htobe64(info.addr),
 		.rkey = htobe32(st->rkey),
@@ -193,12 +241,12 @@ static int grant_window(struct op_ctx *ctx, struct mw_state *st)
 }
 
 /* After the denied write: the bytes, the async event, the QP's state. */
-static int show_aftermath(struct op_ctx *ctx)
+static int show_aftermath(struct op_ctx *ctx, struct mw_state *st)
 {
 	struct ibv_qp_attr attr;
 	int ret;
 
-	printf("Contents of server buffer: '%s' (unchanged)\n", op_msg(ctx));
+	printf("Contents of server buffer: '%s' (unchanged)\n", area_text(st));
 	ret = async_events_wait(ctx->res->ctx, IBV_EVENT_QP_ACCESS_ERR,
 				MW_ASYNC_GRACE_MS);
 	if (ret == -ETIMEDOUT)
@@ -214,41 +262,71 @@ static int show_aftermath(struct op_ctx *ctx)
 	return 0;
 }
 
-int op_mw_server(struct op_ctx *ctx)
+/* Grant, let the client write, revoke, let it fail: the server's steps. */
+static int serve_window(struct op_ctx *ctx, struct mw_state *st)
 {
-	struct mw_state st = {0};
-	int ret, dealloc_ret = 0;
+	int ret;
 
-	op_set_msg(ctx, MW_START_MESSAGE);
-	ret = grant_window(ctx, &st);
+	ret = grant_window(ctx, st);
 	if (ret)
-		goto dealloc_mw;
+		return ret;
 	/* The client's first WRITE is done. */
 	ret = sock_sync(ctx->sock, ctx->timeout_ms);
 	if (ret)
-		goto dealloc_mw;
-	printf("Contents of server buffer: '%s'\n", op_msg(ctx));
-	ret = invalidate_window(ctx, &st);
+		return ret;
+	printf("Contents of server buffer: '%s'\n", area_text(st));
+	ret = invalidate_window(ctx, st);
 	if (ret)
-		goto dealloc_mw;
+		return ret;
 	/* Invalidated: the client may try again... */
 	ret = sock_sync(ctx->sock, ctx->timeout_ms);
 	if (ret)
-		goto dealloc_mw;
+		return ret;
 	/* ...and has been refused. */
 	ret = sock_sync(ctx->sock, ctx->timeout_ms);
 	if (ret)
-		goto dealloc_mw;
-	ret = show_aftermath(ctx);
-dealloc_mw:
-	if (st.mw && !st.revoked) {
-		dealloc_ret = ibv_dealloc_mw(st.mw);
-		if (dealloc_ret)
+		return ret;
+	return show_aftermath(ctx, st);
+}
+
+/* Undo what of @st exists, window first: the region it is bound to next. */
+static int release_window(struct mw_state *st)
+{
+	int ret, first = 0;
+
+	if (st->mw && !st->revoked) {
+		ret = ibv_dealloc_mw(st->mw);
+		if (ret) {
 			fprintf(stderr,
 				"failed to deallocate memory window: %s\n",
-				strerror(dealloc_ret));
+				strerror(ret));
+			first = -ret;
+		}
 	}
-	return ret ? ret : -dealloc_ret;
+	if (st->mr) {
+		ret = ibv_dereg_mr(st->mr);
+		if (ret) {
+			fprintf(stderr,
+				"failed to deregister the window's MR: %s\n",
+				strerror(ret));
+			first = first ? first : -ret;
+		}
+	}
+	free(st->area);
+	*st = (struct mw_state){0};
+	return first;
+}
+
+int op_mw_server(struct op_ctx *ctx)
+{
+	struct mw_state st = {0};
+	int ret, release_ret;
+
+	ret = register_area(ctx, &st, MW_START_MESSAGE);
+	if (!ret)
+		ret = serve_window(ctx, &st);
+	release_ret = release_window(&st);
+	return ret ? ret : release_ret;
 }
 
 /* RDMA WRITE @text through the window; its completion into *@wc. */
