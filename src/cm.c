@@ -318,6 +318,24 @@ static int resolve_address(struct cm *cm, const struct addrinfo *ai,
 	return 0;
 }
 
+/* One line for a server none of whose @tried addresses gave a route. */
+static void report_unresolved(const struct config *cfg, int tried,
+			      const char *last, const char *why)
+{
+	if (tried > 1)
+		fprintf(stderr,
+			"failed to resolve an RDMA route to %s port %u (%d addresses tried; the last, %s): %s\n",
+			cfg->server_name, cfg->tcp_port, tried, last, why);
+	else if (tried == 1 && strcmp(last, cfg->server_name) != 0)
+		fprintf(stderr,
+			"failed to resolve an RDMA route to %s port %u (%s): %s\n",
+			cfg->server_name, cfg->tcp_port, last, why);
+	else
+		fprintf(stderr,
+			"failed to resolve an RDMA route to %s port %u: %s\n",
+			cfg->server_name, cfg->tcp_port, why);
+}
+
 /* Client: try the server's addresses in turn, all within -t. */
 static int resolve_server(struct cm *cm, const struct config *cfg)
 {
@@ -355,16 +373,9 @@ static int resolve_server(struct cm *cm, const struct config *cfg)
 		cm->id = NULL;
 	}
 	freeaddrinfo(list);
-	if (ret && !tried)
-		snprintf(why, sizeof(why), "%s", strerror(-ret));
-	if (ret && tried > 1)
-		fprintf(stderr,
-			"failed to resolve an RDMA route to %s port %u (%d addresses tried; the last, %s): %s\n",
-			cfg->server_name, cfg->tcp_port, tried, host, why);
-	else if (ret)
-		fprintf(stderr,
-			"failed to resolve an RDMA route to %s port %u (%s): %s\n",
-			cfg->server_name, cfg->tcp_port, host, why);
+	if (ret)
+		report_unresolved(cfg, tried, host,
+				  tried ? why : strerror(-ret));
 	return ret;
 }
 

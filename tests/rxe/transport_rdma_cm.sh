@@ -8,6 +8,8 @@
 # A documentation address of guest a, added for the IPv6 run and removed
 # after it; nodad: usable at once, no duplicate detection to wait for.
 V6_ADDR=2001:db8::1
+# ...and one no guest has, with no route to it once V6_ADDR is gone.
+V6_UNREACHABLE=2001:db8::99
 
 rxe_exec transport_rdma_cm_one --timeout 150 -a "
 $(tp_pair one 19894 -R -v)
@@ -26,9 +28,10 @@ $(tp_run ipv6 client -p 19896 --connect-timeout 60 -R $V6_ADDR)
 wait
 ip -6 addr del $V6_ADDR/64 dev eth0
 $(tp_pair rnr 19897 -R -t 3 -o rnr)
+$(tp_run unreachable client -p 19898 -R -t 3 $V6_UNREACHABLE)
 "
 expect_rc "$RXE_OUT.a.rc" 0
-tp_show one two ipv6 rnr
+tp_show one two ipv6 rnr unreachable
 
 tp_expect_ok one
 rc_expect_flow "$TP_DIR/one.server.out" "$TP_DIR/one.client.out" 19894
@@ -68,4 +71,7 @@ done
 # rnr within -t 3: six RNR retries of 655 ms each would take 3.9 s.
 tp_expect_ok rnr
 expect_line "$TP_DIR/rnr.client.out" "SEND completed with status 'RNR retry counter exceeded' (IBV_WC_RNR_RETRY_EXC_ERR), as expected"
+# An address with no RDMA route: one line naming it and the reason, exit 1.
+expect_rc "$TP_DIR/unreachable.client.rc" 1
+expect_regex "$TP_DIR/unreachable.client.err" "^failed to resolve an RDMA route to $V6_UNREACHABLE port 19898: "
 finish
