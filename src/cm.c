@@ -369,7 +369,8 @@ static int resolve_server(struct cm *cm, const struct config *cfg)
 		if (!ret)
 			break;
 		trace_step(&cm->trace, "RDMA_CM gave up on %s: %s", host, why);
-		rdma_destroy_id(cm->id);
+		if (cm->id)
+			rdma_destroy_id(cm->id);
 		cm->id = NULL;
 	}
 	freeaddrinfo(list);
