@@ -12,6 +12,17 @@
 #include "trace.h"
 
 /*
+ * RNR NAK timer (code 12 = 0.64 ms): how long a sender we refuse waits.
+ * Both connection paths use it; RDMA_CM's own choice would be code 0, the
+ * longest wait there is (655.36 ms).
+ */
+#define QP_MIN_RNR_TIMER 12
+/* The QP takes only the remote rights of the MR's access flags. */
+#define QP_REMOTE_ACCESS                                    \
+	(IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE | \
+	 IBV_ACCESS_REMOTE_ATOMIC)
+
+/*
  * The result of connecting, however it was made (TCP exchange now, RDMA_CM
  * later): a QP in RTS and what each side told the other.
  */

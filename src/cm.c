@@ -18,6 +18,7 @@
 
 #include "cm.h"
 #include "interrupt.h"
+#include "qp.h"
 #include "sock.h"
 #include "trace.h"
 
@@ -39,17 +40,6 @@ enum cm_priv_offset {
 };
 _Static_assert(PRIV_END == CM_PRIV_SIZE, "private data layout and size");
 
-/* The peer's rights on our buffer, as in the TCP path's INIT. */
-#define CM_REMOTE_ACCESS                                    \
-	(IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE | \
-	 IBV_ACCESS_REMOTE_ATOMIC)
-/*
- * RNR NAK timer (code 12 = 0.64 ms): how long a sender we refuse waits.
- * The same value as QP_MIN_RNR_TIMER of the TCP path (src/qp.c), so the
- * two paths behave alike; the CM's own choice is code 0, which is the
- * longest wait there is (655.36 ms).
- */
-#define CM_MIN_RNR_TIMER 12
 /* RDMA READs and atomics in flight at once, each way: this example has one. */
 #define CM_RD_ATOMIC 1
 /* Resends after a lost packet before the QP fails: 7 is the maximum. */
@@ -469,7 +459,7 @@ static int cm_qp_to_init(struct cm *cm, struct resources *res)
 	ret = cm_qp_attr(cm, res->qp, IBV_QPS_INIT, &attr, &mask);
 	if (ret)
 		return ret;
-	attr.qp_access_flags = (int)(res->mr_access & CM_REMOTE_ACCESS);
+	attr.qp_access_flags = (int)(res->mr_access & QP_REMOTE_ACCESS);
 	mask |= IBV_QP_ACCESS_FLAGS;
 	ret = modify_qp(res->qp, &attr, mask);
 	if (ret)
@@ -525,7 +515,7 @@ static void set_rnr_timer(const struct ibv_qp *qp, struct ibv_qp_attr *attr,
 {
 	if (qp->qp_type != IBV_QPT_RC)
 		return;
-	attr->min_rnr_timer = CM_MIN_RNR_TIMER;
+	attr->min_rnr_timer = QP_MIN_RNR_TIMER;
 	*mask |= IBV_QP_MIN_RNR_TIMER;
 }
 

@@ -17,8 +17,6 @@
 #include "uc.h"
 #include "ud.h"
 
-/* RNR NAK timer (code 12 = 0.64 ms): how long a sender we refuse waits. */
-#define QP_MIN_RNR_TIMER 12
 /* Ack timeout (code 14 = 4.096 us * 2^14, about 67 ms) before a resend. */
 #define QP_ACK_TIMEOUT 14
 /* Resends after a lost packet before the QP fails: 7 is the maximum. */
@@ -29,10 +27,6 @@
 #define QP_MAX_RD_ATOMIC 1
 /* ...a benchmark as many as both devices allow; the attribute is 8 bits. */
 #define QP_MAX_RD_ATOMIC_LIMIT 255
-/* The QP takes only the remote rights of the MR's access flags. */
-#define QP_REMOTE_ACCESS                                    \
-	(IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE | \
-	 IBV_ACCESS_REMOTE_ATOMIC)
 /* Routers a RoCE v2 packet may cross (the GRH hop limit). */
 #define QP_HOP_LIMIT 64
 
