@@ -32,7 +32,8 @@ struct config {
 	/* The RDMA side: device (NULL: the first one), port, GID index. */
 	const char *ib_devname;
 	uint8_t ib_port;
-	int gid_idx; /* -1: automatic on RoCE, no GRH on InfiniBand */
+	bool ib_port_given; /* -i was on the command line */
+	int gid_idx;	    /* -1: automatic on RoCE, no GRH on InfiniBand */
 
 	/* What to run, in order, and over which transport. */
 	enum transport transport;

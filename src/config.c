@@ -222,6 +222,7 @@ static int apply_option(struct config *cfg, int opt, const char *arg, FILE *err)
 		ret = parse_number_option("--ib-port", arg, 1, 255, &value,
 					  err);
 		cfg->ib_port = (uint8_t)value;
+		cfg->ib_port_given = true;
 		break;
 	case 'g':
 		/* The GRH's sgid_index is 8 bits wide. */

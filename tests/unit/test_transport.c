@@ -152,6 +152,14 @@ static void test_rdma_cm_option(void **state)
 		r.err,
 		"rdma_rc_example: invalid --gid-idx value '1' with --rdma-cm: RDMA_CM finds the GID from the address\n");
 	free_result(&r);
+
+	/* -i 1 is the default, and refused all the same: it was asked for */
+	r = parse("-i", "1", "--rdma-cm", (char *)NULL);
+	assert_int_equal(r.ret, -EINVAL);
+	assert_string_equal(
+		r.err,
+		"rdma_rc_example: invalid --ib-port value '1' with --rdma-cm: RDMA_CM finds the port from the address\n");
+	free_result(&r);
 }
 
 /* Every row of the table against every transport, by its flags. */
