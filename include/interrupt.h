@@ -11,6 +11,14 @@
  * checks interrupted() and returns -EINTR, so teardown runs as usual.
  */
 
+/*
+ * The deadlines of those waits, in milliseconds of CLOCK_MONOTONIC (which
+ * a change of the wall clock cannot move): now_ms() + timeout, then
+ * ms_left() for each poll(), 0 once the deadline has passed.
+ */
+long long now_ms(void);
+int ms_left(long long deadline);
+
 /* Install the handlers, without SA_RESTART; 0 or -errno. */
 int interrupt_install(void);
 

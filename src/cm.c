@@ -14,7 +14,6 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "cm.h"
 #include "interrupt.h"
@@ -49,7 +48,6 @@ _Static_assert(PRIV_END == CM_PRIV_SIZE, "private data layout and size");
 /* One connection at a time is all this example serves. */
 #define CM_LISTEN_BACKLOG 1
 #define MS_PER_SEC	  1000
-#define NS_PER_MS	  1000000
 /* Room for why a wait or an address failed, for the one error line. */
 #define CM_WHY_LEN 128
 
@@ -112,21 +110,6 @@ int cm_priv_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 	};
 	memcpy(info->ops, buf + PRIV_OPS, OPS_MAX);
 	return 0;
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * MS_PER_SEC + ts.tv_nsec / NS_PER_MS;
-}
-
-static int ms_left(long long deadline)
-{
-	long long left = deadline - now_ms();
-
-	return left > 0 ? (int)left : 0;
 }
 
 /*

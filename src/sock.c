@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "interrupt.h"
@@ -22,21 +21,6 @@
  * next one. 3 s lets a lost first SYN be sent again once.
  */
 #define CONNECT_ATTEMPT_MS 3000
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int ms_left(long long deadline)
-{
-	long long left = deadline - now_ms();
-
-	return left > 0 ? (int)left : 0;
-}
 
 static int set_nonblocking(int fd)
 {
