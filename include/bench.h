@@ -235,6 +235,8 @@ struct bench_params {
 	uint8_t all_sizes;
 	uint32_t size;
 	uint32_t iters;
+	uint16_t tx_depth; /* BENCH_DEPTH_MAX fits in 16 bits */
+	uint16_t cq_mod;
 };
 
 void bench_params_from_config(const struct bench_config *bc,

@@ -5,7 +5,11 @@
  * whose parameters differ:
  *
  *   magic u32, version u16, mode u8, op u8, all sizes u8, reserved 3 bytes,
- *   size u32, iterations u32, reserved u32
+ *   size u32, iterations u32, tx depth u16, cq mod u16
+ *
+ * Version 2 added the send queue depth and the signalling, in what version
+ * 1 had reserved: the receiving side keeps --tx-depth receives posted for
+ * the sender, so the two must give the same.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,7 +19,7 @@
 #include "wire.h"
 
 #define BENCH_PARAMS_MAGIC   0x5243424eu /* "RCBN" */
-#define BENCH_PARAMS_VERSION 1
+#define BENCH_PARAMS_VERSION 2
 
 enum bench_params_offset {
 	OFF_MAGIC = 0,
@@ -25,6 +29,8 @@ enum bench_params_offset {
 	OFF_ALL_SIZES = 8,
 	OFF_SIZE = 12,
 	OFF_ITERS = 16,
+	OFF_TX_DEPTH = 20,
+	OFF_CQ_MOD = 22,
 	OFF_END = 24,
 };
 
@@ -39,6 +45,8 @@ void bench_params_from_config(const struct bench_config *bc,
 		.all_sizes = bc->all_sizes,
 		.size = bc->size,
 		.iters = bc->iters,
+		.tx_depth = (uint16_t)bc->tx_depth,
+		.cq_mod = (uint16_t)bc->cq_mod,
 	};
 }
 
@@ -53,6 +61,8 @@ void bench_params_encode(const struct bench_params *p,
 	out[OFF_ALL_SIZES] = p->all_sizes;
 	put_u32(out + OFF_SIZE, p->size);
 	put_u32(out + OFF_ITERS, p->iters);
+	put_u16(out + OFF_TX_DEPTH, p->tx_depth);
+	put_u16(out + OFF_CQ_MOD, p->cq_mod);
 }
 
 int bench_params_decode(const uint8_t in[BENCH_PARAMS_WIRE_SIZE],
@@ -72,6 +82,8 @@ int bench_params_decode(const uint8_t in[BENCH_PARAMS_WIRE_SIZE],
 		.all_sizes = in[OFF_ALL_SIZES],
 		.size = get_u32(in + OFF_SIZE),
 		.iters = get_u32(in + OFF_ITERS),
+		.tx_depth = get_u16(in + OFF_TX_DEPTH),
+		.cq_mod = get_u16(in + OFF_CQ_MOD),
 	};
 	return 0;
 }
@@ -112,6 +124,18 @@ int bench_params_match(const struct bench_params *local,
 	if (local->iters != remote->iters) {
 		snprintf(why, len, "the peer runs -n %u, this side -n %u",
 			 remote->iters, local->iters);
+		return -EPROTO;
+	}
+	if (local->tx_depth != remote->tx_depth) {
+		snprintf(why, len,
+			 "the peer runs --tx-depth %u, this side --tx-depth %u",
+			 remote->tx_depth, local->tx_depth);
+		return -EPROTO;
+	}
+	if (local->cq_mod != remote->cq_mod) {
+		snprintf(why, len,
+			 "the peer runs --cq-mod %u, this side --cq-mod %u",
+			 remote->cq_mod, local->cq_mod);
 		return -EPROTO;
 	}
 	return 0;

@@ -610,6 +610,8 @@ static void params_round_trip(void **state)
 		.all_sizes = 1,
 		.size = 65536,
 		.iters = 123456,
+		.tx_depth = 8192,
+		.cq_mod = 300,
 	};
 	uint8_t wire[BENCH_PARAMS_WIRE_SIZE];
 	struct bench_params q;
@@ -621,6 +623,17 @@ static void params_round_trip(void **state)
 	assert_int_equal(bench_params_decode(wire, &q, &why), 0);
 	assert_int_equal(bench_params_match(&p, &q, text, sizeof(text)), 0);
 	assert_int_equal(q.iters, 123456);
+	assert_int_equal(q.tx_depth, 8192);
+	assert_int_equal(q.cq_mod, 300);
+	/* big-endian, where version 1 had reserved bytes */
+	assert_int_equal(wire[20], 0x20);
+	assert_int_equal(wire[21], 0x00);
+	assert_int_equal(wire[22], 0x01);
+	assert_int_equal(wire[23], 0x2c);
+	wire[5] = 1; /* a version 1 peer */
+	assert_int_equal(bench_params_decode(wire, &q, &why), -EPROTO);
+	assert_string_equal(why, "unsupported benchmark parameter version");
+	wire[5] = 2;
 	wire[0] ^= 0xff;
 	assert_int_equal(bench_params_decode(wire, &q, &why), -EPROTO);
 	assert_string_equal(why, "not a benchmark parameter message");
@@ -631,7 +644,9 @@ static void params_mismatch_names_the_difference(void **state)
 	struct bench_params a = {.mode = BENCH_LAT,
 				 .op = BENCH_OP_SEND,
 				 .size = 2,
-				 .iters = 1000};
+				 .iters = 1000,
+				 .tx_depth = 1,
+				 .cq_mod = 1};
 	struct bench_params b = a;
 	char why[128];
 
@@ -648,6 +663,16 @@ static void params_mismatch_names_the_difference(void **state)
 	b.iters = 10;
 	assert_int_equal(bench_params_match(&a, &b, why, sizeof(why)), -EPROTO);
 	assert_string_equal(why, "the peer runs -n 10, this side -n 1000");
+	b = a;
+	b.tx_depth = 16;
+	assert_int_equal(bench_params_match(&a, &b, why, sizeof(why)), -EPROTO);
+	assert_string_equal(
+		why, "the peer runs --tx-depth 16, this side --tx-depth 1");
+	b = a;
+	b.cq_mod = 4;
+	assert_int_equal(bench_params_match(&a, &b, why, sizeof(why)), -EPROTO);
+	assert_string_equal(why,
+			    "the peer runs --cq-mod 4, this side --cq-mod 1");
 }
 
 /*
