@@ -34,8 +34,9 @@
  * bytes an IB CM REQ carries; its QPN, PSN, LID and GID are the CM's own
  * business here, so they are left out.
  */
-#define CM_PRIV_MAGIC	0x52434d31u /* "RCM1" */
-#define CM_PRIV_VERSION 1
+#define CM_PRIV_MAGIC 0x52434d31u /* "RCM1" */
+/* 2: send and send_imm end with a TCP sync; the flags may hold HAS_GID. */
+#define CM_PRIV_VERSION 2
 #define CM_PRIV_SIZE	40
 /* The private data an RDMA_CM connect request may carry on IB/RoCE. */
 #define CM_REQ_PRIVATE_DATA_MAX 56
