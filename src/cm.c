@@ -122,7 +122,7 @@ static int take_event(struct cm *cm, long long deadline,
 		      struct rdma_cm_event **event, char *why, size_t why_len)
 {
 	struct pollfd pfd = {.fd = cm->channel->fd, .events = POLLIN};
-	int ret, waited_ms = ms_left(deadline);
+	int ret, event_err, waited_ms = ms_left(deadline);
 
 	do
 		ret = interruptible_poll(&pfd, 1, ms_left(deadline));
@@ -136,8 +136,11 @@ static int take_event(struct cm *cm, long long deadline,
 		snprintf(why, why_len, "%s", strerror(-ret));
 		return ret;
 	}
-	if (rdma_get_cm_event(cm->channel, event)) {
-		ret = -errno;
+	errno = 0;
+	ret = rdma_get_cm_event(cm->channel, event);
+	event_err = -errno; /* before any printf can change it */
+	if (ret) {
+		ret = event_err < 0 ? event_err : -EIO;
 		snprintf(why, why_len, "%s", strerror(-ret));
 		return ret;
 	}
@@ -145,8 +148,16 @@ static int take_event(struct cm *cm, long long deadline,
 		   rdma_event_str((*event)->event), (*event)->status);
 	if ((*event)->event == expected)
 		return 0;
-	/* A failed step has its own event; a negative status is -errno. */
-	ret = (*event)->status < 0 ? (*event)->status : -ECONNREFUSED;
+	/*
+	 * A failed step has its own event. The kernel's carry -errno in their
+	 * status; the ones librdmacm makes itself while reading (an
+	 * ADDR_ERROR or ROUTE_ERROR when querying the result fails) carry -1,
+	 * with the reason in errno. A rejection carries no errno at all.
+	 */
+	if ((*event)->status == -1 && event_err < 0)
+		ret = event_err;
+	else
+		ret = (*event)->status < 0 ? (*event)->status : -ECONNREFUSED;
 	snprintf(why, why_len, "got %s, status %d (%s)",
 		 rdma_event_str((*event)->event), (*event)->status,
 		 strerror(-ret));
@@ -214,7 +225,8 @@ static int create_id(struct cm *cm, struct rdma_cm_id **id)
  * Server: any local address on the port, IPv6 and IPv4 alike, then listen.
  * Left to itself the kernel binds an IPv4 wildcard for IPv4 only, and an
  * IPv6 one as the net.ipv6.bindv6only sysctl says: so the IPv6 wildcard,
- * with AFONLY off. A kernel without IPv6 gets the IPv4 wildcard.
+ * with AFONLY off. A kernel without IPv6 (EAFNOSUPPORT, EADDRNOTAVAIL)
+ * gets the IPv4 wildcard; any other failure, a port in use say, is one.
  */
 static int listen_on_port(struct cm *cm, const struct config *cfg)
 {
@@ -224,6 +236,12 @@ static int listen_on_port(struct cm *cm, const struct config *cfg)
 	if (ret)
 		return ret;
 	ret = bind_wildcard(cm->listen_id, AF_INET6, cfg->tcp_port);
+	if (ret && ret != -EAFNOSUPPORT && ret != -EADDRNOTAVAIL) {
+		fprintf(stderr,
+			"failed to bind RDMA_CM id to [::] port %u: %s\n",
+			cfg->tcp_port, strerror(-ret));
+		return ret;
+	}
 	if (ret) {
 		trace_step(
 			&cm->trace,
@@ -309,6 +327,20 @@ static void report_unresolved(const struct config *cfg, int tried,
 			cfg->server_name, cfg->tcp_port, why);
 }
 
+/*
+ * How long one of the server's addresses may take to resolve: one that
+ * gets no answer (an IPv6 neighbour that never replies, say) must leave
+ * time for the next. On a working network both steps take milliseconds.
+ */
+#define CM_ATTEMPT_MS 3000
+
+static long long attempt_deadline(long long deadline)
+{
+	long long until = now_ms() + CM_ATTEMPT_MS;
+
+	return until < deadline ? until : deadline;
+}
+
 /* Client: try the server's addresses in turn, all within -t. */
 static int resolve_server(struct cm *cm, const struct config *cfg)
 {
@@ -338,7 +370,11 @@ static int resolve_server(struct cm *cm, const struct config *cfg)
 		trace_step(&cm->trace, "RDMA_CM resolving %s port %s", host,
 			   port);
 		tried++;
-		ret = resolve_address(cm, ai, deadline, why, sizeof(why));
+		/* the last address may take all the time that is left */
+		ret = resolve_address(cm, ai,
+				      ai->ai_next ? attempt_deadline(deadline)
+						  : deadline,
+				      why, sizeof(why));
 		if (!ret)
 			break;
 		trace_step(&cm->trace, "RDMA_CM gave up on %s: %s", host, why);
@@ -347,6 +383,10 @@ static int resolve_server(struct cm *cm, const struct config *cfg)
 		cm->id = NULL;
 	}
 	freeaddrinfo(list);
+	if (ret && interrupted()) {
+		ret = -EINTR;
+		snprintf(why, sizeof(why), "%s", strerror(EINTR));
+	}
 	if (ret)
 		report_unresolved(cfg, tried, host,
 				  tried ? why : strerror(-ret));
