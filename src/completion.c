@@ -159,16 +159,17 @@ static int event_wait(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc,
 				strerror(-ret));
 			return ret;
 		}
+		/* first the async events: a device removed says so there */
+		if (n > 0 && (fds[1].revents & POLLIN)) {
+			ret = async_events_drain(cq->context);
+			if (ret < 0)
+				return ret;
+		}
 		if (n > 0 && channel_closed(fds, 2)) {
 			fprintf(stderr,
 				"failed to wait on the completion channel: the device's event queues were closed (device removed?): %s\n",
 				strerror(EIO));
 			return -EIO;
-		}
-		if (n > 0 && (fds[1].revents & POLLIN)) {
-			ret = async_events_drain(cq->context);
-			if (ret < 0)
-				return ret;
 		}
 		if (n > 0 && (fds[0].revents & POLLIN)) {
 			ret = take_cq_event(cq, tr);
