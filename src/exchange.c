@@ -129,6 +129,10 @@ static int check_fields(const struct qp_info *info, const char **why)
 		*why = "GID type is not one of IB, RoCE v1, RoCE v2 (0 to 2)";
 		return -EINVAL;
 	}
+	if (!(info->flags & QP_INFO_HAS_GID) && info->gid_type != 0) {
+		*why = "a GID type without the flag that says a GID is sent";
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -178,6 +178,9 @@ static void test_bad_fields(void **state)
 	encode_sample(wire);
 	wire[AT_GID_TYPE] = 3; /* past IBV_GID_TYPE_ROCE_V2 */
 	expect_refused(wire, sizeof(wire), -EINVAL);
+	encode_sample(wire);
+	wire[AT_FLAGS] &= (uint8_t)~QP_INFO_HAS_GID; /* a type, but no GID */
+	expect_refused(wire, sizeof(wire), -EINVAL);
 }
 
 static void test_match(void **state)
