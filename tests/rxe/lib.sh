@@ -54,7 +54,32 @@ rxe_exec() {
 	: "${RXE_SESSION:?RXE_SESSION is not set}"
 	RXE_OUT=$RXE_OUT_DIR/$name
 	echo "=== $name: rxe-vm exec $* ==="
-	"$RXE_VM" exec --out "$RXE_OUT" "$@" "$RXE_SESSION"
+	_rxe_with_sanitizer_codes "$@"
+	"$RXE_VM" exec --out "$RXE_OUT" "${RXE_ARGS[@]}" "$RXE_SESSION"
+}
+
+# A sanitized build's findings get exit statuses of their own (86 from
+# AddressSanitizer or LeakSanitizer, 87 from UBSan), so that no check can
+# take them for the program's own 1 or 2: a test that expects a failure
+# fails if the failure path leaked. The guest agent starts each command
+# with an empty environment, so every -a and -b command gets them here.
+RXE_SANITIZER_ENV='export ASAN_OPTIONS=exitcode=86:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=87;'
+
+# Copy rxe-vm's arguments to RXE_ARGS, each -a/-b command prefixed.
+_rxe_with_sanitizer_codes() {
+	RXE_ARGS=()
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-a | -b)
+			RXE_ARGS+=("$1" "$RXE_SANITIZER_ENV $2")
+			shift 2
+			;;
+		*)
+			RXE_ARGS+=("$1")
+			shift
+			;;
+		esac
+	done
 }
 
 # rxe_run NAME [rxe-vm run options] [-a CMD] [-b CMD]
@@ -65,7 +90,8 @@ rxe_run() {
 	shift
 	RXE_OUT=$RXE_OUT_DIR/$name
 	echo "=== $name: rxe-vm run $* ==="
-	"$RXE_VM" run --out "$RXE_OUT" "$@" >"$RXE_OUT.log" 2>&1 || rc=$?
+	_rxe_with_sanitizer_codes "$@"
+	"$RXE_VM" run --out "$RXE_OUT" "${RXE_ARGS[@]}" >"$RXE_OUT.log" 2>&1 || rc=$?
 	cat "$RXE_OUT.log"
 	return "$rc"
 }
