@@ -6,7 +6,8 @@ rxe_add_test(rc_mtu rc_mtu.sh TIMEOUT 240)
 # -c uc / -c ud (and, with -R, RDMA_CM) on one guest and on two.
 rxe_add_test(transport_one_guest transport_one_guest.sh TIMEOUT 200)
 rxe_add_test(transport_two_guests transport_two_guests.sh TIMEOUT 240)
-rxe_add_test(transport_rdma_cm transport_rdma_cm.sh TIMEOUT 240)
+# Three guest commands of at most 150 s each (plus the rig's 10 s slack).
+rxe_add_test(transport_rdma_cm transport_rdma_cm.sh TIMEOUT 540)
 # --bench on one guest: figures, JSON, the ways to wait, a refused mismatch.
 rxe_add_test(bench_one_guest bench_one_guest.sh TIMEOUT 240)
 # --bench between two guests: how latency and bandwidth runs wait.
@@ -14,12 +15,14 @@ rxe_add_test(bench_two_guests bench_two_guests.sh TIMEOUT 240)
 # rdma_rc_example's other operations (issue 4): immediates, atomics, memory
 # windows, RNR, completion events, on one guest and between two.
 rxe_add_test(ops_one_guest ops_one_guest.sh TIMEOUT 480)
-rxe_add_test(ops_two_guests ops_two_guests.sh TIMEOUT 240)
+# Two guest commands of at most 120 s each (plus the rig's 10 s slack).
+rxe_add_test(ops_two_guests ops_two_guests.sh TIMEOUT 300)
 # Bad input, peer faults and signals: clear errors, no leak, no hang.
 rxe_add_test(robust_input robust_input.sh TIMEOUT 240)
 rxe_add_test(robust_peer robust_peer.sh TIMEOUT 300)
 # valgrind memcheck: the manual flow and three error paths.
-rxe_add_test(robust_valgrind robust_valgrind.sh TIMEOUT 900)
+# One batch of at most 900 s (plus the rig's 10 s slack).
+rxe_add_test(robust_valgrind robust_valgrind.sh TIMEOUT 960)
 rxe_add_test(robust_signals robust_signals.sh TIMEOUT 240)
 if(RDMA_PLAIN_PROGRAM)
 	rxe_add_test(rc_plain_build rc_plain_build.sh TIMEOUT 200)
