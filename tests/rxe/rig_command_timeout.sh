@@ -13,14 +13,15 @@ rxe_run hang --guests 2 --timeout "$timeout" \
 expect_nonzero "$rc" "rxe-vm run with a command that hangs"
 expect_text "$RXE_OUT.log" "rxe-vm: guest a: command timed out after $timeout s"
 expect_line "$RXE_OUT.a.out" "started"
+expect_rc "$RXE_OUT.a.rc" 124
 expect_rc "$RXE_OUT.b.rc" 0
 expect_line "$RXE_OUT.b.out" "b is b at 192.0.2.2, peer 192.0.2.1"
 # The bound is on the exec, not the boot: from "guests up" (rxe-vm prints
 # the seconds it took) to the moment exec wrote the .rc files.
 boot=$(sed -n 's/.*guests up in .* (\([0-9]*\) s)$/\1/p' "$RXE_OUT.log")
-done_at=$(stat -c %Y "$RXE_OUT.a.rc" 2>/dev/null || echo 0)
-spent=$((done_at - start - ${boot:-0}))
-if [ -n "$boot" ] && ((spent <= timeout + 15)); then
+done_at=$(stat -c %Y "$RXE_OUT.a.rc" 2>/dev/null)
+spent=$((${done_at:-0} - start - ${boot:-0}))
+if [ -n "$boot" ] && [ -n "$done_at" ] && ((spent <= timeout + 15)); then
 	_rxe_pass "exec gave up $spent s after the guests were up (bound: $((timeout + 15)) s)"
 else
 	RXE_FAILED=$((RXE_FAILED + 1))
