@@ -8,11 +8,11 @@
 port=19885
 rxe_exec rc_mtu --timeout 150 \
 	-a "'$RDMA_RC_EXAMPLE' -v -p $port --accept-timeout 60" \
-	-b "ip link set eth0 mtu 700 || exit 90
+	-b "trap 'ip link set eth0 mtu 1500 || exit 91' EXIT
+trap 'exit 143' TERM # the rig's timeout: the EXIT trap still runs
+ip link set eth0 mtu 700 || exit 90
 '$RDMA_RC_EXAMPLE' -v -p $port --connect-timeout 60 \"\$RXE_PEER_ADDR\"
-rc=\$?
-ip link set eth0 mtu 1500 || exit 91
-exit \$rc"
+"
 expect_rc "$RXE_OUT.a.rc" 0
 expect_rc "$RXE_OUT.b.rc" 0
 rc_expect_flow "$RXE_OUT.a.out" "$RXE_OUT.b.out" "$port"

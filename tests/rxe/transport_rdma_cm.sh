@@ -21,6 +21,8 @@ rxe_exec transport_rdma_cm_two --timeout 150 \
 expect_rc "$RXE_OUT.a.rc" 0
 expect_rc "$RXE_OUT.b.rc" 0
 rxe_exec transport_rdma_cm_more --timeout 150 -a "
+trap 'ip -6 addr del $V6_ADDR/64 dev eth0 2>/dev/null' EXIT
+trap 'exit 143' TERM # the rig's timeout: the EXIT trap still runs
 ip -6 addr add $V6_ADDR/64 dev eth0 nodad
 sleep 1
 ( $(tp_run ipv6 server -p 19896 --accept-timeout 60 -R) ) &
