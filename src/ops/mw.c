@@ -228,9 +228,8 @@ static int grant_window(struct op_ctx *ctx, struct mw_state *st)
 	if (ret)
 		return ret;
 	printf("Bound a type %d memory window: %" PRIu64 " bytes at 0x%" PRIx64
-	       ", remote write, rkey 0x%x (the region's rkey is 0x%x)\n",
-	       type == IBV_MW_TYPE_2 ? 2 : 1, info.length, info.addr, st->rkey,
-	       st->mr->rkey);
+	       ", remote write, rkey 0x%x (its region grants no remote access of its own)\n",
+	       type == IBV_MW_TYPE_2 ? 2 : 1, info.length, info.addr, st->rkey);
 	out = (struct mw_wire){
 		.addr = htobe64(info.addr),
 		.rkey = htobe32(st->rkey),
