@@ -368,6 +368,11 @@ def plot(out, rows, guests, mode):
 
 
 def main():
+    if (len(sys.argv) < 3 or sys.argv[1].startswith("-")
+            or not all(a in ("1", "2") for a in sys.argv[2:])):
+        print("usage: bench-report.py OUT SETUP... (SETUP: 1 or 2 guests;"
+              " bench.sh runs it)", file=sys.stderr)
+        return 2
     out = sys.argv[1]
     setups = [int(s) for s in sys.argv[2:]]
     records = []
