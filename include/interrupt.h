@@ -18,6 +18,16 @@
  */
 long long now_ms(void);
 int ms_left(long long deadline);
+/* The sooner of @deadline and @ms from now: one attempt's share of a wait. */
+long long deadline_within(long long deadline, int ms);
+
+/*
+ * True if poll() found one of @fds closed under it (POLLERR, POLLHUP or
+ * POLLNVAL). When a device goes away, the kernel marks its event queues
+ * with POLLERR alone, while reading a non-blocking one still says EAGAIN:
+ * a loop that looked only for POLLIN would spin until its timeout.
+ */
+bool poll_fds_closed(const struct pollfd *fds, nfds_t nfds);
 
 /* Install the handlers, without SA_RESTART; 0 or -errno. */
 int interrupt_install(void);

@@ -119,7 +119,7 @@ int async_events_wait(struct ibv_context *ctx, enum ibv_event_type expected,
 			return ret;
 		}
 		/* POLLERR alone: the device is gone, no event will come */
-		if (ret > 0 && (pfd.revents & (POLLERR | POLLHUP | POLLNVAL))) {
+		if (ret > 0 && poll_fds_closed(&pfd, 1)) {
 			fprintf(stderr,
 				"failed to wait for async events: the device's event queue was closed (device removed?): %s\n",
 				strerror(EIO));

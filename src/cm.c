@@ -334,13 +334,6 @@ static void report_unresolved(const struct config *cfg, int tried,
  */
 #define CM_ATTEMPT_MS 3000
 
-static long long attempt_deadline(long long deadline)
-{
-	long long until = now_ms() + CM_ATTEMPT_MS;
-
-	return until < deadline ? until : deadline;
-}
-
 /* Client: try the server's addresses in turn, all within -t. */
 static int resolve_server(struct cm *cm, const struct config *cfg)
 {
@@ -371,10 +364,11 @@ static int resolve_server(struct cm *cm, const struct config *cfg)
 			   port);
 		tried++;
 		/* the last address may take all the time that is left */
-		ret = resolve_address(cm, ai,
-				      ai->ai_next ? attempt_deadline(deadline)
-						  : deadline,
-				      why, sizeof(why));
+		ret = resolve_address(
+			cm, ai,
+			ai->ai_next ? deadline_within(deadline, CM_ATTEMPT_MS)
+				    : deadline,
+			why, sizeof(why));
 		if (!ret)
 			break;
 		trace_step(&cm->trace, "RDMA_CM gave up on %s: %s", host, why);

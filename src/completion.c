@@ -102,22 +102,6 @@ int take_cq_event(struct ibv_cq *cq, const struct trace *tr)
 }
 
 /*
- * True if poll() found an event fd closed under it. When a device goes
- * away, the kernel marks its event queues with POLLERR alone; reading a
- * non-blocking one still says EAGAIN, so a loop that looked only for
- * POLLIN would spin until its timeout.
- */
-static bool channel_closed(const struct pollfd *fds, int nfds)
-{
-	int i;
-
-	for (i = 0; i < nfds; i++)
-		if (fds[i].revents & (POLLERR | POLLHUP | POLLNVAL))
-			return true;
-	return false;
-}
-
-/*
  * Sleep on the completion channel until one completion arrives or
  * @timeout_ms passes: poll the CQ; if empty, arm it and poll once more (a
  * completion that came before the arm makes no event); then poll() the
@@ -165,7 +149,7 @@ static int event_wait(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc,
 			if (ret < 0)
 				return ret;
 		}
-		if (n > 0 && channel_closed(fds, 2)) {
+		if (n > 0 && poll_fds_closed(fds, 2)) {
 			fprintf(stderr,
 				"failed to wait on the completion channel: the device's event queues were closed (device removed?): %s\n",
 				strerror(EIO));

@@ -99,3 +99,20 @@ int ms_left(long long deadline)
 
 	return left > 0 ? (int)left : 0;
 }
+
+long long deadline_within(long long deadline, int ms)
+{
+	long long until = now_ms() + ms;
+
+	return until < deadline ? until : deadline;
+}
+
+bool poll_fds_closed(const struct pollfd *fds, nfds_t nfds)
+{
+	nfds_t i;
+
+	for (i = 0; i < nfds; i++)
+		if (fds[i].revents & (POLLERR | POLLHUP | POLLNVAL))
+			return true;
+	return false;
+}

@@ -98,10 +98,10 @@ static int connect_to_server(const struct config *cfg, int *fd)
 			return -EHOSTUNREACH;
 		}
 		for (ai = list; ai; ai = ai->ai_next) {
-			long long until = now_ms() + CONNECT_ATTEMPT_MS;
-
 			ret = try_connect(
-				ai, until < deadline ? until : deadline, fd);
+				ai,
+				deadline_within(deadline, CONNECT_ATTEMPT_MS),
+				fd);
 			if (!ret)
 				break;
 		}
