@@ -62,6 +62,13 @@ int resources_create_on(struct resources *res, const struct config *cfg,
 /* Free what resources_create made, in reverse order; first error or 0. */
 int resources_destroy(struct resources *res);
 
+/*
+ * One step of a teardown that never stops early: @ret is what the destroy
+ * call returned (0, or an errno value); a failure is reported as "failed
+ * to @what: ..." and the first one kept in *@first, as -errno.
+ */
+void resources_note_failure(int *first, int ret, const char *what);
+
 /* True if the device supports the remote atomics. */
 bool resources_have_atomics(const struct resources *res);
 

@@ -308,8 +308,7 @@ int resources_create_on(struct resources *res, const struct config *cfg,
 	return ret;
 }
 
-/* Keep the first failure, report every one: teardown never stops early. */
-static void note_failure(int *first, int ret, const char *what)
+void resources_note_failure(int *first, int ret, const char *what)
 {
 	if (!ret)
 		return;
@@ -326,24 +325,30 @@ int resources_destroy(struct resources *res)
 	if (res->ctx)
 		async_events_drain(res->ctx);
 	if (res->ah)
-		note_failure(&first, ibv_destroy_ah(res->ah), "destroy AH");
+		resources_note_failure(&first, ibv_destroy_ah(res->ah),
+				       "destroy AH");
 	if (res->qp)
-		note_failure(&first, ibv_destroy_qp(res->qp), "destroy QP");
+		resources_note_failure(&first, ibv_destroy_qp(res->qp),
+				       "destroy QP");
 	if (res->cq)
-		note_failure(&first, ibv_destroy_cq(res->cq), "destroy CQ");
+		resources_note_failure(&first, ibv_destroy_cq(res->cq),
+				       "destroy CQ");
 	if (res->comp_channel)
-		note_failure(&first,
-			     ibv_destroy_comp_channel(res->comp_channel),
-			     "destroy completion channel");
+		resources_note_failure(
+			&first, ibv_destroy_comp_channel(res->comp_channel),
+			"destroy completion channel");
 	if (res->mr)
-		note_failure(&first, ibv_dereg_mr(res->mr), "deregister MR");
+		resources_note_failure(&first, ibv_dereg_mr(res->mr),
+				       "deregister MR");
 	free(res->buf);
 	if (res->pd)
-		note_failure(&first, ibv_dealloc_pd(res->pd), "deallocate PD");
+		resources_note_failure(&first, ibv_dealloc_pd(res->pd),
+				       "deallocate PD");
 	/* Unlike the calls above, ibv_close_device returns -1 and sets errno. */
 	if (res->ctx && !res->ctx_borrowed)
-		note_failure(&first, ibv_close_device(res->ctx) ? errno : 0,
-			     "close device");
+		resources_note_failure(&first,
+				       ibv_close_device(res->ctx) ? errno : 0,
+				       "close device");
 	trace_step(&res->trace, "destroyed QP, CQ, MR, PD%s",
 		   res->ctx_borrowed ? " (the device is RDMA_CM's)"
 				     : " and closed the device");

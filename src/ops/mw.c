@@ -29,6 +29,7 @@
 #include "async.h"
 #include "completion.h"
 #include "post.h"
+#include "resources.h"
 #include "sock.h"
 
 #define MW_START_MESSAGE  "server's bytes before any write"
@@ -291,26 +292,14 @@ static int serve_window(struct op_ctx *ctx, struct mw_state *st)
 /* Undo what of @st exists, window first: the region it is bound to next. */
 static int release_window(struct mw_state *st)
 {
-	int ret, first = 0;
+	int first = 0;
 
-	if (st->mw && !st->revoked) {
-		ret = ibv_dealloc_mw(st->mw);
-		if (ret) {
-			fprintf(stderr,
-				"failed to deallocate memory window: %s\n",
-				strerror(ret));
-			first = -ret;
-		}
-	}
-	if (st->mr) {
-		ret = ibv_dereg_mr(st->mr);
-		if (ret) {
-			fprintf(stderr,
-				"failed to deregister the window's MR: %s\n",
-				strerror(ret));
-			first = first ? first : -ret;
-		}
-	}
+	if (st->mw && !st->revoked)
+		resources_note_failure(&first, ibv_dealloc_mw(st->mw),
+				       "deallocate memory window");
+	if (st->mr)
+		resources_note_failure(&first, ibv_dereg_mr(st->mr),
+				       "deregister the window's MR");
 	free(st->area);
 	*st = (struct mw_state){0};
 	return first;
