@@ -119,6 +119,22 @@ def parse_output(path):
     return records
 
 
+def not_run(plan_path, records):
+    """The measurements of a plan file (bench.sh's plan-N.txt: SETUP RUN
+    INDEX TOOL MODE OP SIZE ITERS PORT per line) that have no block in
+    RECORDS: the plan stopped before them (see bench.sh's MAX_RESTARTS)."""
+    done = {(r["guests"], r["index"]) for r in records}
+    missing = []
+    with open(plan_path, encoding="utf-8") as f:
+        for line in f:
+            setup, run, idx, tool, mode, op, size = line.split()[:7]
+            if (int(setup), int(idx)) not in done:
+                missing.append({"guests": int(setup), "run": int(run),
+                                "index": int(idx), "tool": tool,
+                                "mode": mode, "op": op, "bytes": int(size)})
+    return missing
+
+
 def compared(record):
     """(figure, error): the figure the table compares for one measurement,
     and half a unit of the last digit it was printed with, the most the
@@ -376,13 +392,19 @@ def main():
     out = sys.argv[1]
     setups = [int(s) for s in sys.argv[2:]]
     records = []
+    missing = []
     for guests in setups:
         side = "a" if guests == 1 else "b"
         path = os.path.join(out, f"guests-{guests}.{side}.out")
+        found = []
         if os.path.exists(path):
-            records += parse_output(path)
+            found = parse_output(path)
         else:
             print(f"bench-report: no {path}", file=sys.stderr)
+        records += found
+        plan = os.path.join(out, f"plan-{guests}.txt")
+        if os.path.exists(plan):
+            missing += not_run(plan, found)
     rows = medians(records)
     failed = [r for r in records if not r["figures"]]
     text = table(rows)
@@ -394,13 +416,18 @@ def main():
         for r in failed:
             print(f"  {r['guests']} guest(s) run {r['run']} {r['tool']} "
                   f"{r['mode']} {r['op']} {r['bytes']} B (exit {r['rc']})")
+    if missing:
+        print(f"\n{len(missing)} measurement(s) of the plan did not run:")
+        for r in missing:
+            print(f"  {r['guests']} guest(s) run {r['run']} {r['tool']} "
+                  f"{r['mode']} {r['op']} {r['bytes']} B")
     pngs = [plot(out, rows, g, m) for g in setups for m in ("lat", "bw")]
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump({"measurements": records, "medians": rows}, f, indent=1)
     print("\nwrote " + ", ".join(
         [os.path.join(out, "results.json"), os.path.join(out, "table.txt")]
         + [p for p in pngs if p]))
-    return 1 if failed else 0
+    return 1 if failed or missing else 0
 
 
 if __name__ == "__main__":

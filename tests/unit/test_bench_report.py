@@ -70,6 +70,16 @@ class BenchReport(unittest.TestCase):
         self.assertIn("failed to connect to 192.0.2.1:20005",
                       failed[0]["output"])
 
+    def test_plan_measurements_that_did_not_run(self):
+        plan = os.path.join(self.dir.name, "plan-1.txt")
+        with open(plan, "w") as f:
+            for idx in range(8):
+                f.write(f"1 {1 + idx // 4} {idx} ours lat read 2 1000 "
+                        f"{20000 + idx}\n")
+        missing = report.not_run(plan, self.records)
+        self.assertEqual([(m["index"], m["run"]) for m in missing],
+                         [(6, 2), (7, 2)])
+
     def test_perftest_text_figures(self):
         perf = [r for r in self.records
                 if r["tool"] == "perftest" and r["mode"] == "lat"]
