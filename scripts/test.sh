@@ -20,8 +20,9 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 BUILD_DIR=${BUILD_DIR:-build}
 case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
 
+# gnuplot-nox: bench_link_restart runs scripts/bench.sh, which draws plots.
 BUILD_PACKAGES=(gcc make cmake pkg-config libibverbs-dev librdmacm-dev
-	libcmocka-dev python3 valgrind)
+	libcmocka-dev python3 valgrind gnuplot-nox)
 
 die() {
 	echo "test.sh: $*" >&2

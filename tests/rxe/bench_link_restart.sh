@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# scripts/bench.sh when the link between the guests stops for good (see
+# docs/bench/link-freeze-2g): rxe-vm exec gives up on the plan once a
+# guest's kernel reports that its transmit queue timed out, and bench.sh
+# boots the guests again and runs the measurements after the last one that
+# gave figures.  The stop is made up (bench_link_rxe_vm.sh and
+# bench_link_shim.sh): guest b's fourth measurement, the second of ours,
+# writes the kernel's line and hangs.
+. "$(dirname "$0")/lib.sh"
+
+: "${SOURCE_DIR:?}" "${BUILD_DIR:?}"
+here=$(dirname "$(readlink -f "$0")")
+out=$RXE_OUT_DIR/bench
+real_rxe_vm=$RXE_VM
+rc=0
+# Four measurements: ours, perftest (2 B), perftest, ours (64 B).
+REAL_RXE_VM=$real_rxe_vm SHIM_DONE=$RXE_OUT_DIR/shim-done \
+	RXE_VM=$here/bench_link_rxe_vm.sh \
+	bash "$SOURCE_DIR/scripts/bench.sh" --guests 2 --runs 1 --ops send \
+	--modes lat --sizes 2,64 --lat-iters 20 --build "$BUILD_DIR" \
+	--out "$out" >"$RXE_OUT_DIR/bench.log" 2>&1 || rc=$?
+RXE_OUT=$RXE_OUT_DIR/bench
+echo "$rc" >"$RXE_OUT.rc"
+expect_rc "$RXE_OUT.rc" 0
+expect_text "$RXE_OUT.log" "rxe-vm: guest b: the link between the guests stopped (guest b: virtio_net virtio2 eth0: NETDEV WATCHDOG: CPU: 0: transmit queue 0 timed out 5312 ms (written by bench_link_shim.sh))"
+expect_text "$RXE_OUT.log" "bench.sh: the link between the guests stopped (virtio_net virtio2 eth0: NETDEV WATCHDOG: CPU: 0: transmit queue 0 timed out 5312 ms (written by bench_link_shim.sh)); booting them again for the 1 measurement(s) left"
+expect_line "$out/link-events.txt" "guests 2, part 1: virtio_net virtio2 eth0: NETDEV WATCHDOG: CPU: 0: transmit queue 0 timed out 5312 ms (written by bench_link_shim.sh); measurements after 2 run again"
+# The first part ran 0 to 2 and stopped in 3; the second ran 3 alone; the
+# output the report reads has each of the four once, each with figures.
+expect_line "$out/guests-2.part1.b.out" "=== RESULT 2 1 3 ours lat send 64 20"
+grep -c '^=== END rc=' "$out/guests-2.part1.b.out" >"$RXE_OUT_DIR/part1-ended"
+expect_line "$RXE_OUT_DIR/part1-ended" 3
+expect_line "$out/guests-2.part2.b.out" "=== RESULT 2 1 3 ours lat send 64 20"
+expect_no_text "$out/guests-2.part2.b.out" "=== RESULT 2 1 2 "
+python3 - "$out/results.json" >"$RXE_OUT_DIR/measured.txt" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for m in sorted(doc["measurements"], key=lambda m: m["index"]):
+    print(m["index"], m["tool"], m["bytes"], m["rc"],
+          "figures" if m["figures"] else "none")
+PY
+wc -l <"$RXE_OUT_DIR/measured.txt" >"$RXE_OUT_DIR/measured-count"
+expect_line "$RXE_OUT_DIR/measured-count" 4
+expect_line "$RXE_OUT_DIR/measured.txt" "0 ours 2 0 figures"
+expect_line "$RXE_OUT_DIR/measured.txt" "1 perftest 2 0 figures"
+expect_line "$RXE_OUT_DIR/measured.txt" "2 perftest 64 0 figures"
+expect_line "$RXE_OUT_DIR/measured.txt" "3 ours 64 0 figures"
+expect_no_text "$RXE_OUT.log" "did not run"
+finish
