@@ -4,7 +4,7 @@
 # guest's kernel reports that its transmit queue timed out, and bench.sh
 # boots the guests again and runs the measurements after the last one that
 # gave figures.  The stop is made up (bench_link_rxe_vm.sh and
-# bench_link_shim.sh): guest b's fourth measurement, the second of ours,
+# bench_link_shim.sh): guest b's measurement 3, the second of ours,
 # writes the kernel's line and hangs.
 . "$(dirname "$0")/lib.sh"
 
