@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cm.h"
+#include "cm_event.h"
 #include "interrupt.h"
 #include "qp.h"
 #include "sock.h"
@@ -122,7 +123,7 @@ static int take_event(struct cm *cm, long long deadline,
 		      struct rdma_cm_event **event, char *why, size_t why_len)
 {
 	struct pollfd pfd = {.fd = cm->channel->fd, .events = POLLIN};
-	int ret, event_err, waited_ms = ms_left(deadline);
+	int ret, saved_errno, waited_ms = ms_left(deadline);
 
 	do
 		ret = interruptible_poll(&pfd, 1, ms_left(deadline));
@@ -136,11 +137,8 @@ static int take_event(struct cm *cm, long long deadline,
 		snprintf(why, why_len, "%s", strerror(-ret));
 		return ret;
 	}
-	errno = 0;
-	ret = rdma_get_cm_event(cm->channel, event);
-	event_err = -errno; /* before any printf can change it */
+	ret = cm_event_get(cm->channel, event, &saved_errno);
 	if (ret) {
-		ret = event_err < 0 ? event_err : -EIO;
 		snprintf(why, why_len, "%s", strerror(-ret));
 		return ret;
 	}
@@ -148,16 +146,8 @@ static int take_event(struct cm *cm, long long deadline,
 		   rdma_event_str((*event)->event), (*event)->status);
 	if ((*event)->event == expected)
 		return 0;
-	/*
-	 * A failed step has its own event. The kernel's carry -errno in their
-	 * status; the ones librdmacm makes itself while reading (an
-	 * ADDR_ERROR or ROUTE_ERROR when querying the result fails) carry -1,
-	 * with the reason in errno. A rejection carries no errno at all.
-	 */
-	if ((*event)->status == -1 && event_err < 0)
-		ret = event_err;
-	else
-		ret = (*event)->status < 0 ? (*event)->status : -ECONNREFUSED;
+	/* A failed step has its own event; a rejection carries no errno. */
+	ret = cm_event_error(*event, saved_errno, -ECONNREFUSED);
 	snprintf(why, why_len, "got %s, status %d (%s)",
 		 rdma_event_str((*event)->event), (*event)->status,
 		 strerror(-ret));

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "cm_event.h"
 #include "mc_cm.h"
 #include "mc_trace.h"
 #include "mc_wait.h"
@@ -57,25 +58,11 @@ void mc_cm_destroy(struct mc_cm *cm, const struct mc_config *cfg)
 	*cm = (struct mc_cm){0};
 }
 
-/*
- * The -errno of an error event. The kernel's events carry -errno in their
- * status; the ones librdmacm makes itself while reading an event (a
- * MULTICAST_ERROR when attaching the QP to the group fails, an ADDR_ERROR
- * when the resolved address cannot be queried) carry -1 and leave the
- * reason in errno, saved as @event_errno.
- */
-static int event_error(const struct rdma_cm_event *event, int event_errno)
-{
-	if (event->status == -1 && event_errno)
-		return -event_errno;
-	return event->status < 0 ? event->status : -EPROTO;
-}
-
 int mc_cm_wait_event(struct mc_cm *cm, const struct mc_config *cfg,
 		     enum rdma_cm_event_type expected,
 		     struct rdma_cm_event **event)
 {
-	int event_errno, ret;
+	int saved_errno, ret;
 
 	ret = mc_wait_readable(cm->channel->fd,
 			       (int64_t)cfg->timeout_s * MS_PER_S);
@@ -86,11 +73,8 @@ int mc_cm_wait_event(struct mc_cm *cm, const struct mc_config *cfg,
 			strerror(-ret));
 		return ret;
 	}
-	errno = 0; /* so that a stale errno is not taken for the event's */
-	ret = rdma_get_cm_event(cm->channel, event);
-	event_errno = errno; /* before any printf can change it */
+	ret = cm_event_get(cm->channel, event, &saved_errno);
 	if (ret) {
-		ret = event_errno ? -event_errno : -EIO;
 		fprintf(stderr, "failed to get RDMA_CM event %s: %s\n",
 			rdma_event_str(expected), strerror(-ret));
 		return ret;
@@ -99,7 +83,7 @@ int mc_cm_wait_event(struct mc_cm *cm, const struct mc_config *cfg,
 		   rdma_event_str((*event)->event), (*event)->status);
 	if ((*event)->event != expected) {
 		/* A failed step has an event of its own: ADDR_ERROR, ... */
-		ret = event_error(*event, event_errno);
+		ret = cm_event_error(*event, saved_errno, -EPROTO);
 		fprintf(stderr,
 			"failed to get RDMA_CM event %s: got %s instead, status %d (%s)\n",
 			rdma_event_str(expected),
