@@ -108,7 +108,10 @@ int transport_fit(struct config *cfg, const char *ops_arg, FILE *out, FILE *err)
 			PROGRAM_NAME, option_value(cfg->transport));
 		return -EINVAL;
 	}
-	/* The CM finds device, port and GID from the address: -d/-i/-g would be lost. */
+	/*
+	 * The CM finds device, port and GID from the address: -d, -i and
+	 * -g would be lost.
+	 */
 	if (cfg->use_rdma_cm && cfg->ib_devname) {
 		fprintf(err,
 			"%s: invalid --ib-dev value '%s' with --rdma-cm: RDMA_CM finds the device from the address\n",
