@@ -135,6 +135,13 @@ def not_run(plan_path, records):
     return missing
 
 
+def measurement_text(r):
+    """One measurement, as the lists of those that failed or never ran
+    name it: '2 guest(s) run 5 perftest lat write 1048576 B'."""
+    return (f"{r['guests']} guest(s) run {r['run']} {r['tool']} "
+            f"{r['mode']} {r['op']} {r['bytes']} B")
+
+
 def compared(record):
     """(figure, error): the figure the table compares for one measurement,
     and half a unit of the last digit it was printed with, the most the
@@ -414,13 +421,11 @@ def main():
     if failed:
         print(f"\n{len(failed)} measurement(s) gave no figures:")
         for r in failed:
-            print(f"  {r['guests']} guest(s) run {r['run']} {r['tool']} "
-                  f"{r['mode']} {r['op']} {r['bytes']} B (exit {r['rc']})")
+            print(f"  {measurement_text(r)} (exit {r['rc']})")
     if missing:
         print(f"\n{len(missing)} measurement(s) of the plan did not run:")
         for r in missing:
-            print(f"  {r['guests']} guest(s) run {r['run']} {r['tool']} "
-                  f"{r['mode']} {r['op']} {r['bytes']} B")
+            print(f"  {measurement_text(r)}")
     pngs = [plot(out, rows, g, m) for g in setups for m in ("lat", "bw")]
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump({"measurements": records, "medians": rows}, f, indent=1)
