@@ -123,7 +123,7 @@ static int take_event(struct cm *cm, long long deadline,
 		      struct rdma_cm_event **event, char *why, size_t why_len)
 {
 	struct pollfd pfd = {.fd = cm->channel->fd, .events = POLLIN};
-	int ret, saved_errno, waited_ms = ms_left(deadline);
+	int ret, event_err, waited_ms = ms_left(deadline);
 
 	do
 		ret = interruptible_poll(&pfd, 1, ms_left(deadline));
@@ -137,7 +137,7 @@ static int take_event(struct cm *cm, long long deadline,
 		snprintf(why, why_len, "%s", strerror(-ret));
 		return ret;
 	}
-	ret = cm_event_get(cm->channel, event, &saved_errno);
+	ret = cm_event_get(cm->channel, event, &event_err);
 	if (ret) {
 		snprintf(why, why_len, "%s", strerror(-ret));
 		return ret;
@@ -147,7 +147,7 @@ static int take_event(struct cm *cm, long long deadline,
 	if ((*event)->event == expected)
 		return 0;
 	/* A failed step has its own event; a rejection carries no errno. */
-	ret = cm_event_error(*event, saved_errno, -ECONNREFUSED);
+	ret = cm_event_error(*event, event_err, -ECONNREFUSED);
 	snprintf(why, why_len, "got %s, status %d (%s)",
 		 rdma_event_str((*event)->event), (*event)->status,
 		 strerror(-ret));

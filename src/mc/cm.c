@@ -62,7 +62,7 @@ int mc_cm_wait_event(struct mc_cm *cm, const struct mc_config *cfg,
 		     enum rdma_cm_event_type expected,
 		     struct rdma_cm_event **event)
 {
-	int saved_errno, ret;
+	int event_err, ret;
 
 	ret = mc_wait_readable(cm->channel->fd,
 			       (int64_t)cfg->timeout_s * MS_PER_S);
@@ -73,7 +73,7 @@ int mc_cm_wait_event(struct mc_cm *cm, const struct mc_config *cfg,
 			strerror(-ret));
 		return ret;
 	}
-	ret = cm_event_get(cm->channel, event, &saved_errno);
+	ret = cm_event_get(cm->channel, event, &event_err);
 	if (ret) {
 		fprintf(stderr, "failed to get RDMA_CM event %s: %s\n",
 			rdma_event_str(expected), strerror(-ret));
@@ -83,7 +83,7 @@ int mc_cm_wait_event(struct mc_cm *cm, const struct mc_config *cfg,
 		   rdma_event_str((*event)->event), (*event)->status);
 	if ((*event)->event != expected) {
 		/* A failed step has an event of its own: ADDR_ERROR, ... */
-		ret = cm_event_error(*event, saved_errno, -EPROTO);
+		ret = cm_event_error(*event, event_err, -EPROTO);
 		fprintf(stderr,
 			"failed to get RDMA_CM event %s: got %s instead, status %d (%s)\n",
 			rdma_event_str(expected),
