@@ -5,9 +5,6 @@
 
 #include <stdint.h>
 
-/* Now, in milliseconds of CLOCK_MONOTONIC. */
-int64_t mc_now_ms(void);
-
 /*
  * Wait until @fd is readable, at most @timeout_ms (<= 0: do not wait).
  * Returns 0, -ETIMEDOUT, or -errno of poll().

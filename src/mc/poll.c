@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "interrupt.h"
 #include "mc_wait.h"
 #include "mc_xfer.h"
 
@@ -32,7 +33,7 @@ static int wait_cq_event(struct mc_resources *res, int64_t deadline)
 	void *ev_ctx;
 	int ret;
 
-	ret = mc_wait_readable(res->comp_channel->fd, deadline - mc_now_ms());
+	ret = mc_wait_readable(res->comp_channel->fd, deadline - now_ms());
 	if (ret)
 		return ret;
 	if (ibv_get_cq_event(res->comp_channel, &ev_cq, &ev_ctx)) {
@@ -47,7 +48,7 @@ static int wait_cq_event(struct mc_resources *res, int64_t deadline)
 int mc_poll_completion(struct mc_resources *res, unsigned int timeout_s,
 		       struct ibv_wc *wc)
 {
-	int64_t deadline = mc_now_ms() + (int64_t)timeout_s * MS_PER_S;
+	int64_t deadline = now_ms() + (int64_t)timeout_s * MS_PER_S;
 	int n, err;
 
 	for (;;) {

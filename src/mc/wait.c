@@ -5,20 +5,9 @@
  */
 #include <errno.h>
 #include <poll.h>
-#include <time.h>
 
+#include "interrupt.h"
 #include "mc_wait.h"
-
-#define MS_PER_S  1000
-#define NS_PER_MS 1000000
-
-int64_t mc_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * MS_PER_S + ts.tv_nsec / NS_PER_MS;
-}
 
 int mc_wait_readable(int fd, int64_t timeout_ms)
 {
@@ -26,7 +15,7 @@ int mc_wait_readable(int fd, int64_t timeout_ms)
 		.fd = fd,
 		.events = POLLIN,
 	};
-	int64_t deadline = mc_now_ms() + timeout_ms;
+	int64_t deadline = now_ms() + timeout_ms;
 	int64_t left = timeout_ms;
 	int n;
 
@@ -38,6 +27,6 @@ int mc_wait_readable(int fd, int64_t timeout_ms)
 			return -ETIMEDOUT;
 		if (errno != EINTR)
 			return -errno;
-		left = deadline - mc_now_ms(); /* a signal: wait the rest */
+		left = deadline - now_ms(); /* a signal: wait the rest */
 	}
 }
