@@ -290,6 +290,130 @@ static void ticks_to_ns_keeps_missing_times(void **state)
 	assert_int_equal(gaps[2], 0);
 }
 
+/* --- the wait trial of a ping-pong --- */
+
+static void trial_length_is_an_eighth_up_to_32(void **state)
+{
+	(void)state;
+	assert_int_equal(bench_trial_length(0), 0);
+	assert_int_equal(bench_trial_length(20), 0); /* the rig's tests: none */
+	assert_int_equal(bench_trial_length(63), 0);
+	assert_int_equal(bench_trial_length(64), 8); /* 1 MiB in bench.sh */
+	assert_int_equal(bench_trial_length(127), 8);
+	assert_int_equal(bench_trial_length(200), 24); /* bench.sh's default */
+	assert_int_equal(bench_trial_length(256), 32);
+	assert_int_equal(bench_trial_length(1000), 32); /* perftest's default */
+	assert_int_equal(bench_trial_length(UINT32_MAX), 32);
+}
+
+static void trial_ways_go_abba_in_blocks_of_4(void **state)
+{
+	static const unsigned int want[] = {0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1,
+					    1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
+					    1, 1, 1, 1, 1, 1, 0, 0, 0, 0};
+	uint32_t i;
+
+	(void)state;
+	for (i = 0; i < BENCH_TRIAL_MAX; i++)
+		if (bench_trial_way(i) != want[i])
+			fail_msg("iteration %u waits way %u, not %u", i,
+				 bench_trial_way(i), want[i]);
+}
+
+/* Post times of @n iterations from the @n - 1 gaps between them. */
+static void posts_from_gaps(const uint64_t *gaps, uint64_t *posts, size_t n)
+{
+	size_t i;
+
+	posts[0] = 5000;
+	for (i = 0; i + 1 < n; i++)
+		posts[i + 1] = posts[i] + gaps[i];
+}
+
+static void trial_pick_takes_the_lower_median(void **state)
+{
+	/* one pair: way 0's round trips are gaps 0-2, way 1's 4-6 */
+	uint64_t polls_faster[7] = {300, 310, 305, 1, 200, 210, 205};
+	uint64_t naps_faster[7] = {200, 210, 205, 1, 300, 310, 305};
+	/* a mean would take way 1; the median sees one stall in way 0 */
+	uint64_t one_stall[7] = {100, 100, 5000, 999, 150, 150, 150};
+	uint64_t tie[7] = {100, 100, 100, 1, 100, 100, 100};
+	uint64_t posts[8];
+
+	(void)state;
+	posts_from_gaps(polls_faster, posts, 8);
+	assert_int_equal(bench_trial_pick(posts, 8, 8), 1);
+	posts_from_gaps(naps_faster, posts, 8);
+	assert_int_equal(bench_trial_pick(posts, 8, 8), 0);
+	posts_from_gaps(one_stall, posts, 8);
+	assert_int_equal(bench_trial_pick(posts, 8, 8), 0);
+	posts_from_gaps(tie, posts, 8);
+	assert_int_equal(bench_trial_pick(posts, 8, 8), 0);
+}
+
+/*
+ * Two pairs, ways 0 1 1 0: gaps 3 (way 0 to 1) and 11 (1 to 0) hold a
+ * wait of each way and are left out; gap 7 joins two blocks of way 1 and
+ * counts. Without gap 7, or with gap 3 or 11 in way 1, the medians tie
+ * at 100 and way 0 would win.
+ */
+static void trial_pick_leaves_out_mixed_gaps(void **state)
+{
+	uint64_t gaps[15] = {100, 100, 100, 1000, 90,  90,  110, 90,
+			     90,  110, 110, 1000, 100, 100, 100};
+	uint64_t posts[16];
+
+	(void)state;
+	posts_from_gaps(gaps, posts, 16);
+	assert_int_equal(bench_trial_pick(posts, 16, 16), 1);
+}
+
+/*
+ * A trial of 32 after its first pair: over at once if one median is 1.5
+ * times the other or more, else it goes on; after all 32 it is over.
+ */
+static void trial_pick_ends_early_on_a_clear_loser(void **state)
+{
+	uint64_t clear[7] = {100, 100, 100, 1, 150, 150, 150};
+	uint64_t close[7] = {100, 100, 100, 1, 149, 149, 149};
+	uint64_t slow_poll[7] = {200, 200, 200, 1, 100, 100, 100};
+	uint64_t gaps[31], posts[32];
+	size_t i;
+
+	(void)state;
+	posts_from_gaps(clear, posts, 8);
+	assert_int_equal(bench_trial_pick(posts, 8, 32), 0);
+	posts_from_gaps(slow_poll, posts, 8);
+	assert_int_equal(bench_trial_pick(posts, 8, 32), 1);
+	posts_from_gaps(close, posts, 8);
+	assert_int_equal(bench_trial_pick(posts, 8, 32), BENCH_TRIAL_UNDECIDED);
+	/* the same close start, all four pairs: polling is slower */
+	for (i = 0; i < 31; i++)
+		gaps[i] = bench_trial_way((uint32_t)i) ? 149 : 100;
+	posts_from_gaps(gaps, posts, 32);
+	assert_int_equal(bench_trial_pick(posts, 8, 32), BENCH_TRIAL_UNDECIDED);
+	assert_int_equal(bench_trial_pick(posts, 24, 32),
+			 BENCH_TRIAL_UNDECIDED);
+	assert_int_equal(bench_trial_pick(posts, 32, 32), 0);
+}
+
+static void trial_pick_refuses_other_lengths(void **state)
+{
+	uint64_t posts[BENCH_TRIAL_MAX + 8] = {0};
+
+	(void)state;
+	assert_int_equal(bench_trial_pick(posts, 0, 0), -EINVAL);
+	assert_int_equal(bench_trial_pick(posts, 7, 7), -EINVAL);
+	assert_int_equal(bench_trial_pick(posts, 12, 12), -EINVAL);
+	assert_int_equal(bench_trial_pick(posts, BENCH_TRIAL_MAX + 8,
+					  BENCH_TRIAL_MAX + 8),
+			 -EINVAL);
+	/* a part of a trial: whole pairs, no more than the trial */
+	assert_int_equal(bench_trial_pick(posts, 0, 16), -EINVAL);
+	assert_int_equal(bench_trial_pick(posts, 4, 16), -EINVAL);
+	assert_int_equal(bench_trial_pick(posts, 24, 16), -EINVAL);
+}
+
 /* Spin for @ms milliseconds of CLOCK_MONOTONIC. */
 static void spin_ms(unsigned int ms)
 {
@@ -842,6 +966,12 @@ int main(void)
 		cmocka_unit_test(tick_rate_from_two_readings),
 		cmocka_unit_test(ticks_to_ns_keeps_missing_times),
 		cmocka_unit_test(ticks_keep_a_steady_rate),
+		cmocka_unit_test(trial_length_is_an_eighth_up_to_32),
+		cmocka_unit_test(trial_ways_go_abba_in_blocks_of_4),
+		cmocka_unit_test(trial_pick_takes_the_lower_median),
+		cmocka_unit_test(trial_pick_leaves_out_mixed_gaps),
+		cmocka_unit_test(trial_pick_ends_early_on_a_clear_loser),
+		cmocka_unit_test(trial_pick_refuses_other_lengths),
 		cmocka_unit_test(bench_off_by_default),
 		cmocka_unit_test(bench_lat_defaults_are_perftest_ones),
 		cmocka_unit_test(bench_bw_defaults_are_perftest_ones),
