@@ -195,6 +195,10 @@ double stats_median(const uint64_t *v, size_t n);
  * only. The trial ends after a pair of blocks if one way's median is
  * already BENCH_TRIAL_CLEAR times the other's: the loser's iterations are
  * measured and reported as all others, and a clear loser needs no more.
+ * Polling only wins only with a median below BENCH_TRIAL_EDGE times the
+ * nap's: where it lost, it took 1.3-3.5 times as long, and where the nap
+ * lost, it took at most 1.16 times as long (docs/benchmarks.md), so a
+ * wrong pick of polling costs far more, and short trials do pick wrong.
  */
 #define BENCH_TRIAL_BLOCK     4u
 #define BENCH_TRIAL_PAIR      (2 * BENCH_TRIAL_BLOCK)
@@ -204,6 +208,7 @@ double stats_median(const uint64_t *v, size_t n);
 /* the fewest iterations with a trial: one pair in an eighth, 64 */
 #define BENCH_TRIAL_MIN_ITERS (BENCH_TRIAL_PAIR * BENCH_TRIAL_SHARE)
 #define BENCH_TRIAL_CLEAR     1.5
+#define BENCH_TRIAL_EDGE      0.9
 #define BENCH_TRIAL_UNDECIDED 2
 
 /* The iterations a trial takes out of @iters: 0 (no trial) below 64. */
@@ -218,9 +223,9 @@ unsigned int bench_trial_way(uint32_t i);
  * 1, if the trial is over (@done is @length, or one median is
  * BENCH_TRIAL_CLEAR times the other or more), else BENCH_TRIAL_UNDECIDED.
  * A round trip counts for a way if the iterations at both of its ends
- * waited that way: a gap that spans two ways is left out. A tie goes to
- * way 0. -EINVAL unless @length is a trial's length and @done a whole
- * number of pairs up to it.
+ * waited that way: a gap that spans two ways is left out. Way 1 needs a
+ * median below BENCH_TRIAL_EDGE times way 0's. -EINVAL unless @length is a
+ * trial's length and @done a whole number of pairs up to it.
  */
 int bench_trial_pick(const uint64_t *tposted, uint32_t done, uint32_t length);
 

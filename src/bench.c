@@ -125,9 +125,9 @@ static bool is_ping_pong(const struct bench_config *bc)
  *   guests on a 2-core host: half the round trip of a 4 KiB SEND went
  *   from 1360 to 512 us, a 1 MiB WRITE from 86 to 53 ms
  *   (docs/benchmarks.md). The channel's wake-up costs more than a nap.
- *   Other hosts of the same kind have small ping-pongs faster polling
- *   only, so with enough iterations each size starts with a trial of
- *   both ways and keeps the faster (bench.h, bench_lat.c).
+ *   Yet on some hosts of the same kind, at some hours, small ping-pongs
+ *   are faster polling only, so with enough iterations each size starts
+ *   with a trial of both ways and keeps the faster (bench.h, bench_lat.c).
  * - Latency with the peer on another port, READ and atomics: the same,
  *   but the spin is BENCH_LONG_SPIN_US. Only this side waits, so no one
  *   needs its CPU while the peer answers a short request; there a nap

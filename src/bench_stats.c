@@ -209,7 +209,7 @@ int bench_trial_pick(const uint64_t *tposted, uint32_t done, uint32_t length)
 	if (done < length && median[0] < BENCH_TRIAL_CLEAR * median[1] &&
 	    median[1] < BENCH_TRIAL_CLEAR * median[0])
 		return BENCH_TRIAL_UNDECIDED;
-	return median[1] < median[0];
+	return median[1] < BENCH_TRIAL_EDGE * median[0];
 }
 
 double bench_ns_per_tick(const struct bench_clock *from,

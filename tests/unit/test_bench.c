@@ -337,6 +337,9 @@ static void trial_pick_takes_the_lower_median(void **state)
 	uint64_t naps_faster[7] = {200, 210, 205, 1, 300, 310, 305};
 	/* a mean would take way 1; the median sees one stall in way 0 */
 	uint64_t one_stall[7] = {100, 100, 5000, 999, 150, 150, 150};
+	/* polling only must be 10% faster: 89% wins, 91% and a tie do not */
+	uint64_t poll_at_89[7] = {100, 100, 100, 1, 89, 89, 89};
+	uint64_t poll_at_91[7] = {100, 100, 100, 1, 91, 91, 91};
 	uint64_t tie[7] = {100, 100, 100, 1, 100, 100, 100};
 	uint64_t posts[8];
 
@@ -347,6 +350,10 @@ static void trial_pick_takes_the_lower_median(void **state)
 	assert_int_equal(bench_trial_pick(posts, 8, 8), 0);
 	posts_from_gaps(one_stall, posts, 8);
 	assert_int_equal(bench_trial_pick(posts, 8, 8), 0);
+	posts_from_gaps(poll_at_89, posts, 8);
+	assert_int_equal(bench_trial_pick(posts, 8, 8), 1);
+	posts_from_gaps(poll_at_91, posts, 8);
+	assert_int_equal(bench_trial_pick(posts, 8, 8), 0);
 	posts_from_gaps(tie, posts, 8);
 	assert_int_equal(bench_trial_pick(posts, 8, 8), 0);
 }
@@ -354,13 +361,13 @@ static void trial_pick_takes_the_lower_median(void **state)
 /*
  * Two pairs, ways 0 1 1 0: gaps 3 (way 0 to 1) and 11 (1 to 0) hold a
  * wait of each way and are left out; gap 7 joins two blocks of way 1 and
- * counts. Without gap 7, or with gap 3 or 11 in way 1, the medians tie
- * at 100 and way 0 would win.
+ * counts. Way 1's median is 80 against 100; without gap 7, or with gap 3
+ * or 11 in way 1, it would be 95, not 10% faster, and way 0 would win.
  */
 static void trial_pick_leaves_out_mixed_gaps(void **state)
 {
-	uint64_t gaps[15] = {100, 100, 100, 1000, 90,  90,  110, 90,
-			     90,  110, 110, 1000, 100, 100, 100};
+	uint64_t gaps[15] = {100, 100, 100, 1000, 80,  80,  110, 80,
+			     80,  110, 110, 1000, 100, 100, 100};
 	uint64_t posts[16];
 
 	(void)state;
@@ -376,14 +383,14 @@ static void trial_pick_ends_early_on_a_clear_loser(void **state)
 {
 	uint64_t clear[7] = {100, 100, 100, 1, 150, 150, 150};
 	uint64_t close[7] = {100, 100, 100, 1, 149, 149, 149};
-	uint64_t slow_poll[7] = {200, 200, 200, 1, 100, 100, 100};
+	uint64_t slow_nap[7] = {200, 200, 200, 1, 100, 100, 100};
 	uint64_t gaps[31], posts[32];
 	size_t i;
 
 	(void)state;
 	posts_from_gaps(clear, posts, 8);
 	assert_int_equal(bench_trial_pick(posts, 8, 32), 0);
-	posts_from_gaps(slow_poll, posts, 8);
+	posts_from_gaps(slow_nap, posts, 8);
 	assert_int_equal(bench_trial_pick(posts, 8, 32), 1);
 	posts_from_gaps(close, posts, 8);
 	assert_int_equal(bench_trial_pick(posts, 8, 32), BENCH_TRIAL_UNDECIDED);
