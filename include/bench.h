@@ -184,51 +184,6 @@ int lat_stats_compute(uint64_t *deltas, size_t count, unsigned int rtt_factor,
 /* The median of sorted @v[0..n-1]; the mean of the middle two if n is even. */
 double stats_median(const uint64_t *v, size_t n);
 
-/*
- * The wait trial of a latency ping-pong whose peer is on another port
- * (bench_lat.c). Polling only can beat polling then napping, or lose to it
- * by far, and which one wins depends on the host and the message size: so
- * the first iterations of each size wait both ways, in blocks of
- * BENCH_TRIAL_BLOCK, in the order 0 1 1 0 0 1 1 0 (a drift in the rig's
- * speed falls on both ways alike), and the rest of the size waits the way
- * whose round trips had the lower median. Way 0 is the nap, way 1 polling
- * only. The trial ends after a pair of blocks if one way's median is
- * already BENCH_TRIAL_CLEAR times the other's: the loser's iterations are
- * measured and reported as all others, and a clear loser needs no more.
- * Polling only wins only with a median below BENCH_TRIAL_EDGE times the
- * nap's: where it lost, it took 1.3-3.5 times as long, and where the nap
- * lost, it took at most 1.16 times as long (docs/benchmarks.md), so a
- * wrong pick of polling costs far more, and short trials do pick wrong.
- */
-#define BENCH_TRIAL_BLOCK     4u
-#define BENCH_TRIAL_PAIR      (2 * BENCH_TRIAL_BLOCK)
-#define BENCH_TRIAL_SHARE     8u /* at most 1/8 of a size's iterations */
-#define BENCH_TRIAL_MAX_PAIRS 4u /* 32 iterations at most */
-#define BENCH_TRIAL_MAX	      (BENCH_TRIAL_PAIR * BENCH_TRIAL_MAX_PAIRS)
-/* the fewest iterations with a trial: one pair in an eighth, 64 */
-#define BENCH_TRIAL_MIN_ITERS (BENCH_TRIAL_PAIR * BENCH_TRIAL_SHARE)
-#define BENCH_TRIAL_CLEAR     1.5
-#define BENCH_TRIAL_EDGE      0.9
-#define BENCH_TRIAL_UNDECIDED 2
-
-/* The iterations a trial takes out of @iters: 0 (no trial) below 64. */
-uint32_t bench_trial_length(uint32_t iters);
-
-/* The way iteration @i of a trial waits: 0 or 1. */
-unsigned int bench_trial_way(uint32_t i);
-
-/*
- * After the first @done iterations of a trial of @length, from their post
- * times @tposted[0..@done-1] (any monotonic unit): the way that won, 0 or
- * 1, if the trial is over (@done is @length, or one median is
- * BENCH_TRIAL_CLEAR times the other or more), else BENCH_TRIAL_UNDECIDED.
- * A round trip counts for a way if the iterations at both of its ends
- * waited that way: a gap that spans two ways is left out. Way 1 needs a
- * median below BENCH_TRIAL_EDGE times way 0's. -EINVAL unless @length is a
- * trial's length and @done a whole number of pairs up to it.
- */
-int bench_trial_pick(const uint64_t *tposted, uint32_t done, uint32_t length);
-
 /* A reading of the benchmark's tick counter and of CLOCK_MONOTONIC. */
 struct bench_clock {
 	uint64_t ticks;

@@ -125,9 +125,6 @@ static bool is_ping_pong(const struct bench_config *bc)
  *   guests on a 2-core host: half the round trip of a 4 KiB SEND went
  *   from 1360 to 512 us, a 1 MiB WRITE from 86 to 53 ms
  *   (docs/benchmarks.md). The channel's wake-up costs more than a nap.
- *   Yet on some hosts of the same kind, at some hours, small ping-pongs
- *   are faster polling only, so with enough iterations each size starts
- *   with a trial of both ways and keeps the faster (bench.h, bench_lat.c).
  * - Latency with the peer on another port, READ and atomics: the same,
  *   but the spin is BENCH_LONG_SPIN_US. Only this side waits, so no one
  *   needs its CPU while the peer answers a short request; there a nap
@@ -147,7 +144,6 @@ static void choose_wait(struct bench_run *run, const struct config *cfg,
 	run->spin_ns = (uint64_t)BENCH_SPIN_US * 1000;
 	run->nap_ns = 0;
 	run->own_cpu = false;
-	run->trial_length = 0;
 	if (!res->cq->channel) {
 		run->spin_ns = UINT64_MAX; /* --busy-poll made no channel */
 		run->own_cpu = peer_elsewhere;
@@ -155,10 +151,8 @@ static void choose_wait(struct bench_run *run, const struct config *cfg,
 		run->spin_ns = 0;
 	} else if (bc->mode == BENCH_LAT && peer_elsewhere) {
 		run->own_cpu = true;
-		bench_wait_way(run, 0);
-		if (is_ping_pong(bc))
-			run->trial_length = bench_trial_length(bc->iters);
-		else
+		run->nap_ns = (uint64_t)BENCH_NAP_US * 1000;
+		if (!is_ping_pong(bc))
 			run->spin_ns = (uint64_t)BENCH_LONG_SPIN_US * 1000;
 	}
 }
@@ -229,8 +223,6 @@ static int prepare_size(struct bench_run *run, uint32_t size)
 	uint32_t rx = bench_rx_depth(run->bc);
 
 	run->size = size;
-	run->trial_next = run->trial_length ? 0 : UINT32_MAX;
-	run->way = -1;
 	run->sends_posted = run->sends_completed = 0;
 	run->recvs_posted = run->recvs_completed = 0;
 	memset(run->tposted, 0, run->bc->iters * sizeof(*run->tposted));
@@ -311,8 +303,7 @@ static int measure(struct bench_run *run, struct bench_result *r)
 	double rate = ns_per_tick(run);
 	int ret;
 
-	*r = (struct bench_result){
-		.size = run->size, .iters = run->bc->iters, .way = run->way};
+	*r = (struct bench_result){.size = run->size, .iters = run->bc->iters};
 	if (rate <= 0) {
 		fprintf(stderr,
 			"failed to time size %u: the CPU's tick counter did not advance with CLOCK_MONOTONIC\n",
@@ -388,9 +379,6 @@ static void print_banner(const struct bench_config *bc,
 	else
 		printf("waits: poll for %u us, then sleep on the completion channel\n",
 		       (unsigned int)(run->spin_ns / 1000));
-	if (run->trial_length)
-		printf("waits: each size starts with a trial of that against polling only, %u iterations at a time, over up to %u; the rest wait the faster way (\"wait\" in --json)\n",
-		       BENCH_TRIAL_BLOCK, run->trial_length);
 }
 
 int bench_run(const struct config *cfg, struct resources *res,

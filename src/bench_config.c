@@ -93,15 +93,13 @@ void bench_print_usage(FILE *out)
 		"                           sleep on a completion channel; for latency\n"
 		"                           with the peer on another port, nap %u us at a\n"
 		"                           time instead of sleeping, after %u us for\n"
-		"                           READ and atomics, and a ping-pong of %u or\n"
-		"                           more iterations tries polling only too at\n"
-		"                           the start of each size and keeps the faster\n"
-		"                           way; with -e: sleep at once, as perftest's -e)\n",
+		"                           READ and atomics; with -e: sleep at once, as\n"
+		"                           perftest's -e)\n",
 		BENCH_SIZE_MAX, BENCH_DEFAULT_LAT_SIZE, BENCH_DEFAULT_BW_SIZE,
 		BENCH_ITERS_MIN, BENCH_DEFAULT_LAT_ITERS,
 		BENCH_DEFAULT_BW_ITERS, BENCH_DEFAULT_TX_DEPTH,
 		BENCH_DEFAULT_LAT_TX_DEPTH, BENCH_DEFAULT_CQ_MOD, BENCH_SPIN_US,
-		BENCH_NAP_US, BENCH_LONG_SPIN_US, BENCH_TRIAL_MIN_ITERS);
+		BENCH_NAP_US, BENCH_LONG_SPIN_US);
 }
 
 /* A decimal number in [min, max], nothing else (no sign, spaces, suffix). */

@@ -44,38 +44,12 @@ static int post_one(struct bench_run *run, const struct ibv_send_wr *wr,
 	return bench_post_sends(run, wr, 1, run->bc->iters);
 }
 
-/*
- * The wait trial (bench.h), at the top of iteration @i when it is due:
- * each block sets its way; after each pair of blocks the trial may be
- * over, and then the winner's way stays for the rest of the size. A round
- * trip holds a wait of each side, so both switch at the same iterations,
- * as the ping-pong keeps them in step. Each side picks from its own round
- * trips, which are the same ones seen half a turn apart.
- */
-static void trial_step(struct bench_run *run, uint32_t i)
-{
-	int way = BENCH_TRIAL_UNDECIDED;
-
-	if (i && i % BENCH_TRIAL_PAIR == 0)
-		way = bench_trial_pick(run->tposted, i, run->trial_length);
-	if (way == BENCH_TRIAL_UNDECIDED) {
-		bench_wait_way(run, bench_trial_way(i));
-		run->trial_next = i + BENCH_TRIAL_BLOCK;
-		return;
-	}
-	run->way = way < 0 ? 0 : way;
-	bench_wait_way(run, (unsigned int)run->way);
-	run->trial_next = UINT32_MAX;
-}
-
 static int lat_send(struct bench_run *run, const struct ibv_send_wr *wr)
 {
 	uint32_t i, iters = run->bc->iters;
 	int ret;
 
 	for (i = 0; i < iters; i++) {
-		if (i == run->trial_next)
-			trial_step(run, i);
 		if (!run->client) {
 			ret = bench_wait(run, 0, i + 1);
 			if (ret)
@@ -132,8 +106,6 @@ static int lat_write(struct bench_run *run, const struct ibv_send_wr *wr)
 		/* The counter wraps; the peer waits for exactly the next value. */
 		uint8_t value = (uint8_t)(i + 1);
 
-		if (i == run->trial_next)
-			trial_step(run, i);
 		if (!run->client) {
 			ret = wait_byte(run, value);
 			if (ret)

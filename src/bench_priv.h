@@ -69,13 +69,10 @@ struct bench_run {
 	uint64_t nap_ns;       /* >0: past spin_ns, nap this long at a time */
 	uint32_t signal_every; /* a completion for one send in this many */
 	bool own_cpu;	       /* the peer elsewhere: never yield */
-	uint32_t trial_length; /* iterations of each size's wait trial, or 0 */
 	struct bench_clock start; /* when the run began, for the tick rate */
 
 	/* Per size. */
 	uint32_t size;
-	uint32_t trial_next;  /* iteration where the trial next acts, or none */
-	int way;	      /* the trial's winner, or -1 before (no trial) */
 	uint64_t *tposted;    /* iters entries, in ticks */
 	uint64_t *tcompleted; /* iters entries (bw), in ticks */
 
@@ -257,16 +254,6 @@ static inline void bench_nap(const struct bench_run *run)
 	nanosleep(&ts, NULL);
 }
 
-/*
- * Wait the way @way of a ping-pong's wait trial (bench.h): 0 polls for
- * BENCH_SPIN_US then naps, 1 polls only.
- */
-static inline void bench_wait_way(struct bench_run *run, unsigned int way)
-{
-	run->spin_ns = way ? UINT64_MAX : (uint64_t)BENCH_SPIN_US * 1000;
-	run->nap_ns = way ? 0 : (uint64_t)BENCH_NAP_US * 1000;
-}
-
 /* bench_post.c: lean versions of post_send, post_receive, poll_completion. */
 
 /* The one work request of this run's operation, for @run->size bytes. */
@@ -332,7 +319,6 @@ struct bench_result {
 	uint32_t iters;
 	struct lat_stats lat;
 	struct bw_stats bw;
-	int way; /* the way the wait trial chose, or -1 if none ran */
 };
 
 void bench_print_header(const struct bench_config *bc, FILE *out);

@@ -63,21 +63,17 @@ static void write_result(FILE *f, const struct bench_config *bc,
 {
 	if (bc->mode == BENCH_LAT)
 		fprintf(f,
-			"{\"bytes\": %u, \"iterations\": %u, \"t_min\": %.3f, \"t_max\": %.3f, \"t_typical\": %.3f, \"t_avg\": %.3f, \"t_stdev\": %.3f, \"p99\": %.3f, \"p99_9\": %.3f",
+			"{\"bytes\": %u, \"iterations\": %u, \"t_min\": %.3f, \"t_max\": %.3f, \"t_typical\": %.3f, \"t_avg\": %.3f, \"t_stdev\": %.3f, \"p99\": %.3f, \"p99_9\": %.3f}",
 			r->size, r->iters, r->lat.t_min, r->lat.t_max,
 			r->lat.t_typical, r->lat.t_avg, r->lat.t_stdev,
 			r->lat.p99, r->lat.p99_9);
 	else
 		fprintf(f,
-			"{\"bytes\": %u, \"iterations\": %u, \"bw_peak\": %.3f, \"bw_avg\": %.3f, \"msg_rate\": %.6f",
+			"{\"bytes\": %u, \"iterations\": %u, \"bw_peak\": %.3f, \"bw_avg\": %.3f, \"msg_rate\": %.6f}",
 			r->size, r->iters,
 			bw_in_unit(bc, r->bw.peak_bytes_per_sec),
 			bw_in_unit(bc, r->bw.avg_bytes_per_sec),
 			r->bw.msg_rate_mpps);
-	/* how a ping-pong's waits went after the trial, if one ran */
-	if (r->way >= 0)
-		fprintf(f, ", \"wait\": \"%s\"", r->way ? "poll" : "nap");
-	fputc('}', f);
 }
 
 /* A device name is [A-Za-z0-9_]: nothing to escape, but never trust it. */

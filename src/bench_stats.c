@@ -169,49 +169,6 @@ int bw_stats_compute(const uint64_t *tposted, const uint64_t *tcompleted,
 	return 0;
 }
 
-uint32_t bench_trial_length(uint32_t iters)
-{
-	uint32_t pairs = iters / BENCH_TRIAL_MIN_ITERS;
-
-	if (pairs > BENCH_TRIAL_MAX_PAIRS)
-		pairs = BENCH_TRIAL_MAX_PAIRS;
-	return pairs * BENCH_TRIAL_PAIR;
-}
-
-unsigned int bench_trial_way(uint32_t i)
-{
-	uint32_t block = i / BENCH_TRIAL_BLOCK;
-
-	return block % 4 == 1 || block % 4 == 2; /* 0 1 1 0, again */
-}
-
-int bench_trial_pick(const uint64_t *tposted, uint32_t done, uint32_t length)
-{
-	uint64_t gaps[2][BENCH_TRIAL_MAX];
-	size_t n[2] = {0, 0};
-	double median[2];
-	unsigned int way;
-	uint32_t i;
-
-	if (length == 0 || length > BENCH_TRIAL_MAX ||
-	    length % BENCH_TRIAL_PAIR || done == 0 || done > length ||
-	    done % BENCH_TRIAL_PAIR)
-		return -EINVAL;
-	for (i = 0; i + 1 < done; i++) {
-		way = bench_trial_way(i);
-		if (way == bench_trial_way(i + 1))
-			gaps[way][n[way]++] = tposted[i + 1] - tposted[i];
-	}
-	for (way = 0; way < 2; way++) {
-		qsort(gaps[way], n[way], sizeof(gaps[way][0]), compare_u64);
-		median[way] = stats_median(gaps[way], n[way]);
-	}
-	if (done < length && median[0] < BENCH_TRIAL_CLEAR * median[1] &&
-	    median[1] < BENCH_TRIAL_CLEAR * median[0])
-		return BENCH_TRIAL_UNDECIDED;
-	return median[1] < BENCH_TRIAL_EDGE * median[0];
-}
-
 double bench_ns_per_tick(const struct bench_clock *from,
 			 const struct bench_clock *to)
 {

@@ -1,14 +1,12 @@
 #!/usr/bin/env python3
-"""bench_check.py MODE OP ITERS SIZES TEXT JSON [trial]: check one benchmark's figures.
+"""bench_check.py MODE OP ITERS SIZES TEXT JSON: check one benchmark's figures.
 
 TEXT is the client's stdout, JSON the file its --json wrote. Checks, for
 every size in SIZES (comma-separated) and in both outputs: the size is
 there once, with ITERS iterations; latency figures are ordered
 min <= median <= p99 <= p99.9 <= max and positive, the average lies between
 min and max; bandwidth figures are positive. The JSON is read with Python's
-json parser and must have the fields of its mode; with "trial" (a latency
-ping-pong between ports that ran the wait trial) also "wait", the way the
-trial chose: "poll" or "nap". Prints one line per check
+json parser and must have the fields of its mode. Prints one line per check
 (ok: / FAIL: with both values); exits 1 if any failed.
 """
 import json
@@ -67,7 +65,6 @@ def check_figures(where, mode, fig):
 
 def main():
     mode, op, iters, sizes, text, json_path = sys.argv[1:7]
-    trial = sys.argv[7:] == ["trial"]
     iters = int(iters)
     sizes = [int(s) for s in sizes.split(",")]
     fields = LAT if mode == "lat" else BW
@@ -98,8 +95,6 @@ def main():
           [r.get("bytes") for r in results], sizes)
     for r in results:
         want = {"bytes", "iterations"} | set(fields)
-        if trial:
-            want.add("wait")
         check(set(r) == want, f"json {r.get('bytes')} B: fields",
               sorted(r), sorted(want))
         if set(r) != want:
@@ -107,9 +102,6 @@ def main():
         check(r["iterations"] == iters, f"json {r['bytes']} B: iterations",
               r["iterations"], iters)
         check_figures(f"json {r['bytes']} B", mode, r)
-        if trial:
-            check(r["wait"] in ("poll", "nap"), f"json {r['bytes']} B: wait",
-                  r["wait"], "poll or nap")
         if r["bytes"] in rows:
             text_fig = rows[r["bytes"]][1]
             key = "t_typical" if mode == "lat" else "bw_avg"

@@ -4,12 +4,12 @@
 
 _bench_here=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
 
-# check_figures MODE OP ITERS SIZES [trial]: check $RXE_OUT.client.out and
+# check_figures MODE OP ITERS SIZES: check $RXE_OUT.client.out and
 # $RXE_OUT.out.json; the checker's lines are counted here.
 check_figures() {
 	local out
-	if out=$(python3 "$_bench_here/bench_check.py" "$1" "$2" "$3" "$4" \
-		"$RXE_OUT.client.out" "$RXE_OUT.out.json" ${5:+"$5"}); then
+	if out=$(python3 "$_bench_here/bench_check.py" "$@" "$RXE_OUT.client.out" \
+		"$RXE_OUT.out.json"); then
 		_rxe_pass "figures of $2 $1 are consistent ($(grep -c '^ok:' <<<"$out") checks)"
 	else
 		RXE_FAILED=$((RXE_FAILED + 1))
