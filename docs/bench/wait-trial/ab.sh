@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# ab.sh SESSION ROUNDS "VARIANTS" "CELLS"  — variant: pt | NAME=BINARY[:extra opts]
-# cell: op:size:iters ; prints one line per measurement: round cell variant t_typical
+# ab.sh SESSION ROUNDS "VARIANTS" "CELLS": the A/B runs behind the section
+# "Two guests: a trial of both waits ..." of docs/benchmarks.md, in guests
+# that `scripts/rxe-vm start --guests 2 SESSION` booted.
+# variant: pt (perftest) | NAME=BINARY[:extra options of ours]
+# cell: op:size:iters; prints one line per measurement: round cell variant t_typical
 S=$1 ROUNDS=$2 VARIANTS=$3 CELLS=$4
-RV=/work/main/scripts/rxe-vm
+RV=${RXE_VM:-$(dirname "$(readlink -f "$0")")/../../../scripts/rxe-vm}
 port=21000
 for r in $(seq 1 "$ROUNDS"); do
   for cell in $CELLS; do
