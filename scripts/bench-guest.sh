@@ -12,11 +12,14 @@
 # A server that fails prints its output after the same header, as
 #   === SERVER FAILED SETUP RUN INDEX TOOL MODE OP SIZE ITERS
 # on guest a's stdout with two guests, after the client's block with one.
+# CONTROL=ours or CONTROL=perftest (bench.sh --control) runs that tool in
+# both tools' turns; TOOL in the markers still names the turn.
 # The commands are built as strings and split into words on purpose.
 # shellcheck disable=SC2086
 set -uo pipefail
 
 : "${PROGRAM:?}" "${PLAN:?}" "${ROLE:?}"
+CONTROL=${CONTROL:-}
 # Every wait is bounded: a server gives up this long after it started, and
 # is killed 10 s later if SIGTERM did not end it; a side still running would
 # keep the next measurement's clients out.
@@ -100,8 +103,8 @@ show_failed_server() {
 # One measurement of the plan, in this guest's role (the fields of a plan
 # line).
 measure() {
-	local setup=$1 run=$2 idx=$3 tool=$4 mode=$5 op=$6 size=$7 iters=$8 port=$9
-	local cmd server
+	local setup=$1 run=$2 idx=$3 turn=$4 mode=$5 op=$6 size=$7 iters=$8 port=$9
+	local tool=${CONTROL:-$4} cmd server
 	if [ "$tool" = ours ]; then
 		cmd=$(ours_command "$mode" "$op" "$size" "$iters" "$port")
 	else
@@ -113,21 +116,21 @@ measure() {
 		# Only a failure's output is kept: it tells why the client's
 		# measurement of the same index failed or stalled.
 		run_server "$tool" "$cmd" >server.$idx 2>&1 ||
-			show_failed_server server.$idx $setup $run $idx $tool $mode $op $size $iters
+			show_failed_server server.$idx $setup $run $idx $turn $mode $op $size $iters
 		rm -f server.$idx
 		;;
 	both)
 		run_server "$tool" "$cmd" >server.$idx 2>&1 &
 		server=$!
-		echo "=== RESULT $setup $run $idx $tool $mode $op $size $iters"
+		echo "=== RESULT $setup $run $idx $turn $mode $op $size $iters"
 		run_client "$tool" "$cmd" "$idx" 2>&1
 		echo "=== END rc=$?"
 		wait "$server" ||
-			show_failed_server server.$idx $setup $run $idx $tool $mode $op $size $iters
+			show_failed_server server.$idx $setup $run $idx $turn $mode $op $size $iters
 		rm -f server.$idx
 		;;
 	client)
-		echo "=== RESULT $setup $run $idx $tool $mode $op $size $iters"
+		echo "=== RESULT $setup $run $idx $turn $mode $op $size $iters"
 		run_client "$tool" "$cmd" "$idx" 2>&1
 		echo "=== END rc=$?"
 		;;

@@ -8,6 +8,9 @@ and writes:
   OUT/results.json   every measurement, and the medians with their ratios
   OUT/table.txt      the side-by-side table (also printed)
   OUT/lat-Ng.png, OUT/bw-Ng.png   latency and bandwidth vs size, N guests
+An A/A run (bench.sh --control, which leaves OUT/control naming the tool)
+ran that tool in both turns of every cell; the columns "ours" and
+"perftest" then name the turns, and the ratios are the tool against itself.
 """
 import decimal
 import itertools
@@ -87,8 +90,22 @@ def ours_figures(lines):
     return result
 
 
-def parse_output(path):
-    """Every measurement block of one guest's stdout."""
+def read_control(out):
+    """The tool an A/A run (bench.sh --control) ran in both turns, or None
+    for a run of both tools."""
+    try:
+        with open(os.path.join(out, "control"), encoding="utf-8") as f:
+            tool = f.read().strip()
+    except FileNotFoundError:
+        return None
+    if tool not in ("ours", "perftest"):
+        raise ValueError(f"{out}/control names no tool: '{tool}'")
+    return tool
+
+
+def parse_output(path, control=None):
+    """Every measurement block of one guest's stdout. CONTROL: the tool
+    that ran in both turns of an A/A run (read_control)."""
     records = []
     header = None
     body = []
@@ -101,13 +118,15 @@ def parse_output(path):
             elif line.startswith("=== END rc=") and header:
                 setup, run, idx, tool, mode, op, size, iters = header
                 size = int(size)
-                if tool == "ours":
+                ran = control or tool
+                if ran == "ours":
                     figures = ours_figures(body)
                 else:
                     figures = perftest_figures(mode, size, body)
                 records.append({
                     "guests": int(setup), "run": int(run), "index": int(idx),
-                    "tool": tool, "mode": mode, "op": op, "bytes": size,
+                    "tool": tool, "ran": ran, "mode": mode, "op": op,
+                    "bytes": size,
                     "iterations": int(iters),
                     "rc": int(line.split("=")[-1] or -1),
                     "figures": figures,
@@ -147,7 +166,7 @@ def compared(record):
     and half a unit of the last digit it was printed with, the most the
     rounding may have moved it."""
     fig = record["figures"]
-    places = dict(PRINTED_DECIMALS[record["tool"]])
+    places = dict(PRINTED_DECIMALS[record.get("ran", record["tool"])])
     places.update(fig.get("decimals") or {})
     if record["mode"] == "lat":
         return fig["t_typical"], 0.5 * 10.0 ** -places["t_typical"]
@@ -316,8 +335,16 @@ def p_text(p):
     return "-" if p is None else f"{p:.3f}"
 
 
-def table(rows):
+def tool_name(tool):
+    return "rdma_rc_example" if tool == "ours" else "perftest"
+
+
+def table(rows, control=None):
     lines = []
+    if control:
+        lines.append(f"A/A control: {tool_name(control)} ran in both turns; "
+                     "the columns name the turns, the ratio is the tool "
+                     "against itself")
     head = (f"{'guests':>6} {'mode':<4} {'op':<9} {'bytes':>8} "
             f"{'ours':>11} {'perftest':>11} {'ratio':>7} {'goal':<4} "
             f"{'spread ours':>11} {'spread perf':>11} {'wins':>13} "
@@ -345,7 +372,7 @@ def table(rows):
     return "\n".join(lines)
 
 
-def plot(out, rows, guests, mode):
+def plot(out, rows, guests, mode, control=None):
     """One PNG: the compared figure vs message size, both tools, each op."""
     rows = [r for r in rows if r["guests"] == guests and r["mode"] == mode]
     if not rows:
@@ -363,7 +390,9 @@ def plot(out, rows, guests, mode):
                 for size, value in sorted(points):
                     f.write(f"{size} {value}\n")
             dash = 1 if tool == "ours" else 2
-            name = "rdma_rc_example" if tool == "ours" else "perftest"
+            name = tool_name(tool)
+            if control:
+                name = f"{tool_name(control)} in {name}'s turn"
             series.append(
                 f"'{data}' using 1:2 with linespoints lw 2 pt {7 if tool == 'ours' else 6} "
                 f"ps 1.3 dt {dash} lc {i + 1} title '{op} {name}'")
@@ -373,6 +402,10 @@ def plot(out, rows, guests, mode):
     title = (f"{'Latency' if mode == 'lat' else 'Bandwidth'} vs message size, "
              f"soft-RoCE, {guests} guest{'s' if guests > 1 else ''} "
              f"(solid: rdma_rc_example, dashed: perftest)")
+    if control:
+        title = (f"A/A control: {tool_name(control)} in both turns, "
+                 f"{guests} guest{'s' if guests > 1 else ''} "
+                 f"(solid: the turn of rdma_rc_example, dashed: of perftest)")
     script = "\n".join([
         "set terminal pngcairo size 1000,650 font ',11' noenhanced dashed",
         f"set output '{png}'",
@@ -398,6 +431,11 @@ def main():
         return 2
     out = sys.argv[1]
     setups = [int(s) for s in sys.argv[2:]]
+    try:
+        control = read_control(out)
+    except ValueError as e:
+        print(f"bench-report: {e}", file=sys.stderr)
+        return 2
     records = []
     missing = []
     for guests in setups:
@@ -405,7 +443,7 @@ def main():
         path = os.path.join(out, f"guests-{guests}.{side}.out")
         found = []
         if os.path.exists(path):
-            found = parse_output(path)
+            found = parse_output(path, control)
         else:
             print(f"bench-report: no {path}", file=sys.stderr)
         records += found
@@ -414,7 +452,7 @@ def main():
             missing += not_run(plan, found)
     rows = medians(records)
     failed = [r for r in records if not r["figures"]]
-    text = table(rows)
+    text = table(rows, control)
     with open(os.path.join(out, "table.txt"), "w") as f:
         f.write(text + "\n")
     print(text)
@@ -426,9 +464,11 @@ def main():
         print(f"\n{len(missing)} measurement(s) of the plan did not run:")
         for r in missing:
             print(f"  {measurement_text(r)}")
-    pngs = [plot(out, rows, g, m) for g in setups for m in ("lat", "bw")]
+    pngs = [plot(out, rows, g, m, control)
+            for g in setups for m in ("lat", "bw")]
     with open(os.path.join(out, "results.json"), "w") as f:
-        json.dump({"measurements": records, "medians": rows}, f, indent=1)
+        json.dump({"control": control, "measurements": records,
+                   "medians": rows}, f, indent=1)
     print("\nwrote " + ", ".join(
         [os.path.join(out, "results.json"), os.path.join(out, "table.txt")]
         + [p for p in pngs if p]))

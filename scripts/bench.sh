@@ -36,6 +36,10 @@ Options:
   --out DIR           where results go (default build/bench-<date>)
   --build DIR         the build tree with rdma_rc_example, brought up to
                       date with cmake --build first (default build)
+  --control TOOL      an A/A run: both tools' turns run TOOL (ours or
+                      perftest), so each ratio is TOOL against itself, in
+                      the same order and on the same guests as a real run:
+                      how far the rig's noise alone moves a ratio
   --dry-run           print the plan, one line per measurement (guests, run,
                       index, tool, mode, op, size, iterations, port), and
                       exit: no build, no guests
@@ -64,6 +68,7 @@ MAX_BYTES=67108864
 MIN_ITERS=20
 OUT=
 BUILD=$SOURCE_DIR/build
+CONTROL=
 DRY_RUN=
 
 while [ $# -gt 0 ]; do
@@ -78,6 +83,7 @@ while [ $# -gt 0 ]; do
 	--max-bytes) MAX_BYTES=${2:?}; shift 2 ;;
 	--out) OUT=${2:?}; shift 2 ;;
 	--build) BUILD=${2:?}; shift 2 ;;
+	--control) CONTROL=${2:?}; shift 2 ;;
 	--dry-run) DRY_RUN=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
@@ -88,6 +94,10 @@ case "$GUESTS" in
 1 | 2) SETUPS=$GUESTS ;;
 both) SETUPS="1 2" ;;
 *) die "invalid --guests value '$GUESTS' (expected 1, 2 or both)" ;;
+esac
+case "$CONTROL" in
+'' | ours | perftest) ;;
+*) die "invalid --control value '$CONTROL' (expected ours or perftest)" ;;
 esac
 for n in "$RUNS" "$LAT_ITERS" "$BW_ITERS" "$MAX_BYTES"; do
 	if ! [[ "$n" =~ ^[0-9]+$ ]] || [ "$n" -lt 1 ]; then
@@ -163,6 +173,12 @@ cmake --build "$BUILD" >&2 || die "failed to bring $BUILD up to date (cmake --bu
 [ -n "$OUT" ] || OUT=$BUILD/bench-$(date -u +%Y%m%d-%H%M%S)
 mkdir -p "$OUT"
 OUT=$(readlink -f "$OUT")
+# bench-report.py reads which tool an A/A run ran in both turns from here.
+if [ -n "$CONTROL" ]; then
+	echo "$CONTROL" >"$OUT/control"
+else
+	rm -f "$OUT/control"
+fi
 
 command -v gnuplot >/dev/null 2>&1 || {
 	echo "bench.sh: installing gnuplot-nox" >&2
@@ -219,7 +235,7 @@ run_part() {
 	"$RXE_VM" exec --out "$OUT/setup-$setup" "$SESSION" \
 		-a 'uname -r; nproc' >/dev/null || true
 	local runner="bash $SCRIPTS/bench-guest.sh"
-	local common="PROGRAM='$PROGRAM' PLAN='$todo'"
+	local common="PROGRAM='$PROGRAM' PLAN='$todo' CONTROL='$CONTROL'"
 	# Generous: perftest in one guest can take tens of ms per round trip.
 	local timeout=$((600 + $(wc -l <"$todo") * 120))
 	(

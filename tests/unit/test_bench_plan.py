@@ -94,6 +94,17 @@ class BenchPlan(unittest.TestCase):
         self.assertEqual(res.stdout, "")
         self.assertIn("invalid --guests value '3'", res.stderr)
 
+    def test_bad_control_value_is_refused(self):
+        res = subprocess.run(["bash", SCRIPT, "--dry-run", "--control", "ib"],
+                             capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(res.returncode, 0)
+        self.assertEqual(res.stdout, "")
+        self.assertIn("invalid --control value 'ib'", res.stderr)
+
+    def test_control_keeps_the_plan(self):
+        args = ["--guests", "2", "--runs", "2", "--ops", "read"]
+        self.assertEqual(plan(*args, "--control", "perftest"), plan(*args))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -141,6 +141,69 @@ class BenchReport(unittest.TestCase):
         self.assertIn(" n/a ", bw)
 
 
+def turn(block, name):
+    """BLOCK (one of the made-up outputs above) as run in NAME's turn."""
+    head, _, rest = block.partition("\n")
+    fields = head.split()
+    fields[5] = name
+    return " ".join(fields) + "\n" + rest
+
+
+class ControlRun(unittest.TestCase):
+    """An A/A run (bench.sh --control): one tool in both turns."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def run_with(self, control, output):
+        with open(os.path.join(self.dir.name, "control"), "w") as f:
+            f.write(control + "\n")
+        path = os.path.join(self.dir.name, "guests-1.a.out")
+        with open(path, "w") as f:
+            f.write(output)
+        self.assertEqual(report.read_control(self.dir.name), control)
+        return report.parse_output(path, control)
+
+    def test_perftest_in_both_turns(self):
+        records = self.run_with(
+            "perftest", turn(perf_lat(1, 0, 10.00), "ours")
+            + perf_lat(1, 1, 12.50))
+        self.assertEqual([(r["tool"], r["ran"]) for r in records],
+                         [("ours", "perftest"), ("perftest", "perftest")])
+        self.assertEqual([r["figures"]["t_typical"] for r in records],
+                         [10.0, 12.5])
+        rows = report.medians(records)
+        self.assertAlmostEqual(rows[0]["ratio"], 0.8)
+        # perftest prints two decimals: 10.00 and 12.50 are told apart
+        self.assertEqual((rows[0]["wins"], rows[0]["ties"]), (1, 0))
+        lines = report.table(rows, "perftest").splitlines()
+        self.assertEqual(
+            lines[0], "A/A control: perftest ran in both turns; the columns"
+            " name the turns, the ratio is the tool against itself")
+        self.assertIn(" 0.8000 ok ", lines[3])
+
+    def test_ours_in_both_turns(self):
+        records = self.run_with(
+            "ours", ours_lat(1, 0, 10.0) + turn(ours_lat(1, 1, 8.0),
+                                                 "perftest"))
+        self.assertEqual([r["figures"]["t_typical"] for r in records],
+                         [10.0, 8.0])
+        self.assertAlmostEqual(report.medians(records)[0]["ratio"], 1.25)
+
+    def test_a_normal_run_has_no_control(self):
+        self.assertIsNone(report.read_control(self.dir.name))
+        self.assertNotIn("A/A", report.table([], None))
+
+    def test_a_control_file_that_names_no_tool(self):
+        with open(os.path.join(self.dir.name, "control"), "w") as f:
+            f.write("ib_send_lat\n")
+        with self.assertRaisesRegex(ValueError, "names no tool"):
+            report.read_control(self.dir.name)
+
+
 def pair(ours, perf, error=0.0005):
     return ((ours, error), (perf, error))
 
