@@ -392,7 +392,8 @@ def plot(out, rows, guests, mode, control=None):
             dash = 1 if tool == "ours" else 2
             name = tool_name(tool)
             if control:
-                name = f"{tool_name(control)} in {name}'s turn"
+                # no quote marks: the title is a gnuplot string in them
+                name = f"{tool_name(control)} in turn of {name}"
             series.append(
                 f"'{data}' using 1:2 with linespoints lw 2 pt {7 if tool == 'ours' else 6} "
                 f"ps 1.3 dt {dash} lc {i + 1} title '{op} {name}'")
@@ -405,7 +406,7 @@ def plot(out, rows, guests, mode, control=None):
     if control:
         title = (f"A/A control: {tool_name(control)} in both turns, "
                  f"{guests} guest{'s' if guests > 1 else ''} "
-                 f"(solid: the turn of rdma_rc_example, dashed: of perftest)")
+                 f"(solid: turn of rdma_rc_example)")
     script = "\n".join([
         "set terminal pngcairo size 1000,650 font ',11' noenhanced dashed",
         f"set output '{png}'",
