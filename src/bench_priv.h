@@ -160,7 +160,7 @@ static inline struct bench_clock bench_clock_read(void)
 #define BENCH_SPINS_PER_YIELD 16
 #define BENCH_SPINS_PER_LOOK  1024
 #define BENCH_SPIN_US	      100u
-#define BENCH_LONG_SPIN_US    1000u
+#define BENCH_LONG_SPIN_US    4000u
 #define BENCH_NAP_US	      20u
 
 /* The bound on a wait that sees no progress, and when it may sleep. */

@@ -1,7 +1,7 @@
 # Benchmark mode between the two guests ("two hosts"): server on guest a,
 # client on guest b. With the peer on a port of its own, a latency run
 # naps once a wait outlasts its spin (100 us for a SEND or WRITE ping-pong,
-# 1000 us for READ); a bandwidth run sleeps once its CQ stays empty.
+# 4000 us for READ); a bandwidth run sleeps once its CQ stays empty.
 # Each with consistent figures and JSON.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
@@ -50,7 +50,7 @@ check_figures lat write 20 4096
 
 RXE_OUT=$out.lat_read
 expect_rc "$RXE_OUT.client.rc" 0
-expect_line "$RXE_OUT.client.out" "waits: poll for 1000 us, then nap 20 us at a time (latency, the peer is on another port)"
+expect_line "$RXE_OUT.client.out" "waits: poll for 4000 us, then nap 20 us at a time (latency, the peer is on another port)"
 check_figures lat read 20 64
 
 RXE_OUT=$out.bw_write
