@@ -135,7 +135,8 @@ static bool is_ping_pong(const struct bench_config *bc)
  *   1 MiB READ between the guests, 31 against 38 ms (docs/benchmarks.md).
  *   Not so for 64 frames: a 64 KiB READ there takes 2.5-3 ms, and naps
  *   after 1 ms made it 4% slower than polling through (2727 against 2610
- *   us); after 4 ms it never naps, and 1 MiB still gains (30 against 35).
+ *   us); after 4 ms it never naps, and 1 MiB still gains (30 against 35
+ *   ms).
  */
 static void choose_wait(struct bench_run *run, const struct config *cfg,
 			const struct resources *res,

@@ -169,8 +169,8 @@ class ControlRun(unittest.TestCase):
 
     def test_perftest_in_both_turns(self):
         records = self.run_with(
-            "perftest", turn(perf_lat(1, 0, 10.00), "ours")
-            + perf_lat(1, 1, 12.50))
+            "perftest", turn(perf_lat(1, 0, "10.00"), "ours")
+            + perf_lat(1, 1, "12.50"))
         self.assertEqual([(r["tool"], r["ran"]) for r in records],
                          [("ours", "perftest"), ("perftest", "perftest")])
         self.assertEqual([r["figures"]["t_typical"] for r in records],
