@@ -18,16 +18,6 @@ int wait_completion(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc,
 		    const struct trace *tr);
 
 /*
- * The two steps of sleeping on @cq's completion channel, for waits of their
- * own (the benchmark's). arm_cq asks for an event on the next completion of
- * any kind; take_cq_event takes one event off the non-blocking channel, if
- * one is there (0 also when none is), and acknowledges it. 0 or a negative
- * errno, after one line.
- */
-int arm_cq(struct ibv_cq *cq);
-int take_cq_event(struct ibv_cq *cq, const struct trace *tr);
-
-/*
  * Poll @cq for one completion, for at most @timeout_ms. Succeeds only if it
  * arrived, its status is IBV_WC_SUCCESS and its opcode is @expected; the
  * completion is copied to *@wc when @wc is not NULL.

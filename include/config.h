@@ -7,8 +7,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "bench.h"
 #include "op_id.h"
+
+struct option;
 
 /* The transport of the QP; the number travels in the QP-info message. */
 enum transport {
@@ -16,6 +17,9 @@ enum transport {
 	TRANSPORT_UC = 1, /* unreliable connected: SEND and RDMA WRITE */
 	TRANSPORT_UD = 2, /* unreliable datagram: SEND only, one packet */
 };
+
+/* The program's name, as its messages start; its version comes from CMake. */
+#define PROGRAM_NAME "rdma_rc_example"
 
 #define CONFIG_DEFAULT_TCP_PORT		   19875
 #define CONFIG_DEFAULT_IB_PORT		   1
@@ -51,25 +55,52 @@ struct config {
 
 	/* Output. */
 	bool verbose;
+};
 
-	/* Benchmark mode (--bench): off unless asked for. */
-	struct bench_config bench;
+/*
+ * The options of a mode that runs instead of the operations, handed to
+ * config_parse by main: their rows join the table, the options config.c
+ * does not know go to @parse, and once all are read @finish checks them
+ * against the rest of the command line.
+ */
+struct config_mode {
+	const struct option *long_options; /* ends with a row of zeros */
+	const char *short_options;	   /* for getopt_long's string */
+	void *settings;			   /* the mode's own struct */
+	/* 0, or -EINVAL after one line on @err */
+	int (*parse)(void *settings, int opt, const char *arg, FILE *err);
+	/* 0, or -EINVAL after one line on @err */
+	int (*finish)(void *settings, const struct config *cfg, FILE *err);
+	/* the mode's lines at the end of --help */
+	void (*print_usage)(FILE *out);
 };
 
 /* Fill @cfg with the defaults of every option. */
 void config_defaults(struct config *cfg);
 
 /*
- * Parse the command line into @cfg. Pure: no exit(), no globals kept, safe to
- * call repeatedly (getopt is reset); strings in @cfg point into @argv, and
- * GNU getopt may reorder @argv. Help and version go to @out, errors (one
- * line) to @err. Returns 0 to run, 1 when help or version was printed,
- * -EINVAL on a usage error.
+ * Parse the command line into @cfg, and @mode's options (if not NULL) into
+ * its settings. Pure: no exit(), no globals kept, safe to call repeatedly
+ * (getopt is reset); strings in @cfg point into @argv, and GNU getopt may
+ * reorder @argv. Help and version go to @out, errors (one line) to @err.
+ * Returns 0 to run, 1 when help or version was printed, -EINVAL on a usage
+ * error.
  */
-int config_parse(struct config *cfg, int argc, char **argv, FILE *out,
-		 FILE *err);
+int config_parse(struct config *cfg, const struct config_mode *mode, int argc,
+		 char **argv, FILE *out, FILE *err);
 
 /* "RC" for TRANSPORT_RC, and so on. */
-const char *transport_name(enum transport transport);
+static inline const char *transport_name(enum transport transport)
+{
+	switch (transport) {
+	case TRANSPORT_RC:
+		return "RC";
+	case TRANSPORT_UC:
+		return "UC";
+	case TRANSPORT_UD:
+		return "UD";
+	}
+	return "unknown";
+}
 
 #endif

@@ -2,6 +2,7 @@
 #ifndef EXCHANGE_H
 #define EXCHANGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,8 +42,8 @@ enum qp_info_flag {
 	QP_INFO_USES_EVENTS = 1 << 0, /* waits on a completion channel */
 	QP_INFO_HAS_ATOMICS = 1 << 1, /* device supports remote atomics */
 	QP_INFO_HAS_MW = 1 << 2,      /* device supports memory windows */
-	QP_INFO_BENCH = 1 << 3,	      /* runs a benchmark (--bench) */
-	QP_INFO_HAS_GID = 1 << 4,     /* sends a GRH: the GID fields are set */
+	QP_INFO_MODE = 1 << 3,	  /* runs a mode of its own (struct qp_mode) */
+	QP_INFO_HAS_GID = 1 << 4, /* sends a GRH: the GID fields are set */
 	QP_INFO_KNOWN_FLAGS = (1 << 5) - 1,
 };
 
@@ -83,10 +84,24 @@ int qp_info_decode_header(const uint8_t *buf, size_t len, const char **why);
 int qp_info_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 		   const char **why);
 
-/* 0 if @remote runs the same transport and operations as @local; else
- * -EPROTO with a reason in *@why. */
+/*
+ * A mode that runs instead of the operations, which flag QP_INFO_MODE
+ * tells the peer about: whether this side runs it, and the words for a
+ * peer that does otherwise. main says what the mode is.
+ */
+struct qp_mode {
+	bool on;
+	const char *peer_only;	/* the peer runs it, this side does not */
+	const char *local_only; /* this side runs it, the peer does not */
+};
+
+/*
+ * 0 if @remote runs the same transport and operations as @local, and the
+ * same @mode (NULL: the operations only); else -EPROTO with a reason in
+ * *@why.
+ */
 int qp_info_match(const struct qp_info *local, const struct qp_info *remote,
-		  const char **why);
+		  const struct qp_mode *mode, const char **why);
 
 /*
  * For the TCP exchange, where each side builds the path to the other

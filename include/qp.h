@@ -12,15 +12,30 @@
 #include "trace.h"
 
 /*
+ * The QP's constants, each with its why; the TCP exchange and RDMA_CM
+ * (src/cm) connect with the same ones.
+ *
  * RNR NAK timer (code 12 = 0.64 ms): how long a sender we refuse waits.
- * Both connection paths use it; RDMA_CM's own choice would be code 0, the
- * longest wait there is (655.36 ms).
+ * RDMA_CM's own choice would be code 0, the longest wait there is
+ * (655.36 ms).
  */
 #define QP_MIN_RNR_TIMER 12
+/* Ack timeout (code 14 = 4.096 us * 2^14, about 67 ms) before a resend. */
+#define QP_ACK_TIMEOUT 14
+/* Resends after a lost packet before the QP fails: 7 is the maximum. */
+#define QP_RETRY_CNT 7
+/* Resends after an RNR NAK; 6, because 7 would mean retry forever. */
+#define QP_RNR_RETRY 6
+/* RDMA READs and atomics in flight at once: the operations issue one. */
+#define QP_MAX_RD_ATOMIC 1
 /* The QP takes only the remote rights of the MR's access flags. */
 #define QP_REMOTE_ACCESS                                    \
 	(IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE | \
 	 IBV_ACCESS_REMOTE_ATOMIC)
+/* UC has no RDMA READ and no atomics: of those rights, WRITE alone. */
+#define UC_REMOTE_ACCESS IBV_ACCESS_REMOTE_WRITE
+/* The Q_Key of our UD QP: a datagram that carries another is dropped. */
+#define UD_QKEY 0x11111111u
 
 /*
  * The result of connecting, however it was made (TCP exchange now, RDMA_CM
@@ -47,23 +62,44 @@ struct qp_path {
 struct ibv_ah_attr qp_peer_address(const struct qp_path *path,
 				   const struct qp_info *remote);
 
-int modify_qp_to_init(struct ibv_qp *qp, uint8_t port, unsigned int access,
-		      const struct trace *tr);
-int modify_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
-		     const struct qp_info *remote, const struct trace *tr);
-int modify_qp_to_rts(struct ibv_qp *qp, uint32_t psn, uint8_t max_rd_atomic,
-		     const struct trace *tr);
+/*
+ * ibv_modify_qp to attr->qp_state, with the one error line naming the QP
+ * ("failed to modify @kind QP 0x11 to RTR: ..."; @kind "UC ", "UD " or "").
+ */
+int qp_modify(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
+	      const char *kind);
 
-/* Our QP info, with a random first PSN (the QP-info message's content). */
+/*
+ * The manual's three transitions, for each transport. INIT: the port and
+ * the remote rights @access (UD: the Q_Key instead). RTR: the peer's QP,
+ * PSN and address, the path MTU, RC's READ depth and RNR timer (UD: none
+ * of these). RTS: our first PSN, and for RC the ack timeout, the retries
+ * and our READ depth.
+ */
+int modify_qp_to_init(struct ibv_qp *qp, enum transport transport, uint8_t port,
+		      unsigned int access, const struct trace *tr);
+int modify_qp_to_rtr(struct ibv_qp *qp, enum transport transport,
+		     const struct qp_path *path, const struct qp_info *remote,
+		     const struct trace *tr);
+int modify_qp_to_rts(struct ibv_qp *qp, enum transport transport, uint32_t psn,
+		     uint8_t max_rd_atomic, const struct trace *tr);
+
+/*
+ * Our QP info, with a random first PSN (the QP-info message's content);
+ * flag QP_INFO_MODE if @mode is on.
+ */
 int qp_describe_local(const struct resources *res, const struct config *cfg,
-		      struct qp_info *info);
+		      const struct qp_mode *mode, struct qp_info *info);
 /* The manual's "Remote address = ..." lines. */
 void qp_print_remote(const struct qp_info *remote);
 /* The client receives the server's SENDs: post those receives (in INIT). */
 int qp_post_early_receives(struct resources *res, const struct config *cfg);
 
-/* Exchange QP info over @sock, bring res->qp to RTS, sync. */
-int connect_qp(struct resources *res, const struct config *cfg, int sock,
-	       struct connection *conn);
+/*
+ * Exchange QP info over @sock (refusing a peer that runs another list of
+ * operations, or another @mode), bring res->qp to RTS, sync.
+ */
+int connect_qp(struct resources *res, const struct config *cfg,
+	       const struct qp_mode *mode, int sock, struct connection *conn);
 
 #endif

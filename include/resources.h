@@ -26,6 +26,30 @@ struct rc_buffer {
 	uint64_t atomic_counter;
 };
 
+/*
+ * How big to make what resources_create makes, and what the connection
+ * sets up for the run: main fills it with resources_default_sizes, for
+ * the operations, and a mode that needs more changes what it needs.
+ */
+struct resources_sizes {
+	size_t buf_size; /* bytes of the one registered region */
+	int cq_entries;
+	uint32_t max_send_wr;
+	uint32_t max_recv_wr;
+	uint32_t max_inline_data; /* 0: none; dropped if the device has none */
+	bool sq_sig_all;	  /* every send completes, as in the manual */
+	bool comp_channel;	  /* the CQ gets a completion channel */
+	/* RDMA READs and atomics in flight, each way: the devices may allow
+	 * fewer, and never fewer than 1 is asked */
+	uint8_t max_rd_atomic;
+	/* receives the client posts in INIT, for the SENDs it is sent */
+	size_t early_receives;
+};
+
+/* The sizes the operations need (-e: with a completion channel). */
+void resources_default_sizes(struct resources_sizes *sizes,
+			     const struct config *cfg);
+
 /* Everything resources_create makes, destroyed by resources_destroy. */
 struct resources {
 	struct ibv_context *ctx;
@@ -42,21 +66,25 @@ struct resources {
 	size_t buf_size;
 	unsigned int mr_access;
 	struct ibv_mr *mr;
-	struct ibv_comp_channel *comp_channel; /* -e only, else NULL */
+	struct ibv_comp_channel
+		*comp_channel; /* sizes.comp_channel, else NULL */
 	struct ibv_cq *cq;
 	struct ibv_qp *qp;
 	struct ibv_ah *ah; /* -c ud: the address of the peer, once known */
+	struct resources_sizes sizes;
 	struct trace trace;
 };
 
 /* Open the device, query it, allocate PD, buffer, MR, CQ and QP. */
-int resources_create(struct resources *res, const struct config *cfg);
+int resources_create(struct resources *res, const struct config *cfg,
+		     const struct resources_sizes *sizes);
 
 /*
  * The same on a device context someone else opened and will close (the
  * one RDMA_CM resolved the peer's address to).
  */
 int resources_create_on(struct resources *res, const struct config *cfg,
+			const struct resources_sizes *sizes,
 			struct ibv_context *ctx);
 
 /* Free what resources_create made, in reverse order; first error or 0. */

@@ -4,6 +4,9 @@
 #   - cppcheck with the check groups below
 #   - clang-tidy with the checks listed (and the reasons for those left out)
 #     in .clang-tidy, on every C file of a clang build's compile database
+#   - the manual's steps name no mode of their own: no "bench" in them
+#   - no file of a program reaches itself through calls, and no library
+#     calls one above it (scripts/call_cycles.py, from nm of that build)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
@@ -23,7 +26,9 @@ clang-format --dry-run --Werror "${c_files[@]}" || status=1
 
 echo "lint.sh: cppcheck --enable=$CPPCHECK_ENABLE"
 cppcheck --quiet --std=c11 --library=posix --enable="$CPPCHECK_ENABLE" \
-	--error-exitcode=1 -I include -I src/ops src tests/unit tests/fuzz ||
+	--error-exitcode=1 -I include -I include/common -I include/ops -I include/cm \
+	-I include/bench -I include/mc -I src/ops -I src/bench -I src/cm \
+	src tests/unit tests/fuzz ||
 	status=1
 
 echo "lint.sh: clang-tidy (checks in .clang-tidy)"
@@ -33,6 +38,24 @@ mapfile -t tu < <(git ls-files '*.c' | grep -v '^tests/fuzz/')
 printf '%s\n' "${tu[@]}" |
 	xargs -P2 -n4 clang-tidy -p "$LINT_DIR" --quiet 2>/dev/null ||
 	status=1
+
+# The steps of the manual's flow, and the operations: the benchmark is a
+# mode beside them, which only main.c names.
+STEP_FILES=(src/config.c src/device.c src/resources.c src/sock.c
+	src/exchange.c src/qp.c src/post.c src/completion.c src/ops
+	include/config.h include/device.h include/resources.h include/sock.h
+	include/exchange.h include/qp.h include/post.h include/completion.h
+	include/op_id.h include/ops)
+echo "lint.sh: no mention of the benchmark in the manual's steps"
+if grep -rin bench "${STEP_FILES[@]}"; then
+	echo "lint.sh: the lines above name the benchmark inside the manual's steps" >&2
+	status=1
+fi
+
+echo "lint.sh: no ring of calls between files or libraries"
+cmake --build "$LINT_DIR" -j2 --target rdma_rc_example rdma_mc_example \
+	>/dev/null || status=1
+python3 "$ROOT/scripts/call_cycles.py" "$LINT_DIR" || status=1
 
 if [ "$status" -ne 0 ]; then
 	echo "lint.sh: FAILED" >&2

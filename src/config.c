@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
 #include "config.h"
 #include "opt_error.h"
 #include "ops.h"
 #include "transport.h"
 
-#define PROGRAM_NAME	"rdma_rc_example"
-#define PROGRAM_VERSION "0.1.0"
+#ifndef PROGRAM_VERSION
+#define PROGRAM_VERSION "unknown" /* CMake defines it, from project() */
+#endif
 
 /* Long-only options get values outside the character range. */
 enum long_only_option {
@@ -39,9 +39,12 @@ static const struct option long_options[] = {
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
-	BENCH_LONG_OPTIONS,
-	{NULL, 0, NULL, 0},
 };
+#define OWN_OPTION_COUNT (sizeof(long_options) / sizeof(long_options[0]))
+/* Room for a mode's rows beside ours, and for the closing row of zeros. */
+#define OPTION_TABLE_MAX  48
+#define SHORT_OPTIONS	  ":p:d:i:g:o:c:Rt:evhV"
+#define SHORT_OPTIONS_MAX 64
 
 void config_defaults(struct config *cfg)
 {
@@ -61,27 +64,13 @@ void config_defaults(struct config *cfg)
 		.accept_timeout_sec = CONFIG_DEFAULT_ACCEPT_TIMEOUT_SEC,
 		.verbose = false,
 	};
-	bench_config_defaults(&cfg->bench);
-}
-
-const char *transport_name(enum transport transport)
-{
-	switch (transport) {
-	case TRANSPORT_RC:
-		return "RC";
-	case TRANSPORT_UC:
-		return "UC";
-	case TRANSPORT_UD:
-		return "UD";
-	}
-	return "unknown";
 }
 
 /* Under an operation that leaves the QP in the error state, in --help. */
 #define LAST_ONLY_NOTE \
 	"             must be last: leaves the QP in the error state\n"
 
-static void print_usage(FILE *out)
+static void print_usage(const struct config_mode *mode, FILE *out)
 {
 	size_t count, i;
 	const struct op_desc *ops = ops_table(&count);
@@ -122,7 +111,8 @@ static void print_usage(FILE *out)
 		fprintf(out, "  %-9s  %s\n%s", ops[i].name, ops[i].teaches,
 			ops[i].flags & OP_LEAVES_QP_IN_ERROR ? LAST_ONLY_NOTE
 							     : "");
-	bench_print_usage(out);
+	if (mode)
+		mode->print_usage(out);
 }
 
 /*
@@ -205,7 +195,8 @@ static int parse_ops(struct config *cfg, const char *list, FILE *err)
 }
 
 /* Apply one option; 0, or -EINVAL after printing the reason. */
-static int apply_option(struct config *cfg, int opt, const char *arg, FILE *err)
+static int apply_option(struct config *cfg, const struct config_mode *mode,
+			int opt, const char *arg, FILE *err)
 {
 	unsigned long value = 0;
 	int ret = 0;
@@ -265,76 +256,76 @@ static int apply_option(struct config *cfg, int opt, const char *arg, FILE *err)
 		cfg->verbose = true;
 		break;
 	default:
-		ret = bench_parse_option(&cfg->bench, opt, arg, err);
+		ret = mode ? mode->parse(mode->settings, opt, arg, err)
+			   : -EINVAL;
 		break;
 	}
 	return ret;
 }
 
 /* Report what getopt rejected, in one line, naming it as it was typed. */
-static void report_bad_option(int opt, char **argv, FILE *err)
+static void report_bad_option(int opt, char **argv, const struct option *table,
+			      FILE *err)
 {
 	char text[OPT_ERROR_MAX];
 
-	opt_error_text(text, sizeof(text), opt, argv, long_options);
+	opt_error_text(text, sizeof(text), opt, argv, table);
 	fprintf(err, "%s: %s\n", PROGRAM_NAME, text);
 }
 
 /*
- * The benchmark runs where perftest's RC tests do: UC has no READ or
- * atomics, UD no RDMA at all, and RDMA_CM sets its own READ depth.
+ * Our rows, then @mode's, then the row of zeros getopt_long ends on; and
+ * the short options, ours then @mode's. -EINVAL if either does not fit.
  */
-static int check_bench_transport(const struct config *cfg, FILE *err)
+static int build_tables(const struct config_mode *mode,
+			struct option table[OPTION_TABLE_MAX],
+			char shorts[SHORT_OPTIONS_MAX])
 {
-	if (!bench_is_on(&cfg->bench))
-		return 0;
-	if (cfg->use_rdma_cm) {
-		fprintf(err,
-			"%s: option --bench runs over the TCP exchange, not with --rdma-cm\n",
-			PROGRAM_NAME);
-		return -EINVAL;
+	size_t n = OWN_OPTION_COUNT, i;
+	int len;
+
+	memcpy(table, long_options, sizeof(long_options));
+	for (i = 0; mode && mode->long_options[i].name; i++) {
+		if (n + 1 >= OPTION_TABLE_MAX)
+			return -EINVAL;
+		table[n++] = mode->long_options[i];
 	}
-	if (cfg->transport != TRANSPORT_RC) {
-		fprintf(err,
-			"%s: option --bench runs over RC, not --connection %s\n",
-			PROGRAM_NAME, transport_name(cfg->transport));
-		return -EINVAL;
-	}
-	if (cfg->use_events && cfg->bench.busy_poll) {
-		fprintf(err,
-			"%s: options -e and --busy-poll contradict (sleep on the completion channel, or never)\n",
-			PROGRAM_NAME);
-		return -EINVAL;
-	}
-	return 0;
+	table[n] = (struct option){0};
+	len = snprintf(shorts, SHORT_OPTIONS_MAX, "%s%s", SHORT_OPTIONS,
+		       mode ? mode->short_options : "");
+	return len < 0 || len >= SHORT_OPTIONS_MAX ? -EINVAL : 0;
 }
 
-int config_parse(struct config *cfg, int argc, char **argv, FILE *out,
-		 FILE *err)
+int config_parse(struct config *cfg, const struct config_mode *mode, int argc,
+		 char **argv, FILE *out, FILE *err)
 {
+	struct option table[OPTION_TABLE_MAX];
+	char shorts[SHORT_OPTIONS_MAX];
 	const char *ops_arg = NULL;
 	int opt, ret;
 
 	config_defaults(cfg);
+	if (build_tables(mode, table, shorts)) {
+		fprintf(err, "%s: too many options to parse\n", PROGRAM_NAME);
+		return -EINVAL;
+	}
 	/* 0, not 1: glibc then re-initialises all of getopt's state. */
 	optind = 0;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv,
-				  ":p:d:i:g:o:c:Rt:evhV" BENCH_SHORT_OPTIONS,
-				  long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, shorts, table, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
-			print_usage(out);
+			print_usage(mode, out);
 			return 1;
 		case 'V':
 			fprintf(out, PROGRAM_NAME " " PROGRAM_VERSION "\n");
 			return 1;
 		case '?':
 		case ':':
-			report_bad_option(opt, argv, err);
+			report_bad_option(opt, argv, table, err);
 			return -EINVAL;
 		default:
-			if (apply_option(cfg, opt, optarg, err))
+			if (apply_option(cfg, mode, opt, optarg, err))
 				return -EINVAL;
 			if (opt == 'o')
 				ops_arg = optarg;
@@ -347,9 +338,7 @@ int config_parse(struct config *cfg, int argc, char **argv, FILE *out,
 			argv[optind]);
 		return -EINVAL;
 	}
-	ret = bench_config_finish(&cfg->bench, err);
-	if (!ret)
-		ret = check_bench_transport(cfg, err);
+	ret = mode ? mode->finish(mode->settings, cfg, err) : 0;
 	if (ret)
 		return ret;
 	/* Only now: -c may come after -o, and -R before or after -c. */

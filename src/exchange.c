@@ -172,7 +172,7 @@ int qp_info_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 }
 
 int qp_info_match(const struct qp_info *local, const struct qp_info *remote,
-		  const char **why)
+		  const struct qp_mode *mode, const char **why)
 {
 	if (local->transport != remote->transport) {
 		*why = "the peer uses another transport";
@@ -183,10 +183,12 @@ int qp_info_match(const struct qp_info *local, const struct qp_info *remote,
 		*why = "the peer runs another list of operations (-o)";
 		return -EPROTO;
 	}
-	if ((local->flags ^ remote->flags) & QP_INFO_BENCH) {
-		*why = remote->flags & QP_INFO_BENCH
-			       ? "the peer runs a benchmark (--bench), this side does not"
-			       : "this side runs a benchmark (--bench), the peer does not";
+	if ((local->flags ^ remote->flags) & QP_INFO_MODE) {
+		if (!mode)
+			*why = "the peer runs another mode";
+		else
+			*why = remote->flags & QP_INFO_MODE ? mode->peer_only
+							    : mode->local_only;
 		return -EPROTO;
 	}
 	return 0;

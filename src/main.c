@@ -3,7 +3,9 @@
  * rdma_rc_example: the RC example of the "RDMA Aware Networks Programming
  * User Manual". A server and a client connect an RC QP, then the server
  * SENDs a message, the client RDMA READs the server's buffer and RDMA
- * WRITEs a new text into it.
+ * WRITEs a new text into it. With --ops, the other lessons; with -c, UC or
+ * UD; with -R, RDMA_CM connects the QP; with --bench, the benchmark runs
+ * on the connected QP instead of the operations.
  */
 #include <stdio.h>
 #include <unistd.h>
@@ -22,20 +24,37 @@
 #define EXIT_FAILED 1
 #define EXIT_USAGE  2
 
-/* Step 9 onwards: the operations (or the benchmark), on a connected QP. */
-static int run_ops(const struct config *cfg, struct resources *res,
+/* What the command line chose: the flow's options, and the benchmark's. */
+struct run {
+	struct config cfg;
+	struct bench_config bench;
+	struct resources_sizes sizes;
+	struct qp_mode mode;
+};
+
+/* What the resources must hold, and what the peer must run too. */
+static void plan_run(struct run *run)
+{
+	resources_default_sizes(&run->sizes, &run->cfg);
+	run->sizes.early_receives = ops_receives_before_rtr(&run->cfg);
+	bench_size_resources(&run->bench, &run->sizes);
+	bench_qp_mode(&run->bench, &run->mode);
+}
+
+/* Step 9: the operations (or the benchmark) post and poll on the QP. */
+static int run_ops(const struct run *run, struct resources *res,
 		   const struct connection *conn, int sock)
 {
 	struct op_ctx ctx = {
 		.res = res,
 		.conn = conn,
 		.sock = sock,
-		.timeout_ms = cfg->timeout_sec * 1000,
+		.timeout_ms = run->cfg.timeout_sec * 1000,
 	};
 
-	if (bench_is_on(&cfg->bench))
-		return bench_run(cfg, res, conn, sock);
-	return ops_run(cfg, &ctx);
+	if (bench_is_on(&run->bench))
+		return bench_run(&run->cfg, &run->bench, res, conn, sock);
+	return ops_run(&run->cfg, &ctx);
 }
 
 /*
@@ -43,23 +62,24 @@ static int run_ops(const struct config *cfg, struct resources *res,
  * kept only for the syncs between operations, so that they never mix with
  * the operations' own completions on the QP.
  */
-static int run_rdma_cm(const struct config *cfg)
+static int run_rdma_cm(const struct run *run)
 {
 	struct cm cm;
 	struct resources res;
 	struct connection conn;
 	int sock, ret, destroy_ret;
 
-	ret = cm_open(&cm, cfg);
+	ret = cm_open(&cm, &run->cfg);
 	if (ret)
 		return ret;
-	ret = sock_connect(cfg, &sock);
+	ret = sock_connect(&run->cfg, &sock);
 	if (ret)
 		goto close_cm;
-	ret = cm_connect_qp(&cm, &res, cfg, sock, &conn);
+	ret = cm_connect_qp(&cm, &res, &run->cfg, &run->sizes, &run->mode, sock,
+			    &conn);
 	if (ret)
 		goto close_sock;
-	ret = run_ops(cfg, &res, &conn, sock);
+	ret = run_ops(run, &res, &conn, sock);
 	cm_disconnect(&cm);
 	destroy_ret = resources_destroy(&res);
 	if (!ret)
@@ -72,47 +92,56 @@ close_cm:
 }
 
 /* The manual's steps, in its order, once the options are known. */
-static int run(const struct config *cfg)
+static int run_steps(const struct run *run)
 {
+	const struct config *cfg = &run->cfg;
 	struct resources res;
 	struct connection conn;
 	int sock, ret, destroy_ret;
 
 	if (cfg->use_rdma_cm)
-		return run_rdma_cm(cfg);
-	ret = resources_create(&res, cfg);
+		return run_rdma_cm(run);
+	/* Steps 1-7: device list, device, its port, PD, memory region, CQ, QP. */
+	ret = resources_create(&res, cfg, &run->sizes);
 	if (ret)
 		return ret;
+	/* Step 8: over a TCP connection, exchange QP info; INIT, RTR, RTS. */
 	ret = sock_connect(cfg, &sock);
 	if (ret)
 		goto destroy_resources;
-	ret = connect_qp(&res, cfg, sock, &conn);
+	ret = connect_qp(&res, cfg, &run->mode, sock, &conn);
 	if (ret)
 		goto close_sock;
-	ret = run_ops(cfg, &res, &conn, sock);
+	ret = run_ops(run, &res, &conn, sock);
 close_sock:
 	close(sock);
 destroy_resources:
+	/* Step 10: everything, in the reverse order of creation. */
 	destroy_ret = resources_destroy(&res);
 	return ret ? ret : destroy_ret;
 }
 
 int main(int argc, char **argv)
 {
-	struct config cfg;
+	struct config_mode bench_options;
+	struct run run;
 	int ret;
 
 	/* Progress lines show up as they happen, also in a pipe or a log. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	ret = config_parse(&cfg, argc, argv, stdout, stderr);
+	/* Before the steps: the command line. */
+	bench_config_mode(&run.bench, &bench_options);
+	ret = config_parse(&run.cfg, &bench_options, argc, argv, stdout,
+			   stderr);
 	if (ret)
 		return ret > 0 ? EXIT_PASSED : EXIT_USAGE;
+	plan_run(&run);
 	ret = interrupt_install();
 	if (!ret)
-		ret = run(&cfg);
+		ret = run_steps(&run);
 	if (ret && interrupted())
 		fprintf(stderr,
-			"rdma_rc_example: stopped by %s, resources freed\n",
+			PROGRAM_NAME ": stopped by %s, resources freed\n",
 			interrupt_signal_name());
 	printf("\ntest result is %d\n", ret);
 	return ret ? EXIT_FAILED : EXIT_PASSED;

@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* Step 8 of the manual: bring the QP from RESET through INIT and RTR to RTS. */
+/*
+ * Step 8 of the manual: bring the QP from RESET through INIT and RTR to
+ * RTS, for each transport: RC as the manual does it; UC without what
+ * acknowledgements and READs need; UD with a Q_Key and no peer, which each
+ * send names through an address handle instead.
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <netinet/in.h>
@@ -9,29 +14,70 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "ops.h"
 #include "post.h"
 #include "qp.h"
 #include "sock.h"
-#include "uc.h"
-#include "ud.h"
 
-/* Ack timeout (code 14 = 4.096 us * 2^14, about 67 ms) before a resend. */
-#define QP_ACK_TIMEOUT 14
-/* Resends after a lost packet before the QP fails: 7 is the maximum. */
-#define QP_RETRY_CNT 7
-/* Resends after an RNR NAK; 6, because 7 would mean retry forever. */
-#define QP_RNR_RETRY 6
-/* RDMA READs and atomics in flight at once: this example issues one. */
-#define QP_MAX_RD_ATOMIC 1
-/* ...a benchmark as many as both devices allow; the attribute is 8 bits. */
-#define QP_MAX_RD_ATOMIC_LIMIT 255
 /* Routers a RoCE v2 packet may cross (the GRH hop limit). */
 #define QP_HOP_LIMIT 64
 
-int modify_qp_to_init(struct ibv_qp *qp, uint8_t port, unsigned int access,
-		      const struct trace *tr)
+int qp_modify(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
+	      const char *kind)
+{
+	int ret = ibv_modify_qp(qp, attr, mask);
+
+	if (ret) {
+		fprintf(stderr, "failed to modify %sQP 0x%06x to %s: %s\n",
+			kind, qp->qp_num, qp_state_str(attr->qp_state),
+			strerror(ret));
+		return -ret;
+	}
+	return 0;
+}
+
+/* "UC " and "UD " in an error line, nothing for RC (the manual's). */
+static const char *kind_of(enum transport transport)
+{
+	switch (transport) {
+	case TRANSPORT_UC:
+		return "UC ";
+	case TRANSPORT_UD:
+		return "UD ";
+	case TRANSPORT_RC:
+		break;
+	}
+	return "";
+}
+
+/* RESET -> INIT, UD: a Q_Key, which every datagram sent to us must carry. */
+static int modify_ud_qp_to_init(struct ibv_qp *qp, uint8_t port,
+				const struct trace *tr)
+{
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_INIT,
+		.pkey_index = 0,
+		.port_num = port,
+		.qkey = UD_QKEY,
+	};
+	int ret;
+
+	ret = qp_modify(qp, &attr,
+			IBV_QP_STATE |		    /* to INIT */
+				IBV_QP_PKEY_INDEX | /* partition */
+				IBV_QP_PORT |	    /* local port */
+				IBV_QP_QKEY,	    /* what we accept */
+			"UD ");
+	if (ret)
+		return ret;
+	trace_step(
+		tr,
+		"QP 0x%06x RESET -> INIT (UD): port %u, pkey index 0, Q_Key 0x%08x",
+		qp->qp_num, port, UD_QKEY);
+	return 0;
+}
+
+int modify_qp_to_init(struct ibv_qp *qp, enum transport transport, uint8_t port,
+		      unsigned int access, const struct trace *tr)
 {
 	struct ibv_qp_attr attr = {
 		.qp_state = IBV_QPS_INIT,
@@ -42,16 +88,16 @@ int modify_qp_to_init(struct ibv_qp *qp, uint8_t port, unsigned int access,
 	char flags[96];
 	int ret;
 
-	ret = ibv_modify_qp(qp, &attr,
-			    IBV_QP_STATE |		  /* to INIT */
-				    IBV_QP_PKEY_INDEX |	  /* partition */
-				    IBV_QP_PORT |	  /* local port */
-				    IBV_QP_ACCESS_FLAGS); /* peer's rights */
-	if (ret) {
-		fprintf(stderr, "failed to modify QP 0x%06x to INIT: %s\n",
-			qp->qp_num, strerror(ret));
-		return -ret;
-	}
+	if (transport == TRANSPORT_UD)
+		return modify_ud_qp_to_init(qp, port, tr);
+	ret = qp_modify(qp, &attr,
+			IBV_QP_STATE |		     /* to INIT */
+				IBV_QP_PKEY_INDEX |  /* partition */
+				IBV_QP_PORT |	     /* local port */
+				IBV_QP_ACCESS_FLAGS, /* peer's rights */
+			"");
+	if (ret)
+		return ret;
 	trace_step(tr,
 		   "QP 0x%06x RESET -> INIT: port %u, pkey index 0, access %s",
 		   qp->qp_num, port,
@@ -80,8 +126,60 @@ struct ibv_ah_attr qp_peer_address(const struct qp_path *path,
 	return ah;
 }
 
-int modify_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
-		     const struct qp_info *remote, const struct trace *tr)
+/*
+ * INIT -> RTR, UC: RC's transition without what acknowledgements and
+ * READs need (no READ depth, no RNR timer).
+ */
+static int modify_uc_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
+			       const struct qp_info *remote,
+			       const struct trace *tr)
+{
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_RTR,
+		.path_mtu = path->mtu,
+		.dest_qp_num = remote->qp_num,
+		.rq_psn = remote->psn,
+		.ah_attr = qp_peer_address(path, remote),
+	};
+	int ret;
+
+	ret = qp_modify(qp, &attr,
+			IBV_QP_STATE |		  /* to RTR */
+				IBV_QP_AV |	  /* peer address */
+				IBV_QP_PATH_MTU | /* packet size */
+				IBV_QP_DEST_QPN | /* peer QP */
+				IBV_QP_RQ_PSN,	  /* peer's first PSN */
+			"UC ");
+	if (ret)
+		return ret;
+	trace_step(
+		tr,
+		"QP 0x%06x INIT -> RTR (UC): dest QPN 0x%06x, rq PSN 0x%06x, MTU %d, dest LID 0x%04x, %s%d",
+		qp->qp_num, remote->qp_num, remote->psn,
+		mtu_to_bytes(path->mtu), remote->lid,
+		path->gid_index >= 0 ? "GRH with sgid index " : "no GRH ",
+		path->gid_index);
+	return 0;
+}
+
+/* INIT -> RTR, UD: no peer to name, each send carries its own address. */
+static int modify_ud_qp_to_rtr(struct ibv_qp *qp, const struct trace *tr)
+{
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_RTR,
+	};
+	int ret;
+
+	ret = qp_modify(qp, &attr, IBV_QP_STATE, "UD ");
+	if (ret)
+		return ret;
+	trace_step(tr, "QP 0x%06x INIT -> RTR (UD)", qp->qp_num);
+	return 0;
+}
+
+int modify_qp_to_rtr(struct ibv_qp *qp, enum transport transport,
+		     const struct qp_path *path, const struct qp_info *remote,
+		     const struct trace *tr)
 {
 	struct ibv_qp_attr attr = {
 		.qp_state = IBV_QPS_RTR,
@@ -94,19 +192,21 @@ int modify_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
 	};
 	int ret;
 
-	ret = ibv_modify_qp(qp, &attr,
-			    IBV_QP_STATE |	      /* to RTR */
-				    IBV_QP_AV |	      /* peer address */
-				    IBV_QP_PATH_MTU | /* packet size */
-				    IBV_QP_DEST_QPN | /* peer QP */
-				    IBV_QP_RQ_PSN |   /* peer's first PSN */
-				    IBV_QP_MAX_DEST_RD_ATOMIC | /* its READs */
-				    IBV_QP_MIN_RNR_TIMER); /* RNR NAK wait */
-	if (ret) {
-		fprintf(stderr, "failed to modify QP 0x%06x to RTR: %s\n",
-			qp->qp_num, strerror(ret));
-		return -ret;
-	}
+	if (transport == TRANSPORT_UC)
+		return modify_uc_qp_to_rtr(qp, path, remote, tr);
+	if (transport == TRANSPORT_UD)
+		return modify_ud_qp_to_rtr(qp, tr);
+	ret = qp_modify(qp, &attr,
+			IBV_QP_STATE |		  /* to RTR */
+				IBV_QP_AV |	  /* peer address */
+				IBV_QP_PATH_MTU | /* packet size */
+				IBV_QP_DEST_QPN | /* peer QP */
+				IBV_QP_RQ_PSN |	  /* peer's first PSN */
+				IBV_QP_MAX_DEST_RD_ATOMIC | /* its READs */
+				IBV_QP_MIN_RNR_TIMER,	    /* RNR NAK wait */
+			"");
+	if (ret)
+		return ret;
 	trace_step(
 		tr,
 		"QP 0x%06x INIT -> RTR: dest QPN 0x%06x, rq PSN 0x%06x, MTU %d, dest LID 0x%04x, %s%d, max dest rd atomic %d, min RNR timer %d",
@@ -117,8 +217,32 @@ int modify_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
 	return 0;
 }
 
-int modify_qp_to_rts(struct ibv_qp *qp, uint32_t psn, uint8_t max_rd_atomic,
-		     const struct trace *tr)
+/*
+ * RTR -> RTS, UC and UD: our first PSN alone. Without acknowledgements
+ * there is no ack timeout, retry count, RNR retry or READ depth to set.
+ */
+static int modify_unacked_qp_to_rts(struct ibv_qp *qp, enum transport transport,
+				    uint32_t psn, const struct trace *tr)
+{
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_RTS,
+		.sq_psn = psn,
+	};
+	int ret;
+
+	ret = qp_modify(qp, &attr,
+			IBV_QP_STATE |	       /* to RTS */
+				IBV_QP_SQ_PSN, /* our first PSN */
+			kind_of(transport));
+	if (ret)
+		return ret;
+	trace_step(tr, "QP 0x%06x RTR -> RTS (%s): sq PSN 0x%06x", qp->qp_num,
+		   transport_name(transport), psn);
+	return 0;
+}
+
+int modify_qp_to_rts(struct ibv_qp *qp, enum transport transport, uint32_t psn,
+		     uint8_t max_rd_atomic, const struct trace *tr)
 {
 	struct ibv_qp_attr attr = {
 		.qp_state = IBV_QPS_RTS,
@@ -130,23 +254,52 @@ int modify_qp_to_rts(struct ibv_qp *qp, uint32_t psn, uint8_t max_rd_atomic,
 	};
 	int ret;
 
-	ret = ibv_modify_qp(qp, &attr,
-			    IBV_QP_STATE |	       /* to RTS */
-				    IBV_QP_SQ_PSN |    /* our first PSN */
-				    IBV_QP_TIMEOUT |   /* ack timeout */
-				    IBV_QP_RETRY_CNT | /* resends */
-				    IBV_QP_RNR_RETRY | /* RNR resends */
-				    IBV_QP_MAX_QP_RD_ATOMIC); /* our READs */
-	if (ret) {
-		fprintf(stderr, "failed to modify QP 0x%06x to RTS: %s\n",
-			qp->qp_num, strerror(ret));
-		return -ret;
-	}
+	if (transport != TRANSPORT_RC)
+		return modify_unacked_qp_to_rts(qp, transport, psn, tr);
+	ret = qp_modify(qp, &attr,
+			IBV_QP_STATE |			 /* to RTS */
+				IBV_QP_SQ_PSN |		 /* our first PSN */
+				IBV_QP_TIMEOUT |	 /* ack timeout */
+				IBV_QP_RETRY_CNT |	 /* resends */
+				IBV_QP_RNR_RETRY |	 /* RNR resends */
+				IBV_QP_MAX_QP_RD_ATOMIC, /* our READs */
+			"");
+	if (ret)
+		return ret;
 	trace_step(
 		tr,
 		"QP 0x%06x RTR -> RTS: sq PSN 0x%06x, ack timeout %d, retry count %d, RNR retry %d, max rd atomic %d",
 		qp->qp_num, psn, QP_ACK_TIMEOUT, QP_RETRY_CNT, QP_RNR_RETRY,
 		max_rd_atomic);
+	return 0;
+}
+
+/* UD: the address handle that every send names the peer with. */
+static int create_peer_ah(struct resources *res, const struct qp_path *path,
+			  const struct qp_info *remote)
+{
+	struct ibv_ah_attr attr = qp_peer_address(path, remote);
+	char text[INET6_ADDRSTRLEN];
+
+	res->ah = ibv_create_ah(res->pd, &attr);
+	if (!res->ah) {
+		int ret = -errno;
+
+		fprintf(stderr,
+			"failed to create an address handle to LID 0x%04x GID %s: %s\n",
+			remote->lid,
+			gid_to_str(&attr.grh.dgid, text, sizeof(text)),
+			strerror(-ret));
+		return ret;
+	}
+	trace_step(&res->trace,
+		   "created AH: port %u, dest LID 0x%04x, %s%s, sgid index %d",
+		   path->port, remote->lid,
+		   attr.is_global ? "GRH to GID " : "no GRH",
+		   attr.is_global
+			   ? gid_to_str(&attr.grh.dgid, text, sizeof(text))
+			   : "",
+		   path->gid_index);
 	return 0;
 }
 
@@ -191,20 +344,21 @@ static int random_psn(uint32_t *psn, const struct trace *tr)
 }
 
 /*
- * READs and atomics in flight: one, or for a benchmark @device_max, which is
- * max_qp_rd_atom (as responder) or max_qp_init_rd_atom (as initiator).
+ * READs and atomics in flight: as many as the run wants, no more than
+ * @device_max (max_qp_rd_atom as responder, max_qp_init_rd_atom as
+ * initiator), and never fewer than QP_MAX_RD_ATOMIC.
  */
-static uint8_t rd_atomic_limit(int device_max, const struct config *cfg)
+static uint8_t rd_atomic_limit(int device_max, const struct resources *res)
 {
-	if (!bench_is_on(&cfg->bench) || device_max < QP_MAX_RD_ATOMIC)
+	uint8_t wanted = res->sizes.max_rd_atomic;
+
+	if (device_max < QP_MAX_RD_ATOMIC || wanted < QP_MAX_RD_ATOMIC)
 		return QP_MAX_RD_ATOMIC;
-	if (device_max > QP_MAX_RD_ATOMIC_LIMIT)
-		return QP_MAX_RD_ATOMIC_LIMIT;
-	return (uint8_t)device_max;
+	return device_max < wanted ? (uint8_t)device_max : wanted;
 }
 
 int qp_describe_local(const struct resources *res, const struct config *cfg,
-		      struct qp_info *info)
+		      const struct qp_mode *mode, struct qp_info *info)
 {
 	size_t i;
 
@@ -218,7 +372,7 @@ int qp_describe_local(const struct resources *res, const struct config *cfg,
 		.transport = (uint8_t)cfg->transport,
 		.op_count = (uint8_t)cfg->op_count,
 		.max_dest_rd_atomic =
-			rd_atomic_limit(res->dev_attr.max_qp_rd_atom, cfg),
+			rd_atomic_limit(res->dev_attr.max_qp_rd_atom, res),
 	};
 	if (res->gid.index >= 0) {
 		info->flags |= QP_INFO_HAS_GID;
@@ -233,8 +387,8 @@ int qp_describe_local(const struct resources *res, const struct config *cfg,
 		info->flags |= QP_INFO_HAS_ATOMICS;
 	if (res->mr_access & IBV_ACCESS_MW_BIND)
 		info->flags |= QP_INFO_HAS_MW;
-	if (bench_is_on(&cfg->bench))
-		info->flags |= QP_INFO_BENCH;
+	if (mode && mode->on)
+		info->flags |= QP_INFO_MODE;
 	return random_psn(&info->psn, &res->trace);
 }
 
@@ -252,13 +406,14 @@ void qp_print_remote(const struct qp_info *remote)
 }
 
 static int exchange_info(struct resources *res, const struct config *cfg,
-			 int sock, struct connection *conn)
+			 const struct qp_mode *mode, int sock,
+			 struct connection *conn)
 {
 	int timeout_ms = cfg->timeout_sec * 1000;
 	const char *why;
 	int ret;
 
-	ret = qp_describe_local(res, cfg, &conn->local);
+	ret = qp_describe_local(res, cfg, mode, &conn->local);
 	if (ret)
 		return ret;
 	ret = sock_exchange_qp_info(sock, &conn->local, &conn->remote,
@@ -266,7 +421,7 @@ static int exchange_info(struct resources *res, const struct config *cfg,
 	if (ret)
 		return ret;
 	qp_print_remote(&conn->remote);
-	ret = qp_info_match(&conn->local, &conn->remote, &why);
+	ret = qp_info_match(&conn->local, &conn->remote, mode, &why);
 	if (!ret)
 		ret = qp_info_match_path(&conn->local, &conn->remote, &why);
 	if (ret) {
@@ -292,11 +447,10 @@ int qp_post_early_receives(struct resources *res, const struct config *cfg)
 		.length = sizeof(res->buf->msg),
 		.lkey = res->mr->lkey,
 	};
-	size_t i, count = ops_receives_before_rtr(cfg);
+	size_t i, count = res->sizes.early_receives;
 	int ret;
 
-	/* A benchmark posts receives of its own, per message size. */
-	if (!cfg->server_name || bench_is_on(&cfg->bench))
+	if (!cfg->server_name)
 		return 0;
 	if (cfg->transport == TRANSPORT_UD) {
 		/* A UD receive starts with the GRH area, right before msg. */
@@ -311,81 +465,13 @@ int qp_post_early_receives(struct resources *res, const struct config *cfg)
 	return 0;
 }
 
-/* RESET -> INIT: the transport decides what the QP accepts. */
-static int qp_to_init(struct resources *res, const struct config *cfg)
+/* The remote rights the QP grants: those of the MR the transport can use. */
+static unsigned int qp_access(const struct resources *res,
+			      enum transport transport)
 {
-	switch (cfg->transport) {
-	case TRANSPORT_UC:
-		return modify_qp_to_init(res->qp, cfg->ib_port,
-					 res->mr_access & UC_REMOTE_ACCESS,
-					 &res->trace);
-	case TRANSPORT_UD:
-		return ud_modify_qp_to_init(res->qp, cfg->ib_port, &res->trace);
-	case TRANSPORT_RC:
-		break;
-	}
-	return modify_qp_to_init(res->qp, cfg->ib_port,
-				 res->mr_access & QP_REMOTE_ACCESS,
-				 &res->trace);
-}
-
-/*
- * UC and UD go to RTS with our first PSN alone: without acknowledgements
- * there is no ack timeout, retry count, RNR retry or READ depth to set.
- */
-static int modify_qp_to_rts_unacked(struct ibv_qp *qp, uint32_t psn,
-				    enum transport transport,
-				    const struct trace *tr)
-{
-	struct ibv_qp_attr attr = {
-		.qp_state = IBV_QPS_RTS,
-		.sq_psn = psn,
-	};
-	int ret;
-
-	ret = ibv_modify_qp(qp, &attr,
-			    IBV_QP_STATE |	    /* to RTS */
-				    IBV_QP_SQ_PSN); /* our first PSN */
-	if (ret) {
-		fprintf(stderr, "failed to modify %s QP 0x%06x to RTS: %s\n",
-			transport_name(transport), qp->qp_num, strerror(ret));
-		return -ret;
-	}
-	trace_step(tr, "QP 0x%06x RTR -> RTS (%s): sq PSN 0x%06x", qp->qp_num,
-		   transport_name(transport), psn);
-	return 0;
-}
-
-/* INIT -> RTR -> RTS, and for UD the address handle to the peer. */
-static int qp_to_rts(struct resources *res, const struct config *cfg,
-		     const struct qp_path *path, const struct connection *conn)
-{
-	int ret;
-
-	switch (cfg->transport) {
-	case TRANSPORT_UC:
-		ret = uc_modify_qp_to_rtr(res->qp, path, &conn->remote,
-					  &res->trace);
-		return ret ? ret
-			   : modify_qp_to_rts_unacked(res->qp, conn->local.psn,
-						      TRANSPORT_UC,
-						      &res->trace);
-	case TRANSPORT_UD:
-		ret = ud_modify_qp_to_rtr(res->qp, &res->trace);
-		if (!ret)
-			ret = modify_qp_to_rts_unacked(res->qp, conn->local.psn,
-						       TRANSPORT_UD,
-						       &res->trace);
-		return ret ? ret
-			   : ud_create_ah(res->pd, path, &conn->remote,
-					  &res->ah, &res->trace);
-	case TRANSPORT_RC:
-		break;
-	}
-	ret = modify_qp_to_rtr(res->qp, path, &conn->remote, &res->trace);
-	return ret ? ret
-		   : modify_qp_to_rts(res->qp, conn->local.psn,
-				      path->max_rd_atomic, &res->trace);
+	if (transport == TRANSPORT_UC)
+		return res->mr_access & UC_REMOTE_ACCESS;
+	return res->mr_access & QP_REMOTE_ACCESS;
 }
 
 /*
@@ -394,10 +480,9 @@ static int qp_to_rts(struct resources *res, const struct config *cfg,
  * peer's limit would be refused there and break the connection.
  */
 static uint8_t agreed_rd_atomic(const struct resources *res,
-				const struct config *cfg,
 				const struct qp_info *remote)
 {
-	uint8_t ours = rd_atomic_limit(res->dev_attr.max_qp_init_rd_atom, cfg);
+	uint8_t ours = rd_atomic_limit(res->dev_attr.max_qp_init_rd_atom, res);
 
 	if (remote->max_dest_rd_atomic >= ours)
 		return ours;
@@ -408,8 +493,8 @@ static uint8_t agreed_rd_atomic(const struct resources *res,
 	return remote->max_dest_rd_atomic;
 }
 
-int connect_qp(struct resources *res, const struct config *cfg, int sock,
-	       struct connection *conn)
+int connect_qp(struct resources *res, const struct config *cfg,
+	       const struct qp_mode *mode, int sock, struct connection *conn)
 {
 	struct qp_path path = {
 		.port = cfg->ib_port,
@@ -418,19 +503,26 @@ int connect_qp(struct resources *res, const struct config *cfg, int sock,
 	int ret;
 
 	*conn = (struct connection){.qp = res->qp};
-	ret = exchange_info(res, cfg, sock, conn);
+	ret = exchange_info(res, cfg, mode, sock, conn);
 	if (ret)
 		return ret;
 	path.mtu = res->mtu; /* now the smaller of the two ports' */
 	path.max_dest_rd_atomic = conn->local.max_dest_rd_atomic;
-	path.max_rd_atomic = agreed_rd_atomic(res, cfg, &conn->remote);
-	ret = qp_to_init(res, cfg);
+	path.max_rd_atomic = agreed_rd_atomic(res, &conn->remote);
+	ret = modify_qp_to_init(res->qp, cfg->transport, cfg->ib_port,
+				qp_access(res, cfg->transport), &res->trace);
 	if (ret)
 		return ret;
 	ret = qp_post_early_receives(res, cfg);
 	if (ret)
 		return ret;
-	ret = qp_to_rts(res, cfg, &path, conn);
+	ret = modify_qp_to_rtr(res->qp, cfg->transport, &path, &conn->remote,
+			       &res->trace);
+	if (!ret)
+		ret = modify_qp_to_rts(res->qp, cfg->transport, conn->local.psn,
+				       path.max_rd_atomic, &res->trace);
+	if (!ret && cfg->transport == TRANSPORT_UD)
+		ret = create_peer_ah(res, &path, &conn->remote);
 	if (ret)
 		return ret;
 	/* Neither side may send before the other's QP is ready to receive. */

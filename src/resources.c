@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "async.h"
-#include "bench.h"
+#include "qp.h"
 #include "resources.h"
 
 /* Completions in flight at once: a few per operation is plenty here. */
@@ -19,6 +19,22 @@
 #define QP_MAX_RECV_WR OPS_MAX
 /* Every work request here describes one contiguous piece of the buffer. */
 #define QP_MAX_SGE 1
+
+void resources_default_sizes(struct resources_sizes *sizes,
+			     const struct config *cfg)
+{
+	*sizes = (struct resources_sizes){
+		.buf_size = sizeof(struct rc_buffer),
+		.cq_entries = CQ_ENTRIES,
+		.max_send_wr = QP_MAX_SEND_WR,
+		.max_recv_wr = QP_MAX_RECV_WR,
+		.max_inline_data = 0,
+		.sq_sig_all = true,
+		.comp_channel = cfg->use_events,
+		.max_rd_atomic = QP_MAX_RD_ATOMIC,
+		.early_receives = 0,
+	};
+}
 
 bool resources_have_atomics(const struct resources *res)
 {
@@ -63,11 +79,10 @@ static int query_device(struct resources *res, const struct config *cfg)
 				 cfg->gid_idx, &res->gid, &res->trace);
 }
 
-static int alloc_buffer(struct resources *res, const struct config *cfg)
+static int alloc_buffer(struct resources *res)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	/* A benchmark needs room for its largest message, twice. */
-	size_t size = bench_region_size(&cfg->bench, sizeof(struct rc_buffer));
+	size_t size = res->sizes.buf_size;
 	size_t page_size = page > 0 ? (size_t)page : 4096;
 
 	/* Whole pages: the region is pinned page by page anyway. */
@@ -124,7 +139,7 @@ static int register_buffer(struct resources *res)
 }
 
 /*
- * -e, or a benchmark that may sleep: a completion channel for the CQ, its fd
+ * A completion channel for the CQ (-e, or a mode whose waits may sleep), its fd
  * non-blocking so that a wait can poll() it (with the async fd) and never
  * block past its bound.
  */
@@ -174,18 +189,17 @@ static int create_qp(struct resources *res, const struct config *cfg)
 		.send_cq = res->cq,
 		.recv_cq = res->cq,
 		.qp_type = qp_type_of(cfg->transport),
-		/* every send produces a completion, as in the manual */
-		.sq_sig_all = 1,
+		.sq_sig_all = res->sizes.sq_sig_all,
 		.cap =
 			{
-				.max_send_wr = QP_MAX_SEND_WR,
-				.max_recv_wr = QP_MAX_RECV_WR,
+				.max_send_wr = res->sizes.max_send_wr,
+				.max_recv_wr = res->sizes.max_recv_wr,
 				.max_send_sge = QP_MAX_SGE,
 				.max_recv_sge = QP_MAX_SGE,
+				.max_inline_data = res->sizes.max_inline_data,
 			},
 	};
 
-	bench_qp_init_attr(&cfg->bench, &attr);
 	res->qp = ibv_create_qp(res->pd, &attr);
 	if (!res->qp && attr.cap.max_inline_data) {
 		/* The device takes no inline data: go without it. */
@@ -210,7 +224,7 @@ static int create_qp(struct resources *res, const struct config *cfg)
 /* Everything after the device: query it, then PD, buffer, MR, CQ and QP. */
 static int create_on_context(struct resources *res, const struct config *cfg)
 {
-	int cq_entries = bench_cq_entries(&cfg->bench, CQ_ENTRIES);
+	int cq_entries = res->sizes.cq_entries;
 	int ret;
 
 	/* Ours or RDMA_CM's, its async events are watched the same way. */
@@ -229,14 +243,14 @@ static int create_on_context(struct resources *res, const struct config *cfg)
 	}
 	trace_step(&res->trace, "allocated PD");
 
-	ret = alloc_buffer(res, cfg);
+	ret = alloc_buffer(res);
 	if (ret)
 		goto dealloc_pd;
 	ret = register_buffer(res);
 	if (ret)
 		goto free_buffer;
 
-	if (cfg->use_events || bench_sleeps(&cfg->bench)) {
+	if (res->sizes.comp_channel) {
 		ret = create_comp_channel(res);
 		if (ret)
 			goto dereg_mr;
@@ -270,12 +284,14 @@ dealloc_pd:
 	return ret;
 }
 
-int resources_create(struct resources *res, const struct config *cfg)
+int resources_create(struct resources *res, const struct config *cfg,
+		     const struct resources_sizes *sizes)
 {
 	int ret;
 
 	*res = (struct resources){
 		.ib_port = cfg->ib_port,
+		.sizes = *sizes,
 		.trace = {.on = cfg->verbose},
 	};
 	ret = device_open(cfg->ib_devname, &res->ctx, &res->trace);
@@ -290,6 +306,7 @@ int resources_create(struct resources *res, const struct config *cfg)
 }
 
 int resources_create_on(struct resources *res, const struct config *cfg,
+			const struct resources_sizes *sizes,
 			struct ibv_context *ctx)
 {
 	int ret;
@@ -298,6 +315,7 @@ int resources_create_on(struct resources *res, const struct config *cfg,
 		.ctx = ctx,
 		.ctx_borrowed = true,
 		.ib_port = cfg->ib_port,
+		.sizes = *sizes,
 		.trace = {.on = cfg->verbose},
 	};
 	trace_step(&res->trace, "using device %s",

@@ -13,8 +13,8 @@
 #include "mc_config.h"
 #include "opt_error.h"
 
-#ifndef MC_VERSION
-#define MC_VERSION "unknown"
+#ifndef PROGRAM_VERSION
+#define PROGRAM_VERSION "unknown" /* CMake defines it, from project() */
 #endif
 
 static const struct option long_options[] = {
@@ -63,7 +63,7 @@ void mc_config_usage(FILE *out, const char *prog)
 
 const char *mc_config_version(void)
 {
-	return MC_VERSION;
+	return PROGRAM_VERSION;
 }
 
 /* A decimal number in [min, max]; no sign, no trailing characters. */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "interrupt.h"
 #include "mc_cm.h"
 #include "mc_config.h"
 #include "mc_resources.h"
@@ -98,7 +99,14 @@ int main(int argc, char **argv)
 			cfg.count, cfg.group_str,
 			cfg.has_bind_addr ? cfg.bind_str : "(any)");
 
-	ret = run(&cfg);
+	/* SIGINT and SIGTERM end the waits: teardown runs as usual. */
+	ret = interrupt_install();
+	if (!ret)
+		ret = run(&cfg);
+	if (ret && interrupted())
+		fprintf(stderr,
+			"rdma_mc_example: stopped by %s, resources freed\n",
+			interrupt_signal_name());
 	if (ret == -EMSGSIZE)
 		return EXIT_USAGE;
 	return ret ? EXIT_FAILURE : EXIT_SUCCESS;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "async.h"
 #include "mc_resources.h"
 #include "mc_trace.h"
 
@@ -58,6 +59,10 @@ static int create_cq(struct mc_resources *res, struct ibv_context *verbs,
 {
 	int ret;
 
+	/* The wait reads async events as they come: without blocking. */
+	ret = async_events_init(verbs);
+	if (ret)
+		return ret;
 	/* Completions wake us through this channel: no busy polling. */
 	res->comp_channel = ibv_create_comp_channel(verbs);
 	if (!res->comp_channel) {

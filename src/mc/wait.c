@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Bounded waits: both the RDMA_CM event channel and the completion
- * channel are file descriptors, so one poll() with a timeout serves both.
+ * Bounded waits on the RDMA_CM event channel: a file descriptor, so one
+ * poll() with a timeout serves, and SIGINT or SIGTERM ends it as it ends
+ * every wait of the RC example (interruptible_poll).
  */
 #include <errno.h>
 #include <poll.h>
@@ -15,18 +16,13 @@ int mc_wait_readable(int fd, int64_t timeout_ms)
 		.fd = fd,
 		.events = POLLIN,
 	};
-	int64_t deadline = now_ms() + timeout_ms;
-	int64_t left = timeout_ms;
+	long long deadline = now_ms() + timeout_ms;
 	int n;
 
-	for (;;) {
-		n = poll(&pfd, 1, left > 0 ? (int)left : 0);
-		if (n > 0)
-			return 0;
-		if (n == 0)
-			return -ETIMEDOUT;
-		if (errno != EINTR)
-			return -errno;
-		left = deadline - now_ms(); /* a signal: wait the rest */
-	}
+	do
+		n = interruptible_poll(&pfd, 1, ms_left(deadline));
+	while (n == -EINTR && !interrupted()); /* another signal: the rest */
+	if (n > 0)
+		return 0;
+	return n == 0 ? -ETIMEDOUT : n;
 }

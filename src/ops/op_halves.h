@@ -11,7 +11,7 @@
 #include "completion.h"
 #include "ops.h"
 #include "post.h"
-#include "ud.h"
+#include "datagram.h"
 
 int op_send_server(struct op_ctx *ctx);
 int op_send_client(struct op_ctx *ctx);

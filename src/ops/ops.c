@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* The operations table: adding an operation is one file and one row here. */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "op_halves.h"
-#include "sock.h"
 
 static const struct op_desc op_table[] = {
 	{
@@ -91,25 +89,6 @@ static const struct op_desc op_table[] = {
 		.client = op_rnr_client,
 	},
 };
-
-int op_counter_server(struct op_ctx *ctx, uint64_t start)
-{
-	int ret;
-
-	ctx->res->buf->atomic_counter = start;
-	printf("Counter on the server starts at %" PRIu64 "\n", start);
-	/* The counter is set: the client may work on it. */
-	ret = sock_sync(ctx->sock, ctx->timeout_ms);
-	if (ret)
-		return ret;
-	/* The client is done: every atomic has completed. */
-	ret = sock_sync(ctx->sock, ctx->timeout_ms);
-	if (ret)
-		return ret;
-	printf("Counter on the server is now %" PRIu64 "\n",
-	       ctx->res->buf->atomic_counter);
-	return 0;
-}
 
 #define OP_TABLE_SIZE (sizeof(op_table) / sizeof(op_table[0]))
 

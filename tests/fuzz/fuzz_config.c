@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "config.h"
 
 /* More arguments than any real command line of this program needs. */
@@ -25,6 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char program[] = "rdma_rc_example";
 	char *text, *p, *end;
 	struct config cfg;
+	struct bench_config bench;
+	struct config_mode mode;
 	FILE *sink;
 	int argc = 0, ret;
 
@@ -41,7 +44,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		argv[argc++] = p;
 	argv[argc] = NULL;
 
-	ret = config_parse(&cfg, argc, argv, sink, sink);
+	bench_config_mode(&bench, &mode);
+	ret = config_parse(&cfg, &mode, argc, argv, sink, sink);
 	assert(ret == 0 || ret == 1 || ret == -EINVAL);
 	if (ret == 0) {
 		assert(cfg.tcp_port >= 1);

@@ -13,6 +13,7 @@ struct parse_result parse(const char *first, ...)
 {
 	char *argv[MAX_ARGS + 1] = {(char *)"rdma_rc_example"};
 	struct parse_result r = {0};
+	struct config_mode mode;
 	size_t out_len, err_len;
 	FILE *out = open_memstream(&r.out, &out_len);
 	FILE *err = open_memstream(&r.err, &err_len);
@@ -27,7 +28,9 @@ struct parse_result parse(const char *first, ...)
 	}
 	va_end(ap);
 	argv[argc] = NULL;
-	r.ret = config_parse(&r.cfg, argc, argv, out, err);
+	/* main's way: the bench options beside the flow's */
+	bench_config_mode(&r.bench, &mode);
+	r.ret = config_parse(&r.cfg, &mode, argc, argv, out, err);
 	fclose(out);
 	fclose(err);
 	return r;

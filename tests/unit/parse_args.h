@@ -2,12 +2,14 @@
 #ifndef PARSE_ARGS_H
 #define PARSE_ARGS_H
 
+#include "bench.h"
 #include "config.h"
 
 /* What one config_parse call returned and printed. */
 struct parse_result {
 	int ret;
 	struct config cfg;
+	struct bench_config bench;
 	char *out;
 	char *err;
 };

@@ -341,9 +341,9 @@ static void bench_off_by_default(void **state)
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
-	assert_false(bench_is_on(&r.cfg.bench));
+	assert_false(bench_is_on(&r.bench));
 	/* no benchmark: no completion channel unless -e asks */
-	assert_false(bench_sleeps(&r.cfg.bench));
+	assert_false(bench_sleeps(&r.bench));
 	free_result(&r);
 }
 
@@ -353,17 +353,17 @@ static void bench_lat_defaults_are_perftest_ones(void **state)
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
-	assert_int_equal(r.cfg.bench.mode, BENCH_LAT);
-	assert_int_equal(r.cfg.bench.op, BENCH_OP_SEND);
-	assert_int_equal(r.cfg.bench.size, 2);
-	assert_int_equal(r.cfg.bench.iters, 1000);
+	assert_int_equal(r.bench.mode, BENCH_LAT);
+	assert_int_equal(r.bench.op, BENCH_OP_SEND);
+	assert_int_equal(r.bench.size, 2);
+	assert_int_equal(r.bench.iters, 1000);
 	/* one request in the send queue, each one signalled */
-	assert_int_equal(r.cfg.bench.tx_depth, 1);
-	assert_int_equal(r.cfg.bench.cq_mod, 1);
-	assert_null(r.cfg.bench.json_path);
+	assert_int_equal(r.bench.tx_depth, 1);
+	assert_int_equal(r.bench.cq_mod, 1);
+	assert_null(r.bench.json_path);
 	/* unlike perftest, a wait that lasts sleeps on a completion channel */
-	assert_false(r.cfg.bench.busy_poll);
-	assert_true(bench_sleeps(&r.cfg.bench));
+	assert_false(r.bench.busy_poll);
+	assert_true(bench_sleeps(&r.bench));
 	free_result(&r);
 }
 
@@ -374,11 +374,11 @@ static void bench_bw_defaults_are_perftest_ones(void **state)
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
-	assert_int_equal(r.cfg.bench.op, BENCH_OP_WRITE);
-	assert_int_equal(r.cfg.bench.size, 65536);
-	assert_int_equal(r.cfg.bench.iters, 5000);
-	assert_int_equal(r.cfg.bench.tx_depth, 128);
-	assert_int_equal(r.cfg.bench.cq_mod, 100);
+	assert_int_equal(r.bench.op, BENCH_OP_WRITE);
+	assert_int_equal(r.bench.size, 65536);
+	assert_int_equal(r.bench.iters, 5000);
+	assert_int_equal(r.bench.tx_depth, 128);
+	assert_int_equal(r.bench.cq_mod, 100);
 	free_result(&r);
 }
 
@@ -391,15 +391,15 @@ static void bench_every_option(void **state)
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
-	assert_int_equal(r.cfg.bench.op, BENCH_OP_READ);
-	assert_int_equal(r.cfg.bench.size, 4096);
-	assert_int_equal(r.cfg.bench.iters, 20);
-	assert_int_equal(r.cfg.bench.tx_depth, 16);
-	assert_int_equal(r.cfg.bench.cq_mod, 4);
-	assert_string_equal(r.cfg.bench.json_path, "out.json");
-	assert_true(r.cfg.bench.gbps);
-	assert_true(r.cfg.bench.busy_poll);
-	assert_false(bench_sleeps(&r.cfg.bench));
+	assert_int_equal(r.bench.op, BENCH_OP_READ);
+	assert_int_equal(r.bench.size, 4096);
+	assert_int_equal(r.bench.iters, 20);
+	assert_int_equal(r.bench.tx_depth, 16);
+	assert_int_equal(r.bench.cq_mod, 4);
+	assert_string_equal(r.bench.json_path, "out.json");
+	assert_true(r.bench.gbps);
+	assert_true(r.bench.busy_poll);
+	assert_false(bench_sleeps(&r.bench));
 	/* -t stays --timeout */
 	assert_int_equal(r.cfg.timeout_sec, 30);
 	assert_string_equal(r.cfg.server_name, "server");
@@ -414,13 +414,13 @@ static void bench_lat_send_queue_follows_cq_mod(void **state)
 	(void)state;
 	assert_int_equal(r.ret, 0);
 	/* the unsignalled sends between two signalled ones must fit */
-	assert_int_equal(r.cfg.bench.tx_depth, 8);
-	assert_int_equal(r.cfg.bench.cq_mod, 8);
+	assert_int_equal(r.bench.tx_depth, 8);
+	assert_int_equal(r.bench.cq_mod, 8);
 	free_result(&r);
 	r = parse("--bench", "lat", "--tx-depth", "4", (char *)NULL);
 	assert_int_equal(r.ret, 0);
-	assert_int_equal(r.cfg.bench.tx_depth, 4);
-	assert_int_equal(r.cfg.bench.cq_mod, 4);
+	assert_int_equal(r.bench.tx_depth, 4);
+	assert_int_equal(r.bench.cq_mod, 4);
 	free_result(&r);
 }
 
@@ -432,7 +432,7 @@ static void bench_all_sizes_are_perftest_ones(void **state)
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
-	n = bench_sizes(&r.cfg.bench, sizes);
+	n = bench_sizes(&r.bench, sizes);
 	assert_int_equal(n, 23);
 	assert_int_equal(sizes[0], 2);
 	assert_int_equal(sizes[22], 8u << 20);
@@ -448,7 +448,7 @@ static void bench_all_sizes_up_to_size(void **state)
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
-	n = bench_sizes(&r.cfg.bench, sizes);
+	n = bench_sizes(&r.bench, sizes);
 	/* 2, 4, ..., 4096 */
 	assert_int_equal(n, 12);
 	assert_int_equal(sizes[11], 4096);
@@ -463,7 +463,7 @@ static void bench_atomics_are_eight_bytes(void **state)
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
-	assert_int_equal(bench_sizes(&r.cfg.bench, sizes), 1);
+	assert_int_equal(bench_sizes(&r.bench, sizes), 1);
 	assert_int_equal(sizes[0], 8);
 	free_result(&r);
 }
@@ -475,7 +475,7 @@ static void bench_cq_mod_follows_a_small_tx_depth(void **state)
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
-	assert_int_equal(r.cfg.bench.cq_mod, 8);
+	assert_int_equal(r.bench.cq_mod, 8);
 	free_result(&r);
 }
 
@@ -489,16 +489,16 @@ static void bench_region_halves_are_64k(void **state)
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
-	assert_int_equal(bench_half_size(&r.cfg.bench), 65536);
-	assert_int_equal(bench_region_size(&r.cfg.bench, 100), 131072);
+	assert_int_equal(bench_half_size(&r.bench), 65536);
+	assert_int_equal(bench_region_size(&r.bench, 100), 131072);
 	free_result(&r);
 	r = parse("--bench", "bw", "-s", "65537", (char *)NULL);
 	assert_int_equal(r.ret, 0);
-	assert_int_equal(bench_half_size(&r.cfg.bench), 131072);
+	assert_int_equal(bench_half_size(&r.bench), 131072);
 	free_result(&r);
 	r = parse("--bench", "bw", "-a", (char *)NULL);
 	assert_int_equal(r.ret, 0);
-	assert_int_equal(bench_region_size(&r.cfg.bench, 100), 16u << 20);
+	assert_int_equal(bench_region_size(&r.bench, 100), 16u << 20);
 	free_result(&r);
 }
 
@@ -513,20 +513,20 @@ static void bench_rx_depth_covers_the_send_window(void **state)
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
-	assert_int_equal(bench_rx_depth(&r.cfg.bench), 100);
+	assert_int_equal(bench_rx_depth(&r.bench), 100);
 	free_result(&r);
 	r = parse("--bench", "bw", "-n", "100000", (char *)NULL);
 	assert_int_equal(r.ret, 0);
-	assert_int_equal(bench_rx_depth(&r.cfg.bench), 8192);
+	assert_int_equal(bench_rx_depth(&r.bench), 8192);
 	free_result(&r);
 	r = parse("--bench", "bw", "-n", "100000", "--tx-depth", "8192",
 		  (char *)NULL);
 	assert_int_equal(r.ret, 0);
-	assert_int_equal(bench_rx_depth(&r.cfg.bench), 8192 + BENCH_RX_REFILL);
+	assert_int_equal(bench_rx_depth(&r.bench), 8192 + BENCH_RX_REFILL);
 	free_result(&r);
 	r = parse("--bench", "bw", "--op", "write", (char *)NULL);
 	assert_int_equal(r.ret, 0);
-	assert_int_equal(bench_rx_depth(&r.cfg.bench), 0);
+	assert_int_equal(bench_rx_depth(&r.bench), 0);
 	free_result(&r);
 }
 

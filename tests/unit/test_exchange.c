@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <infiniband/verbs.h>
 
 #include "exchange.h"
 
@@ -189,14 +190,14 @@ static void test_match(void **state)
 	const char *why = NULL;
 
 	(void)state;
-	assert_int_equal(qp_info_match(&local, &remote, &why), 0);
+	assert_int_equal(qp_info_match(&local, &remote, NULL, &why), 0);
 	remote.ops[2] = OP_READ;
-	assert_int_equal(qp_info_match(&local, &remote, &why), -EPROTO);
+	assert_int_equal(qp_info_match(&local, &remote, NULL, &why), -EPROTO);
 	assert_non_null(strstr(why, "operations"));
 	remote = sample();
 	remote.op_count = 2;
 	remote.ops[2] = 0;
-	assert_int_equal(qp_info_match(&local, &remote, &why), -EPROTO);
+	assert_int_equal(qp_info_match(&local, &remote, NULL, &why), -EPROTO);
 }
 
 /* RoCE v2 GIDs: 192.0.2.1 as ::ffff:192.0.2.1, and an IPv6 link-local. */

@@ -100,7 +100,7 @@ static struct parsed parse(int argc, char **argv)
 	FILE *out = open_memstream(&p.out, &out_len);
 	FILE *err = open_memstream(&p.err, &err_len);
 
-	p.ret = config_parse(&p.cfg, argc, argv, out, err);
+	p.ret = config_parse(&p.cfg, NULL, argc, argv, out, err);
 	fclose(out);
 	fclose(err);
 	return p;

@@ -18,7 +18,7 @@
 #include "config.h"
 #include "parse_args.h"
 #include "transport.h"
-#include "ud.h"
+#include "datagram.h"
 
 static void test_connection_values(void **state)
 {

@@ -58,12 +58,14 @@ struct cm {
 int cm_open(struct cm *cm, const struct config *cfg);
 
 /*
- * Create the resources on the CM's device, connect the QP to RTS and sync
- * over @sock, filling @conn as connect_qp does. On failure nothing of
- * @res is left.
+ * Create the resources (of @sizes) on the CM's device, connect the QP to
+ * RTS and sync over @sock, filling @conn as connect_qp does, refusing a
+ * peer of another @mode. On failure nothing of @res is left.
  */
 int cm_connect_qp(struct cm *cm, struct resources *res,
-		  const struct config *cfg, int sock, struct connection *conn);
+		  const struct config *cfg, const struct resources_sizes *sizes,
+		  const struct qp_mode *mode, int sock,
+		  struct connection *conn);
 
 /* rdma_disconnect, before the QP goes. */
 void cm_disconnect(struct cm *cm);

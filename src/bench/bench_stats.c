@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "bench.h"
+#include "bench_priv.h"
 
 #define NS_PER_USEC 1000.0
 #define NS_PER_SEC  1e9

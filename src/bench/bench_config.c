@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* The bench options: parsing, defaults, the checks that need all of them. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench_priv.h"
-
-#define PROGRAM_NAME "rdma_rc_example"
 
 /* Bounds on the numbers: big enough for any real run, small enough that the
  * timestamp arrays (16 bytes per iteration) stay well under a gigabyte. */
@@ -65,6 +64,23 @@ void bench_config_defaults(struct bench_config *bc)
 		.busy_poll = false,
 	};
 }
+
+/* The getopt_long rows of the bench options, for config_parse's table. */
+static const struct option bench_long_options[] = {
+	{"bench", required_argument, NULL, BENCH_OPT_MODE},
+	{"op", required_argument, NULL, BENCH_OPT_OP},
+	{"size", required_argument, NULL, 's'},
+	{"all-sizes", no_argument, NULL, 'a'},
+	{"iters", required_argument, NULL, 'n'},
+	{"tx-depth", required_argument, NULL, BENCH_OPT_TX_DEPTH},
+	{"cq-mod", required_argument, NULL, BENCH_OPT_CQ_MOD},
+	{"json", required_argument, NULL, BENCH_OPT_JSON},
+	{"gbps", no_argument, NULL, BENCH_OPT_GBPS},
+	{"busy-poll", no_argument, NULL, BENCH_OPT_BUSY_POLL},
+	{NULL, 0, NULL, 0},
+};
+/* Their short letters, for getopt_long's string. */
+#define BENCH_SHORT_OPTIONS "s:an:"
 
 void bench_print_usage(FILE *out)
 {
@@ -239,7 +255,36 @@ int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
 	}
 }
 
-int bench_config_finish(struct bench_config *bc, FILE *err)
+/*
+ * The benchmark runs where perftest's RC tests do: UC has no READ or
+ * atomics, UD no RDMA at all, and RDMA_CM sets its own READ depth.
+ */
+static int check_transport(const struct bench_config *bc,
+			   const struct config *cfg, FILE *err)
+{
+	if (cfg->use_rdma_cm) {
+		fprintf(err,
+			"%s: option --bench runs over the TCP exchange, not with --rdma-cm\n",
+			PROGRAM_NAME);
+		return -EINVAL;
+	}
+	if (cfg->transport != TRANSPORT_RC) {
+		fprintf(err,
+			"%s: option --bench runs over RC, not --connection %s\n",
+			PROGRAM_NAME, transport_name(cfg->transport));
+		return -EINVAL;
+	}
+	if (cfg->use_events && bc->busy_poll) {
+		fprintf(err,
+			"%s: options -e and --busy-poll contradict (sleep on the completion channel, or never)\n",
+			PROGRAM_NAME);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int bench_config_finish(struct bench_config *bc, const struct config *cfg,
+			FILE *err)
 {
 	if (bc->mode == BENCH_OFF) {
 		if (bc->first_option) {
@@ -284,7 +329,30 @@ int bench_config_finish(struct bench_config *bc, FILE *err)
 		bc->size = BENCH_DEFAULT_BW_SIZE;
 	if (!bc->iters_set && bc->mode == BENCH_BW)
 		bc->iters = BENCH_DEFAULT_BW_ITERS;
-	return 0;
+	return check_transport(bc, cfg, err);
+}
+
+static int parse_setting(void *settings, int opt, const char *arg, FILE *err)
+{
+	return bench_parse_option(settings, opt, arg, err);
+}
+
+static int finish_settings(void *settings, const struct config *cfg, FILE *err)
+{
+	return bench_config_finish(settings, cfg, err);
+}
+
+void bench_config_mode(struct bench_config *bc, struct config_mode *mode)
+{
+	bench_config_defaults(bc);
+	*mode = (struct config_mode){
+		.long_options = bench_long_options,
+		.short_options = BENCH_SHORT_OPTIONS,
+		.settings = bc,
+		.parse = parse_setting,
+		.finish = finish_settings,
+		.print_usage = bench_print_usage,
+	};
 }
 
 bool bench_is_on(const struct bench_config *bc)
@@ -376,17 +444,36 @@ int bench_cq_entries(const struct bench_config *bc, int normal)
 	return need > normal ? need : normal;
 }
 
-void bench_qp_init_attr(const struct bench_config *bc,
-			struct ibv_qp_init_attr *attr)
+void bench_size_resources(const struct bench_config *bc,
+			  struct resources_sizes *sizes)
 {
 	uint32_t rx = bench_rx_depth(bc);
 
 	if (!bench_is_on(bc))
 		return;
-	attr->cap.max_send_wr = bc->tx_depth;
-	if (rx > attr->cap.max_recv_wr)
-		attr->cap.max_recv_wr = rx;
-	attr->cap.max_inline_data = inline_wanted(bc);
+	sizes->buf_size = bench_region_size(bc, sizes->buf_size);
+	sizes->cq_entries = bench_cq_entries(bc, sizes->cq_entries);
+	sizes->max_send_wr = bc->tx_depth;
+	if (rx > sizes->max_recv_wr)
+		sizes->max_recv_wr = rx;
+	sizes->max_inline_data = inline_wanted(bc);
 	/* Each work request says itself whether it wants a completion. */
-	attr->sq_sig_all = 0;
+	sizes->sq_sig_all = false;
+	sizes->comp_channel = sizes->comp_channel || bench_sleeps(bc);
+	/* As many READs and atomics as both devices allow (8 bits on the
+	 * wire). */
+	sizes->max_rd_atomic = UINT8_MAX;
+	/* It posts receives of its own, per message size. */
+	sizes->early_receives = 0;
+}
+
+void bench_qp_mode(const struct bench_config *bc, struct qp_mode *mode)
+{
+	*mode = (struct qp_mode){
+		.on = bench_is_on(bc),
+		.peer_only =
+			"the peer runs a benchmark (--bench), this side does not",
+		.local_only =
+			"this side runs a benchmark (--bench), the peer does not",
+	};
 }

@@ -21,7 +21,8 @@ int mc_post_send(struct mc_resources *res, const struct mc_group *group,
 
 /*
  * Wait at most @timeout_s for one completion. Returns 0 with *@wc filled
- * (its status still to be checked), -ETIMEDOUT, or another -errno.
+ * (its status still to be checked), -ETIMEDOUT, -EINTR once SIGINT or
+ * SIGTERM came, or another -errno.
  */
 int mc_poll_completion(struct mc_resources *res, unsigned int timeout_s,
 		       struct ibv_wc *wc);

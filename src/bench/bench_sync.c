@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench_priv.h"
 #include "wire.h"
 
 #define BENCH_PARAMS_MAGIC   0x5243424eu /* "RCBN" */

@@ -142,7 +142,7 @@ static void choose_wait(struct bench_run *run, const struct config *cfg,
 			const struct resources *res,
 			const struct connection *conn)
 {
-	const struct bench_config *bc = &cfg->bench;
+	const struct bench_config *bc = run->bc;
 	bool peer_elsewhere = !peer_shares_port(conn);
 
 	run->spin_ns = (uint64_t)BENCH_SPIN_US * 1000;
@@ -162,10 +162,10 @@ static void choose_wait(struct bench_run *run, const struct config *cfg,
 }
 
 static int run_init(struct bench_run *run, const struct config *cfg,
-		    struct resources *res, const struct connection *conn)
+		    const struct bench_config *bc, struct resources *res,
+		    const struct connection *conn)
 {
-	size_t half = bench_half_size(&cfg->bench);
-	const struct bench_config *bc = &cfg->bench;
+	size_t half = bench_half_size(bc);
 	int ret;
 
 	*run = (struct bench_run){
@@ -385,10 +385,9 @@ static void print_banner(const struct bench_config *bc,
 		       (unsigned int)(run->spin_ns / 1000));
 }
 
-int bench_run(const struct config *cfg, struct resources *res,
-	      const struct connection *conn, int sock)
+int bench_run(const struct config *cfg, const struct bench_config *bc,
+	      struct resources *res, const struct connection *conn, int sock)
 {
-	const struct bench_config *bc = &cfg->bench;
 	const char *device = ibv_get_device_name(res->ctx->device);
 	struct bench_result results[BENCH_MAX_SIZES];
 	uint32_t sizes[BENCH_MAX_SIZES];
@@ -401,7 +400,7 @@ int bench_run(const struct config *cfg, struct resources *res,
 	if (!ret)
 		ret = check_support(bc, res, conn);
 	if (!ret)
-		ret = run_init(&run, cfg, res, conn);
+		ret = run_init(&run, cfg, bc, res, conn);
 	if (ret)
 		return ret;
 	print_banner(bc, &run, device);

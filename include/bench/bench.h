@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef BENCH_H
+#define BENCH_H
+
+/*
+ * Benchmark mode (--bench lat|bw): what perftest's ib_*_lat and ib_*_bw
+ * measure, measured the same way, on the QP the manual's steps connected.
+ *
+ *   bench_config.c  the bench options, their defaults and checks
+ *   bench_sync.c    both sides agree on the parameters (a message after the
+ *                   QP-info exchange)
+ *   bench_stats.c   latency and bandwidth figures from raw timestamps (pure)
+ *   bench_report.c  the perftest-style table and the JSON file
+ *   bench_post.c    lean post/poll for the hot loops
+ *   bench_lat.c     ping-pong and read/atomic latency loops
+ *   bench_bw.c      streaming loops for bandwidth
+ *   bench.c         bench_run: sizes in turn, report each
+ *
+ * This header is what main calls; the rest is in bench_priv.h.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "qp.h"
+#include "resources.h"
+
+enum bench_mode {
+	BENCH_OFF = 0,
+	BENCH_LAT = 1,
+	BENCH_BW = 2,
+};
+
+/* The operation measured; these numbers travel in the parameter message. */
+enum bench_op {
+	BENCH_OP_SEND = 1,
+	BENCH_OP_WRITE = 2,
+	BENCH_OP_READ = 3,
+	BENCH_OP_WRITE_IMM = 4,
+	BENCH_OP_FETCH_ADD = 5,
+	BENCH_OP_CMP_SWAP = 6,
+	BENCH_OP_LAST = BENCH_OP_CMP_SWAP,
+};
+
+/* Everything the bench options decide; main keeps it beside struct config. */
+struct bench_config {
+	enum bench_mode mode;
+	enum bench_op op;
+	uint32_t size;	       /* one size, unless all_sizes */
+	bool all_sizes;	       /* -a */
+	uint32_t iters;	       /* -n, per size, honoured as given */
+	uint32_t tx_depth;     /* the send queue: work requests in flight */
+	uint32_t cq_mod;       /* signal one send in cq_mod */
+	const char *json_path; /* --json FILE, NULL: none */
+	bool gbps;	       /* bandwidth in Gb/s instead of MiB/s */
+	bool busy_poll;	       /* never sleep on the completion channel */
+
+	/* What the user gave explicitly, to apply the right defaults. */
+	bool size_set, iters_set, tx_depth_set, cq_mod_set;
+	/* The first bench option seen, to refuse it without --bench. */
+	const char *first_option;
+};
+
+/*
+ * Set @bc to the defaults and @mode to the bench options, for
+ * config_parse: --bench and the options that go with it.
+ */
+void bench_config_mode(struct bench_config *bc, struct config_mode *mode);
+
+/* True once --bench was given: the benchmark runs instead of the operations. */
+bool bench_is_on(const struct bench_config *bc);
+
+/*
+ * What the run needs beyond the operations' sizes in @sizes: a region for
+ * the largest message twice, queues and a CQ for --tx-depth, inline data,
+ * a completion channel unless --busy-poll, as many READs in flight as the
+ * devices allow, and no early receive (it posts its own).
+ */
+void bench_size_resources(const struct bench_config *bc,
+			  struct resources_sizes *sizes);
+
+/*
+ * The QP-info flag QP_INFO_MODE stands for a benchmark: set @mode->on if
+ * @bc runs one, and the words for a peer that differs.
+ */
+void bench_qp_mode(const struct bench_config *bc, struct qp_mode *mode);
+
+/* Run the benchmark on the connected QP: every size, report each. */
+int bench_run(const struct config *cfg, const struct bench_config *bc,
+	      struct resources *res, const struct connection *conn, int sock);
+
+#endif

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: MIT
+/*
+ * -R, the way to the peer: the server binds and listens on the port, for
+ * IPv6 and IPv4 clients; the client resolves the server's addresses in
+ * turn until one gives a route. Every event is waited for with a timeout:
+ * poll() on the event channel's file descriptor.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cm.h"
+#include "cm_event.h"
+#include "cm_internal.h"
+#include "interrupt.h"
+#include "trace.h"
+
+/* One connection at a time is all this example serves. */
+#define CM_LISTEN_BACKLOG 1
+
+int cm_take_event(struct cm *cm, long long deadline,
+		  enum rdma_cm_event_type expected,
+		  struct rdma_cm_event **event, char *why, size_t why_len)
+{
+	struct pollfd pfd = {.fd = cm->channel->fd, .events = POLLIN};
+	int ret, event_err, waited_ms = ms_left(deadline);
+
+	do
+		ret = interruptible_poll(&pfd, 1, ms_left(deadline));
+	while (ret == -EINTR && !interrupted());
+	if (ret == 0) {
+		snprintf(why, why_len, "no event within %d ms: %s", waited_ms,
+			 strerror(ETIMEDOUT));
+		return -ETIMEDOUT;
+	}
+	if (ret < 0) {
+		snprintf(why, why_len, "%s", strerror(-ret));
+		return ret;
+	}
+	ret = cm_event_get(cm->channel, event, &event_err);
+	if (ret) {
+		snprintf(why, why_len, "%s", strerror(-ret));
+		return ret;
+	}
+	trace_step(&cm->trace, "RDMA_CM event %s, status %d",
+		   rdma_event_str((*event)->event), (*event)->status);
+	if ((*event)->event == expected)
+		return 0;
+	/* A failed step has its own event; a rejection carries no errno. */
+	ret = cm_event_error(*event, event_err, -ECONNREFUSED);
+	snprintf(why, why_len, "got %s, status %d (%s)",
+		 rdma_event_str((*event)->event), (*event)->status,
+		 strerror(-ret));
+	rdma_ack_cm_event(*event);
+	*event = NULL;
+	return ret;
+}
+
+int cm_wait_event(struct cm *cm, int timeout_sec,
+		  enum rdma_cm_event_type expected,
+		  struct rdma_cm_event **event)
+{
+	char why[CM_WHY_LEN];
+	int ret;
+
+	ret = cm_take_event(cm, now_ms() + (long long)timeout_sec * MS_PER_SEC,
+			    expected, event, why, sizeof(why));
+	if (ret)
+		fprintf(stderr, "failed to get RDMA_CM event %s: %s\n",
+			rdma_event_str(expected), why);
+	return ret;
+}
+
+/* Bind @id to the wildcard address of @family on @port. */
+static int bind_wildcard(struct rdma_cm_id *id, int family, uint16_t port)
+{
+	struct sockaddr_in6 any6 = {
+		.sin6_family = AF_INET6,
+		.sin6_port = htons(port),
+		.sin6_addr = IN6ADDR_ANY_INIT,
+	};
+	struct sockaddr_in any4 = {
+		.sin_family = AF_INET,
+		.sin_port = htons(port),
+		.sin_addr.s_addr = htonl(INADDR_ANY),
+	};
+	/* 0: the IPv6 wildcard takes IPv4 clients too (IPV6_V6ONLY off) */
+	int afonly = 0;
+
+	if (family == AF_INET6 &&
+	    rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_AFONLY, &afonly,
+			    sizeof(afonly)))
+		return -errno;
+	if (rdma_bind_addr(id, family == AF_INET6 ? (struct sockaddr *)&any6
+						  : (struct sockaddr *)&any4))
+		return -errno;
+	return 0;
+}
+
+static int create_id(struct cm *cm, struct rdma_cm_id **id)
+{
+	int ret;
+
+	if (rdma_create_id(cm->channel, id, NULL, RDMA_PS_TCP)) {
+		ret = -errno;
+		fprintf(stderr, "failed to create RDMA_CM id: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+/*
+ * Server: any local address on the port, IPv6 and IPv4 alike, then listen.
+ * Left to itself the kernel binds an IPv4 wildcard for IPv4 only, and an
+ * IPv6 one as the net.ipv6.bindv6only sysctl says: so the IPv6 wildcard,
+ * with AFONLY off. A kernel without IPv6 (EAFNOSUPPORT, EADDRNOTAVAIL)
+ * gets the IPv4 wildcard; any other failure, a port in use say, is one.
+ */
+static int listen_on_port(struct cm *cm, const struct config *cfg)
+{
+	int ret;
+
+	ret = create_id(cm, &cm->listen_id);
+	if (ret)
+		return ret;
+	ret = bind_wildcard(cm->listen_id, AF_INET6, cfg->tcp_port);
+	if (ret && ret != -EAFNOSUPPORT && ret != -EADDRNOTAVAIL) {
+		fprintf(stderr,
+			"failed to bind RDMA_CM id to [::] port %u: %s\n",
+			cfg->tcp_port, strerror(-ret));
+		return ret;
+	}
+	if (ret) {
+		trace_step(
+			&cm->trace,
+			"cannot bind RDMA_CM id to [::] port %u: %s; IPv4 only",
+			cfg->tcp_port, strerror(-ret));
+		rdma_destroy_id(cm->listen_id);
+		cm->listen_id = NULL;
+		ret = create_id(cm, &cm->listen_id);
+		if (ret)
+			return ret;
+		ret = bind_wildcard(cm->listen_id, AF_INET, cfg->tcp_port);
+		if (ret) {
+			fprintf(stderr,
+				"failed to bind RDMA_CM id to 0.0.0.0 port %u: %s\n",
+				cfg->tcp_port, strerror(-ret));
+			return ret;
+		}
+	}
+	if (rdma_listen(cm->listen_id, CM_LISTEN_BACKLOG)) {
+		ret = -errno;
+		fprintf(stderr, "failed to listen on RDMA_CM port %u: %s\n",
+			cfg->tcp_port, strerror(-ret));
+		return ret;
+	}
+	printf("waiting on port %u for RDMA_CM connection\n", cfg->tcp_port);
+	return 0;
+}
+
+/*
+ * Client: one of the server's addresses to a device, then a route, by
+ * @deadline, on a new cm->id. On failure @why says which step failed.
+ */
+static int resolve_address(struct cm *cm, const struct addrinfo *ai,
+			   long long deadline, char *why, size_t why_len)
+{
+	struct rdma_cm_event *event;
+	int ret;
+
+	if (rdma_create_id(cm->channel, &cm->id, NULL, RDMA_PS_TCP)) {
+		ret = -errno;
+		snprintf(why, why_len, "rdma_create_id: %s", strerror(-ret));
+		return ret;
+	}
+	if (rdma_resolve_addr(cm->id, NULL, ai->ai_addr, ms_left(deadline))) {
+		ret = -errno;
+		snprintf(why, why_len, "rdma_resolve_addr: %s", strerror(-ret));
+		return ret;
+	}
+	ret = cm_take_event(cm, deadline, RDMA_CM_EVENT_ADDR_RESOLVED, &event,
+			    why, why_len);
+	if (ret)
+		return ret;
+	rdma_ack_cm_event(event);
+	if (rdma_resolve_route(cm->id, ms_left(deadline))) {
+		ret = -errno;
+		snprintf(why, why_len, "rdma_resolve_route: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	ret = cm_take_event(cm, deadline, RDMA_CM_EVENT_ROUTE_RESOLVED, &event,
+			    why, why_len);
+	if (ret)
+		return ret;
+	rdma_ack_cm_event(event);
+	return 0;
+}
+
+/* One line for a server none of whose @tried addresses gave a route. */
+static void report_unresolved(const struct config *cfg, int tried,
+			      const char *last, const char *why)
+{
+	if (tried > 1)
+		fprintf(stderr,
+			"failed to resolve an RDMA route to %s port %u (%d addresses tried; the last, %s): %s\n",
+			cfg->server_name, cfg->tcp_port, tried, last, why);
+	else if (tried == 1 && strcmp(last, cfg->server_name) != 0)
+		fprintf(stderr,
+			"failed to resolve an RDMA route to %s port %u (%s): %s\n",
+			cfg->server_name, cfg->tcp_port, last, why);
+	else
+		fprintf(stderr,
+			"failed to resolve an RDMA route to %s port %u: %s\n",
+			cfg->server_name, cfg->tcp_port, why);
+}
+
+/*
+ * How long one of the server's addresses may take to resolve: one that
+ * gets no answer (an IPv6 neighbour that never replies, say) must leave
+ * time for the next. On a working network both steps take milliseconds.
+ */
+#define CM_ATTEMPT_MS 3000
+
+/* Client: try the server's addresses in turn, all within -t. */
+static int resolve_server(struct cm *cm, const struct config *cfg)
+{
+	const struct addrinfo hints = {
+		.ai_family = AF_UNSPEC,
+		.ai_socktype = SOCK_STREAM,
+		.ai_flags = AI_NUMERICSERV,
+	};
+	long long deadline =
+		now_ms() + (long long)cfg->timeout_sec * MS_PER_SEC;
+	char port[8], why[CM_WHY_LEN] = "", host[INET6_ADDRSTRLEN] = "?";
+	struct addrinfo *list, *ai;
+	int ret, tried = 0;
+
+	snprintf(port, sizeof(port), "%u", cfg->tcp_port);
+	ret = getaddrinfo(cfg->server_name, port, &hints, &list);
+	if (ret) {
+		fprintf(stderr, "failed to resolve %s: %s\n", cfg->server_name,
+			gai_strerror(ret));
+		return -EHOSTUNREACH;
+	}
+	ret = -ETIMEDOUT;
+	for (ai = list; ai && ms_left(deadline) > 0 && !interrupted();
+	     ai = ai->ai_next) {
+		getnameinfo(ai->ai_addr, ai->ai_addrlen, host, sizeof(host),
+			    NULL, 0, NI_NUMERICHOST);
+		trace_step(&cm->trace, "RDMA_CM resolving %s port %s", host,
+			   port);
+		tried++;
+		/* the last address may take all the time that is left */
+		ret = resolve_address(
+			cm, ai,
+			ai->ai_next ? deadline_within(deadline, CM_ATTEMPT_MS)
+				    : deadline,
+			why, sizeof(why));
+		if (!ret)
+			break;
+		trace_step(&cm->trace, "RDMA_CM gave up on %s: %s", host, why);
+		if (cm->id)
+			rdma_destroy_id(cm->id);
+		cm->id = NULL;
+	}
+	freeaddrinfo(list);
+	if (ret && interrupted()) {
+		ret = -EINTR;
+		snprintf(why, sizeof(why), "%s", strerror(EINTR));
+	}
+	if (ret)
+		report_unresolved(cfg, tried, host,
+				  tried ? why : strerror(-ret));
+	return ret;
+}
+
+int cm_open(struct cm *cm, const struct config *cfg)
+{
+	int ret;
+
+	*cm = (struct cm){.trace = {.on = cfg->verbose}};
+	cm->channel = rdma_create_event_channel();
+	if (!cm->channel) {
+		ret = -errno;
+		fprintf(stderr, "failed to create RDMA_CM event channel: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	ret = cfg->server_name ? resolve_server(cm, cfg)
+			       : listen_on_port(cm, cfg);
+	if (ret)
+		cm_close(cm);
+	return ret;
+}
+
+void cm_close(struct cm *cm)
+{
+	if (cm->id && rdma_destroy_id(cm->id))
+		fprintf(stderr, "failed to destroy RDMA_CM id: %s\n",
+			strerror(errno));
+	if (cm->listen_id && rdma_destroy_id(cm->listen_id))
+		fprintf(stderr, "failed to destroy RDMA_CM listening id: %s\n",
+			strerror(errno));
+	if (cm->channel)
+		rdma_destroy_event_channel(cm->channel);
+	*cm = (struct cm){0};
+}

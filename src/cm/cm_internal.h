@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* Private to src/cm: the event waits that both halves of -R use. */
+#ifndef CM_INTERNAL_H
+#define CM_INTERNAL_H
+
+#include <stddef.h>
+
+#include <rdma/rdma_cma.h>
+
+#include "cm.h"
+
+#define MS_PER_SEC 1000
+/* Room for why a wait or an address failed, for the one error line. */
+#define CM_WHY_LEN 128
+
+/*
+ * Wait until @deadline (now_ms) for the next event; it must be @expected.
+ * On success the caller owns *@event and acks it; on failure @why says
+ * what happened instead, for the caller to report.
+ */
+int cm_take_event(struct cm *cm, long long deadline,
+		  enum rdma_cm_event_type expected,
+		  struct rdma_cm_event **event, char *why, size_t why_len);
+
+/* cm_take_event within @timeout_sec, with one line on stderr if it fails. */
+int cm_wait_event(struct cm *cm, int timeout_sec,
+		  enum rdma_cm_event_type expected,
+		  struct rdma_cm_event **event);
+
+#endif

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: MIT
+/*
+ * -R, the connection: the QP (ours, on the CM's device) goes to INIT, RTR
+ * and RTS with the attributes the CM computes and our constants (qp.h);
+ * the buffer address, rkey and operations travel in the private data of
+ * rdma_connect and rdma_accept.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cm.h"
+#include "cm_internal.h"
+#include "qp.h"
+#include "sock.h"
+#include "trace.h"
+
+/* Server: the client's request; its private data is the peer's info. */
+static int wait_request(struct cm *cm, const struct config *cfg,
+			struct qp_info *remote)
+{
+	struct rdma_cm_event *event;
+	const char *why;
+	int ret;
+
+	ret = cm_wait_event(cm, cfg->accept_timeout_sec,
+			    RDMA_CM_EVENT_CONNECT_REQUEST, &event);
+	if (ret)
+		return ret;
+	cm->id = event->id;
+	ret = cm_priv_decode(event->param.conn.private_data,
+			     event->param.conn.private_data_len, remote, &why);
+	remote->qp_num = event->param.conn.qp_num;
+	rdma_ack_cm_event(event);
+	if (ret) {
+		fprintf(stderr, "failed to accept the connect request: %s\n",
+			why);
+		rdma_reject(cm->id, NULL, 0);
+	}
+	return ret;
+}
+
+/* The attributes and mask the CM computed for moving our QP to @state. */
+static int cm_qp_attr(struct cm *cm, struct ibv_qp *qp, enum ibv_qp_state state,
+		      struct ibv_qp_attr *attr, int *mask)
+{
+	int ret;
+
+	*attr = (struct ibv_qp_attr){.qp_state = state};
+	if (rdma_init_qp_attr(cm->id, attr, mask)) {
+		ret = -errno;
+		fprintf(stderr,
+			"failed to get RDMA_CM attributes of QP 0x%06x for %s: %s\n",
+			qp->qp_num, qp_state_str(state), strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+/*
+ * RESET -> INIT: the CM's port and pkey index, with our access rights
+ * (the CM grants what the connection's READ depth implies, not what our
+ * region allows).
+ */
+static int cm_modify_qp_to_init(struct cm *cm, struct resources *res)
+{
+	struct ibv_qp_attr attr;
+	char flags[96];
+	int mask, ret;
+
+	ret = cm_qp_attr(cm, res->qp, IBV_QPS_INIT, &attr, &mask);
+	if (ret)
+		return ret;
+	attr.qp_access_flags = (int)(res->mr_access & QP_REMOTE_ACCESS);
+	mask |= IBV_QP_ACCESS_FLAGS;
+	ret = qp_modify(res->qp, &attr, mask, "");
+	if (ret)
+		return ret;
+	trace_step(
+		&res->trace,
+		"QP 0x%06x RESET -> INIT (RDMA_CM): port %u, pkey index %u, access %s",
+		res->qp->qp_num, attr.port_num, attr.pkey_index,
+		access_flags_str((unsigned int)attr.qp_access_flags, flags,
+				 sizeof(flags)));
+	return 0;
+}
+
+/*
+ * The GID the QP sends from is the one the CM put in the RTR address
+ * vector: take its index and type from there, since one address may have
+ * several entries (RoCE v1 and v2) with the same bytes.
+ */
+static int cm_note_gid(struct cm *cm, struct resources *res,
+		       const struct ibv_ah_attr *ah)
+{
+	struct ibv_gid_entry entry;
+	char text[INET6_ADDRSTRLEN];
+	int ret;
+
+	if (ah->is_global) {
+		ret = ibv_query_gid_ex(cm->id->verbs, cm->id->port_num,
+				       ah->grh.sgid_index, &entry, 0);
+		if (ret) {
+			fprintf(stderr,
+				"failed to query GID %u of %s port %u: %s\n",
+				ah->grh.sgid_index,
+				ibv_get_device_name(cm->id->verbs->device),
+				cm->id->port_num, strerror(ret));
+			return -ret;
+		}
+		res->gid.index = ah->grh.sgid_index;
+		res->gid.gid = entry.gid;
+		res->gid.type = entry.gid_type;
+	}
+	printf("RDMA_CM connection on device %s port %u, GID index %d (%s)\n",
+	       ibv_get_device_name(cm->id->verbs->device), cm->id->port_num,
+	       res->gid.index, gid_to_str(&res->gid.gid, text, sizeof(text)));
+	trace_step(&res->trace,
+		   "the CM's address vector sends from GID index %d, type %s",
+		   res->gid.index, gid_type_str(res->gid.type));
+	return 0;
+}
+
+/* The RNR timer of the TCP path; UC has no RNR NAK to time. */
+static void set_rnr_timer(const struct ibv_qp *qp, struct ibv_qp_attr *attr,
+			  int *mask)
+{
+	if (qp->qp_type != IBV_QPT_RC)
+		return;
+	attr->min_rnr_timer = QP_MIN_RNR_TIMER;
+	*mask |= IBV_QP_MIN_RNR_TIMER;
+}
+
+/* INIT -> RTR, as the CM says; what it says about the peer goes to @conn. */
+static int cm_modify_qp_to_rtr(struct cm *cm, struct resources *res,
+			       struct connection *conn)
+{
+	struct ibv_qp_attr attr;
+	char gid[INET6_ADDRSTRLEN];
+	int mask, ret;
+
+	ret = cm_qp_attr(cm, res->qp, IBV_QPS_RTR, &attr, &mask);
+	if (ret)
+		return ret;
+	set_rnr_timer(res->qp, &attr, &mask);
+	ret = qp_modify(res->qp, &attr, mask, "");
+	if (ret)
+		return ret;
+	conn->remote.psn = attr.rq_psn;
+	conn->remote.lid = attr.ah_attr.dlid;
+	memcpy(conn->remote.gid, attr.ah_attr.grh.dgid.raw,
+	       sizeof(conn->remote.gid));
+	trace_step(
+		&res->trace,
+		"QP 0x%06x INIT -> RTR (RDMA_CM): dest QPN 0x%06x, rq PSN 0x%06x, MTU %d, dest GID %s, sgid index %u, max dest rd atomic %u, min RNR timer %u",
+		res->qp->qp_num, attr.dest_qp_num, attr.rq_psn,
+		mtu_to_bytes(attr.path_mtu),
+		gid_to_str(&attr.ah_attr.grh.dgid, gid, sizeof(gid)),
+		attr.ah_attr.grh.sgid_index, attr.max_dest_rd_atomic,
+		attr.min_rnr_timer);
+	return cm_note_gid(cm, res, &attr.ah_attr);
+}
+
+/* RTR -> RTS, as the CM says: our first PSN goes to @conn. */
+static int cm_modify_qp_to_rts(struct cm *cm, struct resources *res,
+			       struct connection *conn)
+{
+	struct ibv_qp_attr attr;
+	int mask, ret;
+
+	ret = cm_qp_attr(cm, res->qp, IBV_QPS_RTS, &attr, &mask);
+	if (!ret)
+		ret = qp_modify(res->qp, &attr, mask, "");
+	if (ret)
+		return ret;
+	conn->local.psn = attr.sq_psn;
+	trace_step(
+		&res->trace,
+		"QP 0x%06x RTR -> RTS (RDMA_CM): sq PSN 0x%06x, ack timeout %u, retry count %u, RNR retry %u, max rd atomic %u",
+		res->qp->qp_num, attr.sq_psn, attr.timeout, attr.retry_cnt,
+		attr.rnr_retry, attr.max_rd_atomic);
+	return 0;
+}
+
+/* Our side of the connection: private data and the limits of the QP. */
+static struct rdma_conn_param conn_param(const struct connection *conn,
+					 const uint8_t *priv)
+{
+	return (struct rdma_conn_param){
+		.private_data = priv,
+		.private_data_len = CM_PRIV_SIZE,
+		.responder_resources = QP_MAX_RD_ATOMIC,
+		.initiator_depth = QP_MAX_RD_ATOMIC,
+		.retry_count = QP_RETRY_CNT,
+		.rnr_retry_count = QP_RNR_RETRY,
+		/* the QP is not the id's: tell the CM its number */
+		.qp_num = conn->qp->qp_num,
+	};
+}
+
+/* Client: connect, take the server's reply, RTR, RTS, then RTU. */
+static int client_connect(struct cm *cm, const struct config *cfg,
+			  struct resources *res, struct connection *conn)
+{
+	uint8_t priv[CM_PRIV_SIZE];
+	struct rdma_conn_param param;
+	struct rdma_cm_event *event;
+	const char *why;
+	int ret;
+
+	ret = qp_post_early_receives(res, cfg);
+	if (ret)
+		return ret;
+	cm_priv_encode(&conn->local, priv);
+	param = conn_param(conn, priv);
+	if (rdma_connect(cm->id, &param)) {
+		ret = -errno;
+		fprintf(stderr, "failed to connect through RDMA_CM: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	/* Not ESTABLISHED: with a QP of our own the CM leaves RTR to us. */
+	ret = cm_wait_event(cm, cfg->timeout_sec,
+			    RDMA_CM_EVENT_CONNECT_RESPONSE, &event);
+	if (ret)
+		return ret;
+	ret = cm_priv_decode(event->param.conn.private_data,
+			     event->param.conn.private_data_len, &conn->remote,
+			     &why);
+	conn->remote.qp_num = event->param.conn.qp_num;
+	rdma_ack_cm_event(event);
+	if (ret) {
+		fprintf(stderr, "failed to accept the server's reply: %s\n",
+			why);
+		return ret;
+	}
+	ret = cm_modify_qp_to_rtr(cm, res, conn);
+	if (!ret)
+		ret = cm_modify_qp_to_rts(cm, res, conn);
+	if (ret)
+		return ret;
+	if (rdma_establish(cm->id)) {
+		ret = -errno;
+		fprintf(stderr,
+			"failed to establish the RDMA_CM connection: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+/* Server: RTR and RTS first, so the QP is ready when the client hears. */
+static int server_accept(struct cm *cm, const struct config *cfg,
+			 struct resources *res, struct connection *conn)
+{
+	uint8_t priv[CM_PRIV_SIZE];
+	struct rdma_conn_param param;
+	struct rdma_cm_event *event;
+	int ret;
+
+	ret = cm_modify_qp_to_rtr(cm, res, conn);
+	if (!ret)
+		ret = cm_modify_qp_to_rts(cm, res, conn);
+	if (ret)
+		return ret;
+	cm_priv_encode(&conn->local, priv);
+	param = conn_param(conn, priv);
+	if (rdma_accept(cm->id, &param)) {
+		ret = -errno;
+		fprintf(stderr, "failed to accept through RDMA_CM: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	ret = cm_wait_event(cm, cfg->timeout_sec, RDMA_CM_EVENT_ESTABLISHED,
+			    &event);
+	if (ret)
+		return ret;
+	rdma_ack_cm_event(event);
+	return 0;
+}
+
+/* INIT, then each side's half of the handshake. */
+static int connect_on_id(struct cm *cm, struct resources *res,
+			 const struct config *cfg, const struct qp_mode *mode,
+			 struct connection *conn)
+{
+	const char *why;
+	int ret;
+
+	ret = qp_describe_local(res, cfg, mode, &conn->local);
+	if (ret)
+		return ret;
+	if (!cfg->server_name) {
+		ret = qp_info_match(&conn->local, &conn->remote, mode, &why);
+		if (ret) {
+			fprintf(stderr, "failed to agree with the peer: %s\n",
+				why);
+			rdma_reject(cm->id, NULL, 0);
+			return ret;
+		}
+	}
+	ret = cm_modify_qp_to_init(cm, res);
+	if (ret)
+		return ret;
+	ret = cfg->server_name ? client_connect(cm, cfg, res, conn)
+			       : server_accept(cm, cfg, res, conn);
+	if (ret)
+		return ret;
+	qp_print_remote(&conn->remote);
+	/* The server checked the request before accepting it. */
+	ret = cfg->server_name
+		      ? qp_info_match(&conn->local, &conn->remote, mode, &why)
+		      : 0;
+	if (ret)
+		fprintf(stderr, "failed to agree with the peer: %s\n", why);
+	return ret;
+}
+
+/*
+ * An index of the GID the CM resolved our address to (for RoCE, the GID
+ * made from the IP address), in the table of the id's port: the first
+ * entry with those bytes. Enough to create the resources; which entry the
+ * QP uses (RoCE v1 and v2 may share the bytes) the CM says at RTR.
+ */
+static int cm_gid_index(struct rdma_cm_id *id, int *index)
+{
+	const union ibv_gid *sgid = &id->route.addr.addr.ibaddr.sgid;
+	char text[INET6_ADDRSTRLEN];
+	struct ibv_port_attr port;
+	union ibv_gid gid;
+	int i, ret;
+
+	ret = ibv_query_port(id->verbs, id->port_num, &port);
+	if (ret) {
+		fprintf(stderr, "failed to query port %u of %s: %s\n",
+			id->port_num, ibv_get_device_name(id->verbs->device),
+			strerror(ret));
+		return -ret;
+	}
+	for (i = 0; i < port.gid_tbl_len; i++) {
+		if (ibv_query_gid(id->verbs, id->port_num, i, &gid) == 0 &&
+		    memcmp(gid.raw, sgid->raw, sizeof(gid.raw)) == 0) {
+			*index = i;
+			return 0;
+		}
+	}
+	fprintf(stderr,
+		"failed to find GID %s in the table of %s port %u: %s\n",
+		gid_to_str(sgid, text, sizeof(text)),
+		ibv_get_device_name(id->verbs->device), id->port_num,
+		strerror(ENOENT));
+	return -ENOENT;
+}
+
+int cm_connect_qp(struct cm *cm, struct resources *res,
+		  const struct config *cfg, const struct resources_sizes *sizes,
+		  const struct qp_mode *mode, int sock, struct connection *conn)
+{
+	struct config on_id = *cfg;
+	int ret;
+
+	*conn = (struct connection){0};
+	if (!cfg->server_name) {
+		ret = wait_request(cm, cfg, &conn->remote);
+		if (ret)
+			return ret;
+	}
+	/* The device, port and GID are the ones the CM found for the address. */
+	on_id.ib_port = cm->id->port_num;
+	ret = cm_gid_index(cm->id, &on_id.gid_idx);
+	if (ret)
+		return ret;
+	ret = resources_create_on(res, &on_id, sizes, cm->id->verbs);
+	if (ret)
+		return ret;
+	conn->qp = res->qp;
+	ret = connect_on_id(cm, res, cfg, mode, conn);
+	if (!ret)
+		/* As in the TCP path: both QPs are in RTS before any send. */
+		ret = sock_sync(sock, cfg->timeout_sec * MS_PER_SEC);
+	if (ret)
+		resources_destroy(res);
+	return ret;
+}
+
+void cm_disconnect(struct cm *cm)
+{
+	/* The peer may have disconnected first: then there is nothing to do. */
+	if (cm->id && rdma_disconnect(cm->id))
+		trace_step(&cm->trace, "rdma_disconnect: %s", strerror(errno));
+}

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+/*
+ * -R: what RDMA_CM's connect request and reply carry for us, the buffer
+ * address, rkey and operations, in network byte order (see cm.h).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "cm.h"
+#include "wire.h"
+
+_Static_assert(CM_PRIV_SIZE <= CM_REQ_PRIVATE_DATA_MAX,
+	       "the private data fits an RDMA_CM connect request");
+
+/* Byte offsets of the private data's fields (see cm.h). */
+enum cm_priv_offset {
+	PRIV_MAGIC = 0,
+	PRIV_VERSION = 4,
+	PRIV_TRANSPORT = 5,
+	PRIV_FLAGS = 6,
+	PRIV_OP_COUNT = 7,
+	PRIV_ADDR = 8,
+	PRIV_LEN = 16,
+	PRIV_RKEY = 20,
+	PRIV_OPS = 24,
+	PRIV_END = PRIV_OPS + OPS_MAX,
+};
+_Static_assert(PRIV_END == CM_PRIV_SIZE, "private data layout and size");
+
+void cm_priv_encode(const struct qp_info *info, uint8_t out[CM_PRIV_SIZE])
+{
+	memset(out, 0, CM_PRIV_SIZE);
+	put_u32(out + PRIV_MAGIC, CM_PRIV_MAGIC);
+	out[PRIV_VERSION] = CM_PRIV_VERSION;
+	out[PRIV_TRANSPORT] = info->transport;
+	out[PRIV_FLAGS] = info->flags;
+	out[PRIV_OP_COUNT] = info->op_count;
+	put_u64(out + PRIV_ADDR, info->addr);
+	put_u32(out + PRIV_LEN, info->len);
+	put_u32(out + PRIV_RKEY, info->rkey);
+	memcpy(out + PRIV_OPS, info->ops, OPS_MAX);
+}
+
+int cm_priv_decode(const uint8_t *buf, size_t len, struct qp_info *info,
+		   const char **why)
+{
+	if (!buf || len < CM_PRIV_SIZE) {
+		*why = "private data too short";
+		return -EPROTO;
+	}
+	if (get_u32(buf + PRIV_MAGIC) != CM_PRIV_MAGIC) {
+		*why = "private data is not from rdma_rc_example";
+		return -EPROTO;
+	}
+	if (buf[PRIV_VERSION] != CM_PRIV_VERSION) {
+		*why = "private data of another version";
+		return -EPROTO;
+	}
+	if (buf[PRIV_OP_COUNT] == 0 || buf[PRIV_OP_COUNT] > OPS_MAX) {
+		*why = "operation count out of range";
+		return -EPROTO;
+	}
+	*info = (struct qp_info){
+		.addr = get_u64(buf + PRIV_ADDR),
+		.len = get_u32(buf + PRIV_LEN),
+		.rkey = get_u32(buf + PRIV_RKEY),
+		.transport = buf[PRIV_TRANSPORT],
+		.flags = buf[PRIV_FLAGS],
+		.op_count = buf[PRIV_OP_COUNT],
+	};
+	memcpy(info->ops, buf + PRIV_OPS, OPS_MAX);
+	return 0;
+}

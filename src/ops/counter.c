@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+/* The server's half of both atomics: set the counter, show what became of it. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "op_halves.h"
+#include "sock.h"
+
+int op_counter_server(struct op_ctx *ctx, uint64_t start)
+{
+	int ret;
+
+	ctx->res->buf->atomic_counter = start;
+	printf("Counter on the server starts at %" PRIu64 "\n", start);
+	/* The counter is set: the client may work on it. */
+	ret = sock_sync(ctx->sock, ctx->timeout_ms);
+	if (ret)
+		return ret;
+	/* The client is done: every atomic has completed. */
+	ret = sock_sync(ctx->sock, ctx->timeout_ms);
+	if (ret)
+		return ret;
+	printf("Counter on the server is now %" PRIu64 "\n",
+	       ctx->res->buf->atomic_counter);
+	return 0;
+}
