@@ -124,7 +124,7 @@ static bool is_ping_pong(const struct bench_config *bc)
  *   to QEMU's threads that carry the frames) than to a spinning loop. Two
  *   guests on a 2-core host: half the round trip of a 4 KiB SEND went
  *   from 1360 to 512 us, a 1 MiB WRITE from 86 to 53 ms
- *   (docs/benchmarks.md). The channel's wake-up costs more than a nap.
+ *   (on the rig). The channel's wake-up costs more than a nap.
  * - Latency with the peer on another port, READ and atomics: the same,
  *   but the spin is BENCH_LONG_SPIN_US. Only this side waits, so no one
  *   needs its CPU while the peer answers a short request; there a nap
@@ -132,7 +132,7 @@ static bool is_ping_pong(const struct bench_config *bc)
  *   us when it napped at once). The answer to a long READ is many frames,
  *   which this side's kernel, and with guests on one host QEMU's threads,
  *   must take in; the CPU does more good there than in a spinning loop:
- *   1 MiB READ between the guests, 31 against 38 ms (docs/benchmarks.md).
+ *   1 MiB READ between the guests, 31 against 38 ms (on the rig).
  *   Not so for 64 frames: a 64 KiB READ there takes 2.5-3 ms, and naps
  *   after 1 ms made it 4% slower than polling through (2727 against 2610
  *   us); after 4 ms it never naps, and 1 MiB still gains (30 against 35

@@ -19,7 +19,7 @@
  * its bandwidth tests only when given -I, we ask the same in bandwidth
  * runs: a message that fits goes inline there too. perftest inlines
  * nothing on a device it does not recognise, soft-RoCE among them
- * (docs/benchmarks.md, "What is compared, and how").
+ * (docs/benchmarks.md, "The set-up").
  */
 #define BENCH_INLINE_SEND  236u
 #define BENCH_INLINE_WRITE 220u

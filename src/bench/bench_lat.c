@@ -125,7 +125,7 @@ static int lat_write(struct bench_run *run, const struct ibv_send_wr *wr)
  * As short as perftest's loop: under a software CPU every instruction
  * between two stamps is in the figures, and the general post and wait
  * (bench_post_sends, bench_wait) cost 0.15-0.2 us an iteration more than
- * this, 1% of a fetch_add on one guest (docs/benchmarks.md). Every READ
+ * this, 1% of a fetch_add on one guest (on the rig). Every READ
  * and atomic asks for a completion (run_init), so the request is built
  * once; one look at the CQ right after the post often finds it done, and
  * only an empty CQ takes bench_wait() with its bound, yields and sleep.

@@ -274,7 +274,7 @@ static inline uint64_t bench_now_ns(void)
  * virtual counter on AArch64. clock_gettime() goes through the vDSO (calls,
  * a retry loop on the kernel's sequence count, a conversion), which cost
  * 0.2-0.5 us an iteration on the soft-RoCE guests, 1-2% of a 2-byte READ
- * there (docs/benchmarks.md). measure() turns the ticks into nanoseconds
+ * there (on the rig). measure() turns the ticks into nanoseconds
  * at the rate the counter kept against CLOCK_MONOTONIC since the run began.
  */
 #if defined(__x86_64__)
@@ -327,7 +327,7 @@ static inline struct bench_clock bench_clock_read(void)
  * yields. If it polls for long (only, or BENCH_LONG_SPIN_US before a
  * nap), it looks at the clock once every BENCH_SPINS_PER_LOOK empty
  * polls: between two guests that loop beat the yielding one in 16 of 20
- * paired rounds of fetch_add latency (docs/benchmarks.md). If it must see
+ * paired rounds of fetch_add latency (on the rig). If it must see
  * a spin of BENCH_SPIN_US end, it looks every BENCH_SPINS_PER_YIELD polls.
  * After the spin it naps (run->nap_ns) at a time, in nanosleep() rather
  * than on the channel, whose wake-up costs more than the nap.

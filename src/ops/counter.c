@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The server's half of both atomics: set the counter, show what became of it. */
+/* The server's half of both atomics: set the counter, then show it. */
 #include <inttypes.h>
 #include <stdio.h>
 
