@@ -5,8 +5,6 @@
 
 #include "transport.h"
 
-#define PROGRAM_NAME "rdma_rc_example"
-
 int transport_parse(const char *text, enum transport *transport)
 {
 	if (strcmp(text, "rc") == 0)
