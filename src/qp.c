@@ -126,6 +126,19 @@ struct ibv_ah_attr qp_peer_address(const struct qp_path *path,
 	return ah;
 }
 
+/* What RTR sets on a connected QP, RC and UC alike: the peer and the path. */
+static struct ibv_qp_attr connected_rtr_attr(const struct qp_path *path,
+					     const struct qp_info *remote)
+{
+	return (struct ibv_qp_attr){
+		.qp_state = IBV_QPS_RTR,
+		.path_mtu = path->mtu,
+		.dest_qp_num = remote->qp_num,
+		.rq_psn = remote->psn,
+		.ah_attr = qp_peer_address(path, remote),
+	};
+}
+
 /*
  * INIT -> RTR, UC: RC's transition without what acknowledgements and
  * READs need (no READ depth, no RNR timer).
@@ -134,13 +147,7 @@ static int modify_uc_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
 			       const struct qp_info *remote,
 			       const struct trace *tr)
 {
-	struct ibv_qp_attr attr = {
-		.qp_state = IBV_QPS_RTR,
-		.path_mtu = path->mtu,
-		.dest_qp_num = remote->qp_num,
-		.rq_psn = remote->psn,
-		.ah_attr = qp_peer_address(path, remote),
-	};
+	struct ibv_qp_attr attr = connected_rtr_attr(path, remote);
 	int ret;
 
 	ret = qp_modify(qp, &attr,
@@ -181,17 +188,11 @@ int modify_qp_to_rtr(struct ibv_qp *qp, enum transport transport,
 		     const struct qp_path *path, const struct qp_info *remote,
 		     const struct trace *tr)
 {
-	struct ibv_qp_attr attr = {
-		.qp_state = IBV_QPS_RTR,
-		.path_mtu = path->mtu,
-		.dest_qp_num = remote->qp_num,
-		.rq_psn = remote->psn,
-		.max_dest_rd_atomic = path->max_dest_rd_atomic,
-		.min_rnr_timer = QP_MIN_RNR_TIMER,
-		.ah_attr = qp_peer_address(path, remote),
-	};
+	struct ibv_qp_attr attr = connected_rtr_attr(path, remote);
 	int ret;
 
+	attr.max_dest_rd_atomic = path->max_dest_rd_atomic;
+	attr.min_rnr_timer = QP_MIN_RNR_TIMER;
 	if (transport == TRANSPORT_UC)
 		return modify_uc_qp_to_rtr(qp, path, remote, tr);
 	if (transport == TRANSPORT_UD)

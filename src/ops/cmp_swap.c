@@ -42,13 +42,8 @@ static int cmp_swap(struct op_ctx *ctx, const struct cmp_swap_try *attempt,
 		.compare_add = attempt->compare,
 		.swap = attempt->swap,
 	};
-	int ret;
 
-	ret = op_post_and_wait(ctx, &req, IBV_WC_COMP_SWAP);
-	if (ret)
-		return ret;
-	*old = ctx->res->buf->atomic_counter;
-	return 0;
+	return op_atomic(ctx, &req, IBV_WC_COMP_SWAP, old);
 }
 
 int op_cmp_swap_client(struct op_ctx *ctx)

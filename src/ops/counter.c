@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The server's half of both atomics: set the counter, then show it. */
+/* What both atomics share: the server's counter, the client's one try. */
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -22,5 +22,16 @@ int op_counter_server(struct op_ctx *ctx, uint64_t start)
 		return ret;
 	printf("Counter on the server is now %" PRIu64 "\n",
 	       ctx->res->buf->atomic_counter);
+	return 0;
+}
+
+int op_atomic(struct op_ctx *ctx, const struct send_request *req,
+	      enum ibv_wc_opcode expected, uint64_t *old)
+{
+	int ret = op_post_and_wait(ctx, req, expected);
+
+	if (ret)
+		return ret;
+	*old = ctx->res->buf->atomic_counter;
 	return 0;
 }

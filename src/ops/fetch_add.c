@@ -35,13 +35,8 @@ static int fetch_add(struct op_ctx *ctx, uint64_t add, uint64_t *old)
 		.rkey = ctx->conn->remote.rkey,
 		.compare_add = add,
 	};
-	int ret;
 
-	ret = op_post_and_wait(ctx, &req, IBV_WC_FETCH_ADD);
-	if (ret)
-		return ret;
-	*old = ctx->res->buf->atomic_counter;
-	return 0;
+	return op_atomic(ctx, &req, IBV_WC_FETCH_ADD, old);
 }
 
 int op_fetch_add_client(struct op_ctx *ctx)

@@ -39,6 +39,32 @@ int op_rnr_client(struct op_ctx *ctx);
 int op_counter_server(struct op_ctx *ctx, uint64_t start);
 
 /*
+ * The server's half of SEND and SEND with immediate: put @text in our
+ * message area and SEND it (@req: opcode, wr_id, immediate data), saying
+ * so; then wait until the client has printed it, since every receive of
+ * the client's takes its message at the same place.
+ */
+int op_send_message(struct op_ctx *ctx, struct send_request *req,
+		    const char *text);
+
+/*
+ * The client's half, up to the message: the completion of the receive
+ * posted before RTR into *@wc, and on UD the sender's GID from the GRH.
+ * The caller prints the message, then op_message_printed().
+ */
+int op_receive_message(struct op_ctx *ctx, struct ibv_wc *wc);
+
+/* The message is printed: the server may send into the same place again. */
+int op_message_printed(struct op_ctx *ctx);
+
+/*
+ * An atomic (@req) on the peer's counter: post it, wait for its completion
+ * of kind @expected, and give the value the counter had before in *@old.
+ */
+int op_atomic(struct op_ctx *ctx, const struct send_request *req,
+	      enum ibv_wc_opcode expected, uint64_t *old);
+
+/*
  * On UD, address the send (AH, remote QPN, Q_Key) and check that it fits
  * one packet; on a connected QP, nothing to do.
  */

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+/* The halves that SEND and SEND with immediate share. */
+
+#include "completion.h"
+#include "op_halves.h"
+#include "post.h"
+#include "sock.h"
+
+int op_send_message(struct op_ctx *ctx, struct send_request *req,
+		    const char *text)
+{
+	int ret;
+
+	op_set_msg(ctx, text);
+	req->sge = op_local_msg(ctx);
+	/* The text and its '\0', not the whole area. */
+	req->sge.length = (uint32_t)strlen(op_msg(ctx)) + 1;
+	ret = op_address_send(ctx, req);
+	if (ret)
+		return ret;
+	if (req->opcode == IBV_WR_SEND_WITH_IMM)
+		printf("going to send the message: '%s' with immediate data 0x%08x\n",
+		       op_msg(ctx), req->imm_data);
+	else
+		printf("going to send the message: '%s'\n", op_msg(ctx));
+	ret = op_post_and_wait(ctx, req, IBV_WC_SEND);
+	if (ret)
+		return ret;
+	return sock_sync(ctx->sock, ctx->timeout_ms);
+}
+
+int op_receive_message(struct op_ctx *ctx, struct ibv_wc *wc)
+{
+	int ret;
+
+	/* The receive was posted before RTR (OP_RECV_BEFORE_RTR). */
+	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, IBV_WC_RECV, wc,
+			      &ctx->res->trace);
+	if (ret)
+		return ret;
+	/* UD: the 40 bytes in front of the message say who sent it. */
+	if (ctx->conn->local.transport == TRANSPORT_UD &&
+	    (wc->wc_flags & IBV_WC_GRH))
+		ud_print_grh_source(ctx->res->buf->grh);
+	return 0;
+}
+
+int op_message_printed(struct op_ctx *ctx)
+{
+	return sock_sync(ctx->sock, ctx->timeout_ms);
+}
