@@ -7,64 +7,71 @@
 # and RDMA_MC_EXAMPLE.
 #
 # Running a server and a client: rxe_pair
-# ---------------------------------------
+# =======================================
 #
 #   . "$(dirname "$0")/lib.sh"
-#   rxe_pair flow "'$RDMA_RC_EXAMPLE' -p 19880" \
-#           "'$RDMA_RC_EXAMPLE' -p 19880 --connect-timeout 20 \"\$RXE_ADDR\""
-#   rxe_go flow_exec 120
+#   P="'$RDMA_RC_EXAMPLE'"
+#   rxe_pair flow "$P -p 19880" "$P -p 19880 --connect-timeout 20 \"\$RXE_ADDR\""
+#   rxe_go rc_flow 120
 #   expect_rc "$RXE_RUNS/flow.server.rc" 0
 #   expect_line "$RXE_RUNS/flow.client.out" "test result is 0"
 #   finish
 #
-# rxe_pair NAME [--on GS GC] [--ready TEXT] [--signal SIDE SIG WHOSE TEXT]
-#          SERVER_CMD CLIENT_CMD
-#   Adds to the plan a server (SERVER_CMD) and its client (CLIENT_CMD).
-#   --on a a (the default): both on guest a; the client talks to the
+# rxe_pair NAME [--on GS GC] [--ready TEXT]
+#          [--signal SIDE SIG WHOSE TEXT [--delay S]] SERVER_CMD CLIENT_CMD
+#   Adds a server and its client to the plan; rxe_go runs it.
+#   --on a a (the default): both on guest a, where the client reaches the
 #   server at "$RXE_ADDR".  --on a b: the server on guest a, the client on
-#   guest b, which reaches it at "$RXE_PEER_ADDR".  The client starts at
-#   once, and must retry its connect until the server listens (as
-#   rdma_rc_example's --connect-timeout does), unless --ready: then it
-#   starts once the server's stdout has a line containing TEXT (waited for
-#   at most the run limit; giving up fails the plan).  --signal: once
-#   WHOSE's (server or client) stdout has a line containing TEXT, and one
-#   second more, SIDE (server or client) gets signal SIG (INT, TERM, ...);
-#   the signalled side runs on the guest that sends it.
-#   A command is guest shell text for one simple command: words, quoted
-#   for the guest ('$RDMA_RC_EXAMPLE' expands on the host, \"\$RXE_ADDR\"
-#   there); wrap anything more in bash -c.
-# rxe_solo NAME [--on G] [--signal SIG TEXT] CMD
+#   guest b, which reaches it at "$RXE_PEER_ADDR".
+#   The client starts right after the server and must retry its connect
+#   until the server listens (rdma_rc_example's --connect-timeout does),
+#   unless --ready TEXT: then it starts once the server's stdout has a
+#   line containing TEXT.
+#   --signal SIDE SIG WHOSE TEXT: once WHOSE's stdout (server or client)
+#   has a line containing TEXT, and S seconds more (--delay, default 1),
+#   SIDE (server or client) gets signal SIG (INT, TERM, ...), from its own
+#   guest.  The signalled side is waited for first.
+# rxe_solo NAME [--on G] [--signal SIG TEXT [--delay S]] CMD
 #   One command alone, on guest G (default a); with --signal, it gets SIG
-#   once its own stdout has a line containing TEXT (and a second more).
+#   once its own stdout has a line containing TEXT, and S seconds more.
+# A command (SERVER_CMD, CLIENT_CMD, CMD) is guest shell text for one simple
+# command: words, quoted for the guest ('$RDMA_RC_EXAMPLE' expands on the
+# host, \"\$RXE_ADDR\" in the guest); wrap anything more in bash -c.
+# rc_common.sh's rc_pair NAME PORT SERVER_ARGS CLIENT_ARGS [options] is
+# rxe_pair for rdma_rc_example, with -p PORT and the address filled in.
+#
 # rxe_go NAME TIMEOUT
-#   Runs the plan, one `rxe-vm exec` for both guests, each guest's steps in
-#   the order they were added (guest b's alongside guest a's), bounded by
-#   TIMEOUT s; checks that each guest's plan ran to its end (exit status
-#   0) and starts a new plan.  Every run is bounded by RXE_RUN_LIMIT s
-#   (default: TIMEOUT), after which it gets SIGTERM and exit status 124.
+#   Runs the plan: one `rxe-vm exec` of a bash script per guest
+#   ($RXE_RUNS/NAME.a.sh, NAME.b.sh, run by runs_guest.sh), each doing its
+#   steps in the order they were added, both guests at once, all bounded
+#   by TIMEOUT s.  Checks that each guest's script ran to its end with
+#   status 0 (a wait for a line that never came makes it 1), prints each
+#   run's status, and starts a new plan.  Each run is bounded by
+#   RXE_RUN_LIMIT s (default TIMEOUT): then it gets SIGTERM, SIGKILL 5 s
+#   later, and exit status 124.  Waits for a line are bounded the same.
 #
-# What each run leaves, in RXE_RUNS (the session folder's runs/TEST/, seen
-# read-write by the host and both guests at the same path, so a command
-# may write files there too):
-#   NAME.server.out .err .rc .ms   and   NAME.client.out .err .rc .ms
-#   (NAME.out .err .rc .ms for rxe_solo): stdout, stderr, exit status and
-#   the milliseconds from the start until the plan saw it end.
-# Guest a runs the server of a one-guest pair in the background and waits
-# for it after the client; the milliseconds of a run that ended before the
-# plan waited for it are counted to that wait.
+# What each run leaves in RXE_RUNS, the session folder's runs/TEST/ (the
+# host and both guests see it read-write at this path, so a command may
+# write its own files there too, a --json for one):
+#   NAME.server.{out,err,rc,ms} and NAME.client.{out,err,rc,ms} for a pair,
+#   NAME.{out,err,rc,ms} for a solo: stdout, stderr, exit status, and the
+#   milliseconds from its start until the plan's wait for it returned (its
+#   run time, unless it ended while the plan still waited for another);
+#   with --signal, .signal-ms: the milliseconds from its start to the
+#   signal.
 #
-# The parts rxe_pair is made of, for other shapes (three programs, a step
-# between runs); --on G picks the guest (default a):
+# The steps rxe_pair and rxe_solo are made of, for other shapes (three
+# programs, a set-up between runs); --on G picks the guest (default a):
 #   rxe_start NAME [--on G] CMD          start CMD in the background
 #   rxe_wait_text NAME TEXT [--on G]     wait for a line of NAME's stdout
 #                                        (NAME may run on the other guest)
 #   rxe_signal NAME SIG [--on G]         signal NAME (started on G)
-#   rxe_end NAME [--on G]                wait for NAME; write .rc and .ms
-#   rxe_step [--on G] SHELL_TEXT         any guest bash text, as it is
+#   rxe_end NAME [--on G]                wait for NAME: .rc and .ms
+#   rxe_step [--on G] SHELL_TEXT         guest bash lines, as they are
 #
-# Lower down: rxe_exec NAME [rxe-vm exec options] -a CMD -b CMD runs one
-# command per guest and leaves $RXE_OUT.{a,b}.{out,err,rc}; rxe_run is the
-# same with guests of its own (rxe-vm run).
+# Lower down: rxe_exec NAME [rxe-vm exec options] [-a CMD] [-b CMD] runs
+# one shell command per guest and leaves $RXE_OUT.{a,b}.{out,err,rc};
+# rxe_run is the same on guests of its own (rxe-vm run).
 #
 # Checks (each counts one pass or one failure, and on failure prints the
 # file it read): expect_rc, expect_status, expect_nonzero, expect_line,
@@ -218,32 +225,34 @@ rxe_step() {
 }
 
 rxe_solo() {
-	local name=$1 g=a sig='' text=''
+	local name=$1 g=a sig='' text='' delay=1
 	shift
 	while [ $# -gt 1 ]; do
 		case $1 in
 		--on) g=$2; shift 2 ;;
 		--signal) sig=$2 text=$3; shift 3 ;;
+		--delay) delay=$2; shift 2 ;;
 		*) break ;;
 		esac
 	done
 	rxe_start "$name" --on "$g" "$1"
 	if [ -n "$sig" ]; then
 		rxe_wait_text "$name" "$text" --on "$g"
-		rxe_step --on "$g" "sleep 1"
+		rxe_step --on "$g" "sleep $delay"
 		rxe_signal "$name" "$sig" --on "$g"
 	fi
 	rxe_end "$name" --on "$g"
 }
 
 rxe_pair() {
-	local name=$1 gs=a gc=a ready='' side='' sig='' whose='' text='' g
+	local name=$1 gs=a gc=a ready='' side='' sig='' whose='' text='' delay=1 g
 	shift
 	while [ $# -gt 2 ]; do
 		case $1 in
 		--on) gs=$2 gc=$3; shift 3 ;;
 		--ready) ready=$2; shift 2 ;;
 		--signal) side=$2 sig=$3 whose=$4 text=$5; shift 5 ;;
+		--delay) delay=$2; shift 2 ;;
 		*) echo "lib.sh: rxe_pair $name: unknown option $1" >&2; exit 1 ;;
 		esac
 	done
@@ -255,7 +264,7 @@ rxe_pair() {
 		g=$gs
 		[ "$side" = client ] && g=$gc
 		rxe_wait_text "$name.$whose" "$text" --on "$g"
-		rxe_step --on "$g" "sleep 1"
+		rxe_step --on "$g" "sleep $delay"
 		rxe_signal "$name.$side" "$sig" --on "$g"
 		rxe_end "$name.$side" --on "$g"
 	fi

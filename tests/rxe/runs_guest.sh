@@ -59,8 +59,10 @@ run_wait_text() {
 	return 1
 }
 
-# run_signal NAME SIG: send SIG to NAME, started on this guest.
+# run_signal NAME SIG: send SIG to NAME, started on this guest; the
+# milliseconds from its start until then go to RUNS/NAME.signal-ms.
 run_signal() {
+	echo $(((${EPOCHREALTIME/./} - ${RUN_START[$1]}) / 1000)) >"$RUNS/$1.signal-ms"
 	kill -"$2" "${RUN_PID[$1]}"
 }
 
