@@ -238,7 +238,7 @@ rxe_solo() {
 	rxe_start "$name" --on "$g" "$1"
 	if [ -n "$sig" ]; then
 		rxe_wait_text "$name" "$text" --on "$g"
-		rxe_step --on "$g" "sleep $delay"
+		rxe_step --on "$g" "run_pause $delay"
 		rxe_signal "$name" "$sig" --on "$g"
 	fi
 	rxe_end "$name" --on "$g"
@@ -264,7 +264,7 @@ rxe_pair() {
 		g=$gs
 		[ "$side" = client ] && g=$gc
 		rxe_wait_text "$name.$whose" "$text" --on "$g"
-		rxe_step --on "$g" "sleep $delay"
+		rxe_step --on "$g" "run_pause $delay"
 		rxe_signal "$name.$side" "$sig" --on "$g"
 		rxe_end "$name.$side" --on "$g"
 	fi

@@ -7,6 +7,14 @@
 # guests' software CPU each process started over 9p costs tens of ms.
 set -u
 
+# nap S: a pause without a sleep process (the rig's own helper).
+# shellcheck source=../../scripts/rxe-vm.d/nap.sh
+. "${BASH_SOURCE[0]%/*}/../../scripts/rxe-vm.d/nap.sh"
+open_nap "/tmp/runs-nap.$$" || {
+	echo "runs_guest.sh: cannot make the FIFO /tmp/runs-nap.$$" >&2
+	exit 1
+}
+
 declare -A RUN_PID=() RUN_START=()
 # Non-zero once a wait gave up: the script's exit status.
 RUN_STATUS=0
@@ -49,14 +57,20 @@ _run_has_text() {
 # line containing TEXT.  NAME may run on the other guest: the file is
 # shared.  Giving up is said on stderr and fails the script, not the step.
 run_wait_text() {
-	local i
-	for ((i = 0; i < LIMIT * 10; i++)); do
-		_run_has_text "$RUNS/$1.out" "$2" && return 0
-		sleep 0.1
+	local deadline=$((${EPOCHREALTIME/./} + LIMIT * 1000000))
+	until _run_has_text "$RUNS/$1.out" "$2"; do
+		if ((${EPOCHREALTIME/./} >= deadline)); then
+			echo "gave up after $LIMIT s waiting for a line with '$2' in $RUNS/$1.out" >&2
+			RUN_STATUS=1
+			return 1
+		fi
+		nap 0.1
 	done
-	echo "gave up after $LIMIT s waiting for a line with '$2' in $RUNS/$1.out" >&2
-	RUN_STATUS=1
-	return 1
+}
+
+# run_pause S: wait S seconds.
+run_pause() {
+	nap "$1"
 }
 
 # run_signal NAME SIG: send SIG to NAME, started on this guest; the
