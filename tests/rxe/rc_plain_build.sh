@@ -6,6 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 : "${RDMA_PLAIN_PROGRAM:?RDMA_PLAIN_PROGRAM is not set}"
+# shellcheck disable=SC2034 # read by rc_common.sh
 RDMA_RC_EXAMPLE=$RDMA_PLAIN_PROGRAM
 . "$(dirname "$0")/rc_common.sh"
 

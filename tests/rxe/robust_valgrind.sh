@@ -5,6 +5,7 @@
 # under the guests' software CPU: one run per case.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
+# shellcheck disable=SC2034 # read by lib.sh
 RXE_RUN_LIMIT=400
 # valgrind cannot run an ASan build: in CI, take the plain one.
 RDMA_RC_EXAMPLE=${RDMA_PLAIN_PROGRAM:-$RDMA_RC_EXAMPLE}

@@ -8,7 +8,7 @@
 set -u
 
 # nap S: a pause without a sleep process (the rig's own helper).
-# shellcheck source=../../scripts/rxe-vm.d/nap.sh
+# shellcheck source-path=SCRIPTDIR source=../../scripts/rxe-vm.d/nap.sh
 . "${BASH_SOURCE[0]%/*}/../../scripts/rxe-vm.d/nap.sh"
 open_nap "/tmp/runs-nap.$$" || {
 	echo "runs_guest.sh: cannot make the FIFO /tmp/runs-nap.$$" >&2
