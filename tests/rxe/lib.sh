@@ -46,9 +46,13 @@
 #   steps in the order they were added, both guests at once, all bounded
 #   by TIMEOUT s.  Checks that each guest's script ran to its end with
 #   status 0 (a wait for a line that never came makes it 1), prints each
-#   run's status, and starts a new plan.  Each run is bounded by
-#   RXE_RUN_LIMIT s (default TIMEOUT): then it gets SIGTERM, SIGKILL 5 s
-#   later, and exit status 124.  Waits for a line are bounded the same.
+#   run's status, and starts a new plan.  Waits for a line are bounded by
+#   RXE_RUN_LIMIT s (default TIMEOUT), the run limit.  When it is set, every
+#   run is bounded by it too (timeout(1): SIGTERM, SIGKILL 5 s later, exit
+#   status 124), and so is a run that gets a --signal: the signal goes
+#   through timeout(1).  Other runs are bounded by TIMEOUT alone (timeout
+#   is one more process per run, and costs a good part of a second under
+#   the guests' software CPU).
 #
 # What each run leaves in RXE_RUNS, the session folder's runs/TEST/ (the
 # host and both guests see it read-write at this path, so a command may
@@ -62,7 +66,9 @@
 #
 # The steps rxe_pair and rxe_solo are made of, for other shapes (three
 # programs, a set-up between runs); --on G picks the guest (default a):
-#   rxe_start NAME [--on G] CMD          start CMD in the background
+#   rxe_start NAME [--on G] [--bounded] CMD
+#                                        start CMD in the background
+#                                        (--bounded: by the run limit)
 #   rxe_wait_text NAME TEXT [--on G]     wait for a line of NAME's stdout
 #                                        (NAME may run on the other guest)
 #   rxe_signal NAME SIG [--on G]         signal NAME (started on G)
@@ -193,10 +199,17 @@ _rxe_add() {
 }
 
 rxe_start() {
-	local name=$1 g=a
+	local name=$1 g=a how=run_start
 	shift
-	[ "${1:-}" = --on ] && { g=$2; shift 2; }
-	_rxe_add "$g" "run_start $name $1"
+	[ -n "${RXE_RUN_LIMIT:-}" ] && how=run_bounded
+	while [ $# -gt 1 ]; do
+		case $1 in
+		--on) g=$2; shift 2 ;;
+		--bounded) how=run_bounded; shift ;;
+		*) break ;;
+		esac
+	done
+	_rxe_add "$g" "$how $name $1"
 	RXE_PLAN_NAMES+=("$name")
 }
 
@@ -235,11 +248,13 @@ rxe_solo() {
 		*) break ;;
 		esac
 	done
-	rxe_start "$name" --on "$g" "$1"
 	if [ -n "$sig" ]; then
+		rxe_start "$name" --on "$g" --bounded "$1"
 		rxe_wait_text "$name" "$text" --on "$g"
 		rxe_step --on "$g" "run_pause $delay"
 		rxe_signal "$name" "$sig" --on "$g"
+	else
+		rxe_start "$name" --on "$g" "$1"
 	fi
 	rxe_end "$name" --on "$g"
 }
@@ -257,9 +272,12 @@ rxe_pair() {
 		esac
 	done
 	[ $# -eq 2 ] || { echo "lib.sh: rxe_pair $name: expected SERVER_CMD CLIENT_CMD" >&2; exit 1; }
-	rxe_start "$name.server" --on "$gs" "$1"
+	local bound_server=() bound_client=()
+	[ "$side" = server ] && bound_server=(--bounded)
+	[ "$side" = client ] && bound_client=(--bounded)
+	rxe_start "$name.server" --on "$gs" "${bound_server[@]}" "$1"
 	[ -n "$ready" ] && rxe_wait_text "$name.server" "$ready" --on "$gc"
-	rxe_start "$name.client" --on "$gc" "$2"
+	rxe_start "$name.client" --on "$gc" "${bound_client[@]}" "$2"
 	if [ -n "$sig" ]; then
 		g=$gs
 		[ "$side" = client ] && g=$gc

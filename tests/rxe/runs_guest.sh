@@ -7,30 +7,42 @@
 # guests' software CPU each process started over 9p costs tens of ms.
 set -u
 
-# nap S: a pause without a sleep process (the rig's own helper).
+# nap S: a pause without a sleep process (the rig's own helper), reading
+# from a FIFO nobody writes to.  One FIFO serves every plan this guest
+# runs: mkfifo is a process, and under TCG each one costs a good part of a
+# second, so it is made only once.
 # shellcheck source-path=SCRIPTDIR source=../../scripts/rxe-vm.d/nap.sh
 . "${BASH_SOURCE[0]%/*}/../../scripts/rxe-vm.d/nap.sh"
-open_nap "/tmp/runs-nap.$$" || {
-	echo "runs_guest.sh: cannot make the FIFO /tmp/runs-nap.$$" >&2
+[ -p /tmp/rxe-runs-nap ] || mkfifo /tmp/rxe-runs-nap || {
+	echo "runs_guest.sh: cannot make the FIFO /tmp/rxe-runs-nap" >&2
 	exit 1
 }
+exec {NAP_FD}<>/tmp/rxe-runs-nap
 
 declare -A RUN_PID=() RUN_START=()
 # Non-zero once a wait gave up: the script's exit status.
 RUN_STATUS=0
 
 # run_start NAME WORD...: start the command WORD... in the background,
-# stdout to RUNS/NAME.out, stderr to RUNS/NAME.err.  timeout(1) bounds it
-# to LIMIT s (exit status 124 then) and passes on the signals run_signal
-# sends; --foreground keeps it in the job's process group, so the rig's
-# own timeout still reaches everything.
+# stdout to RUNS/NAME.out, stderr to RUNS/NAME.err.
 run_start() {
 	local name=$1
 	shift
 	RUN_START[$name]=${EPOCHREALTIME/./}
-	timeout --foreground -k 5 "$LIMIT" "$@" \
-		>"$RUNS/$name.out" 2>"$RUNS/$name.err" &
+	"$@" >"$RUNS/$name.out" 2>"$RUNS/$name.err" &
 	RUN_PID[$name]=$!
+}
+
+# run_bounded NAME WORD...: the same, bounded to LIMIT s by timeout(1)
+# (SIGTERM, SIGKILL 5 s later, exit status 124), which also passes on the
+# signals run_signal sends, with the program's SIGINT handling restored (a
+# background command of a script starts with SIGINT ignored).
+# --foreground keeps it in the job's process group, so the rig's own
+# timeout still reaches everything.
+run_bounded() {
+	local name=$1
+	shift
+	run_start "$name" timeout --foreground -k 5 "$LIMIT" "$@"
 }
 
 # run_end NAME: wait for NAME; its exit status goes to RUNS/NAME.rc, the
