@@ -46,13 +46,14 @@
 #   steps in the order they were added, both guests at once, all bounded
 #   by TIMEOUT s.  Checks that each guest's script ran to its end with
 #   status 0 (a wait for a line that never came makes it 1), prints each
-#   run's status, and starts a new plan.  Waits for a line are bounded by
-#   RXE_RUN_LIMIT s (default TIMEOUT), the run limit.  When it is set, every
-#   run is bounded by it too (timeout(1): SIGTERM, SIGKILL 5 s later, exit
-#   status 124), and so is a run that gets a --signal: the signal goes
-#   through timeout(1).  Other runs are bounded by TIMEOUT alone (timeout
-#   is one more process per run, and costs a good part of a second under
-#   the guests' software CPU).
+#   run's status, and starts a new plan.
+#   The run limit is RXE_RUN_LIMIT s, or TIMEOUT when that is unset.  It
+#   bounds every wait for a line, and a run when RXE_RUN_LIMIT is set,
+#   when the run gets a --signal (which then goes through timeout(1)) or
+#   when it was started --bounded: timeout(1) sends it SIGTERM, SIGKILL
+#   5 s later, and its exit status is 124.  Other runs are bounded by
+#   TIMEOUT alone (timeout is one more process per run, and costs a good
+#   part of a second under the guests' software CPU).
 #
 # What each run leaves in RXE_RUNS, the session folder's runs/TEST/ (the
 # host and both guests see it read-write at this path, so a command may
