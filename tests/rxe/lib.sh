@@ -1,15 +1,89 @@
 # shellcheck shell=bash
-# Helpers for the rxe scenario scripts: run commands in the guests, check
-# what they printed, count failures.  Source it from a test script:
-#
-#   . "$(dirname "$0")/lib.sh"
-#   rxe_exec pingpong -a 'ibv_rc_pingpong -d rxe0 -g 1' -b '...'
-#   expect_rc "$RXE_OUT.a.rc" 0
-#   expect_text "$RXE_OUT.b.out" 'bytes in'
-#   finish
+# Helpers for the rxe scenario scripts: run programs in the guests, check
+# what they printed, count failures.  Source it from a test script.
 #
 # Environment (set by tests/rxe/CMakeLists.txt): RXE_VM, RXE_SESSION,
-# BUILD_DIR, SOURCE_DIR and, once the program is built, RDMA_RC_EXAMPLE.
+# BUILD_DIR, SOURCE_DIR and, once the programs are built, RDMA_RC_EXAMPLE
+# and RDMA_MC_EXAMPLE.
+#
+# Running a server and a client: rxe_pair
+# =======================================
+#
+#   . "$(dirname "$0")/lib.sh"
+#   P="'$RDMA_RC_EXAMPLE'"
+#   rxe_pair flow "$P -p 19880" "$P -p 19880 --connect-timeout 20 \"\$RXE_ADDR\""
+#   rxe_go rc_flow 120
+#   expect_rc "$RXE_RUNS/flow.server.rc" 0
+#   expect_line "$RXE_RUNS/flow.client.out" "test result is 0"
+#   finish
+#
+# rxe_pair NAME [--on GS GC] [--ready TEXT]
+#          [--signal SIDE SIG WHOSE TEXT [--delay S]] SERVER_CMD CLIENT_CMD
+#   Adds a server and its client to the plan; rxe_go runs it.
+#   --on a a (the default): both on guest a, where the client reaches the
+#   server at "$RXE_ADDR".  --on a b: the server on guest a, the client on
+#   guest b, which reaches it at "$RXE_PEER_ADDR".
+#   The client starts right after the server and must retry its connect
+#   until the server listens (rdma_rc_example's --connect-timeout does),
+#   unless --ready TEXT: then it starts once the server's stdout has a
+#   line containing TEXT.
+#   --signal SIDE SIG WHOSE TEXT: once WHOSE's stdout (server or client)
+#   has a line containing TEXT, and S seconds more (--delay, default 1),
+#   SIDE (server or client) gets signal SIG (INT, TERM, ...), from its own
+#   guest.  The signalled side is waited for first.
+# rxe_solo NAME [--on G] [--signal SIG TEXT [--delay S]] CMD
+#   One command alone, on guest G (default a); with --signal, it gets SIG
+#   once its own stdout has a line containing TEXT, and S seconds more.
+# A command (SERVER_CMD, CLIENT_CMD, CMD) is guest shell text for one simple
+# command: words, quoted for the guest ('$RDMA_RC_EXAMPLE' expands on the
+# host, \"\$RXE_ADDR\" in the guest); wrap anything more in bash -c.
+# rc_common.sh's rc_pair NAME PORT SERVER_ARGS CLIENT_ARGS [options] is
+# rxe_pair for rdma_rc_example, with -p PORT and the address filled in.
+#
+# rxe_go NAME TIMEOUT
+#   Runs the plan: one `rxe-vm exec` of a bash script per guest
+#   ($RXE_RUNS/NAME.a.sh, NAME.b.sh, run by runs_guest.sh), each doing its
+#   steps in the order they were added, both guests at once, all bounded
+#   by TIMEOUT s.  Checks that each guest's script ran to its end with
+#   status 0 (a wait for a line that never came makes it 1), prints each
+#   run's status, and starts a new plan.
+#   The run limit is RXE_RUN_LIMIT s, or TIMEOUT when that is unset.  It
+#   bounds every wait for a line, and a run when RXE_RUN_LIMIT is set,
+#   when the run gets a --signal (which then goes through timeout(1)) or
+#   when it was started --bounded: timeout(1) sends it SIGTERM, SIGKILL
+#   5 s later, and its exit status is 124.  Other runs are bounded by
+#   TIMEOUT alone (timeout is one more process per run, and costs a good
+#   part of a second under the guests' software CPU).
+#
+# What each run leaves in RXE_RUNS, the session folder's runs/TEST/ (the
+# host and both guests see it read-write at this path, so a command may
+# write its own files there too, a --json for one):
+#   NAME.server.{out,err,rc,ms} and NAME.client.{out,err,rc,ms} for a pair,
+#   NAME.{out,err,rc,ms} for a solo: stdout, stderr, exit status, and the
+#   milliseconds from its start until the plan's wait for it returned (its
+#   run time, unless it ended while the plan still waited for another);
+#   with --signal, .signal-ms: the milliseconds from its start to the
+#   signal.
+#
+# The steps rxe_pair and rxe_solo are made of, for other shapes (three
+# programs, a set-up between runs); --on G picks the guest (default a):
+#   rxe_start NAME [--on G] [--bounded] CMD
+#                                        start CMD in the background
+#                                        (--bounded: by the run limit)
+#   rxe_wait_text NAME TEXT [--on G]     wait for a line of NAME's stdout
+#                                        (NAME may run on the other guest)
+#   rxe_signal NAME SIG [--on G]         signal NAME (started on G)
+#   rxe_end NAME [--on G]                wait for NAME: .rc and .ms
+#   rxe_step [--on G] SHELL_TEXT         guest bash lines, as they are
+#
+# Lower down: rxe_exec NAME [rxe-vm exec options] [-a CMD] [-b CMD] runs
+# one shell command per guest and leaves $RXE_OUT.{a,b}.{out,err,rc};
+# rxe_run is the same on guests of its own (rxe-vm run).
+#
+# Checks (each counts one pass or one failure, and on failure prints the
+# file it read): expect_rc, expect_status, expect_nonzero, expect_line,
+# expect_text, expect_regex, expect_no_line, expect_no_text, expect_empty;
+# finish prints the tally and exits.
 
 set -uo pipefail
 
@@ -20,6 +94,13 @@ RXE_PASSED=0
 RXE_FAILED=0
 rm -rf "$RXE_OUT_DIR"
 mkdir -p "$RXE_OUT_DIR"
+_rxe_here=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+# The runs' folder, under the session folder at the path the guests mount.
+if [ -n "${RXE_SESSION:-}" ]; then
+	mkdir -p "$RXE_SESSION"
+	RXE_RUNS=$(cd "$RXE_SESSION" && pwd -P)/runs/$RXE_TEST_NAME
+	rm -rf "$RXE_RUNS"
+fi
 
 # Where a check was called from, as file:line.
 _rxe_where() {
@@ -94,6 +175,148 @@ rxe_run() {
 	"$RXE_VM" run --out "$RXE_OUT" "${RXE_ARGS[@]}" >"$RXE_OUT.log" 2>&1 || rc=$?
 	cat "$RXE_OUT.log"
 	return "$rc"
+}
+
+# ---------------------------------------------------------------------------
+# Plans: rxe_pair, rxe_solo and their parts (see the top of this file)
+# ---------------------------------------------------------------------------
+
+# Each guest's plan (bash lines for runs_guest.sh), and every run's name.
+declare -A RXE_PLAN=([a]='' [b]='')
+RXE_PLAN_NAMES=()
+
+# _rxe_guest G: G is a guest name.
+_rxe_guest() {
+	case $1 in
+	a | b) ;;
+	*) echo "lib.sh: no guest '$1' (a or b)" >&2; exit 1 ;;
+	esac
+}
+
+# _rxe_add G LINE: append LINE to guest G's plan.
+_rxe_add() {
+	_rxe_guest "$1"
+	RXE_PLAN[$1]+=$2$'\n'
+}
+
+rxe_start() {
+	local name=$1 g=a how=run_start
+	shift
+	[ -n "${RXE_RUN_LIMIT:-}" ] && how=run_bounded
+	while [ $# -gt 1 ]; do
+		case $1 in
+		--on) g=$2; shift 2 ;;
+		--bounded) how=run_bounded; shift ;;
+		*) break ;;
+		esac
+	done
+	_rxe_add "$g" "$how $name $1"
+	RXE_PLAN_NAMES+=("$name")
+}
+
+rxe_wait_text() {
+	local g=a
+	[ "${3:-}" = --on ] && g=$4
+	_rxe_add "$g" "run_wait_text $1 $(printf %q "$2")"
+}
+
+rxe_signal() {
+	local g=a
+	[ "${3:-}" = --on ] && g=$4
+	_rxe_add "$g" "run_signal $1 $2"
+}
+
+rxe_end() {
+	local g=a
+	[ "${2:-}" = --on ] && g=$3
+	_rxe_add "$g" "run_end $1"
+}
+
+rxe_step() {
+	local g=a
+	[ "${1:-}" = --on ] && { g=$2; shift 2; }
+	_rxe_add "$g" "$1"
+}
+
+rxe_solo() {
+	local name=$1 g=a sig='' text='' delay=1
+	shift
+	while [ $# -gt 1 ]; do
+		case $1 in
+		--on) g=$2; shift 2 ;;
+		--signal) sig=$2 text=$3; shift 3 ;;
+		--delay) delay=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	if [ -n "$sig" ]; then
+		rxe_start "$name" --on "$g" --bounded "$1"
+		rxe_wait_text "$name" "$text" --on "$g"
+		rxe_step --on "$g" "run_pause $delay"
+		rxe_signal "$name" "$sig" --on "$g"
+	else
+		rxe_start "$name" --on "$g" "$1"
+	fi
+	rxe_end "$name" --on "$g"
+}
+
+rxe_pair() {
+	local name=$1 gs=a gc=a ready='' side='' sig='' whose='' text='' delay=1 g
+	shift
+	while [ $# -gt 2 ]; do
+		case $1 in
+		--on) gs=$2 gc=$3; shift 3 ;;
+		--ready) ready=$2; shift 2 ;;
+		--signal) side=$2 sig=$3 whose=$4 text=$5; shift 5 ;;
+		--delay) delay=$2; shift 2 ;;
+		*) echo "lib.sh: rxe_pair $name: unknown option $1" >&2; exit 1 ;;
+		esac
+	done
+	[ $# -eq 2 ] || { echo "lib.sh: rxe_pair $name: expected SERVER_CMD CLIENT_CMD" >&2; exit 1; }
+	local bound_server=() bound_client=()
+	[ "$side" = server ] && bound_server=(--bounded)
+	[ "$side" = client ] && bound_client=(--bounded)
+	rxe_start "$name.server" --on "$gs" "${bound_server[@]}" "$1"
+	[ -n "$ready" ] && rxe_wait_text "$name.server" "$ready" --on "$gc"
+	rxe_start "$name.client" --on "$gc" "${bound_client[@]}" "$2"
+	if [ -n "$sig" ]; then
+		g=$gs
+		[ "$side" = client ] && g=$gc
+		rxe_wait_text "$name.$whose" "$text" --on "$g"
+		rxe_step --on "$g" "run_pause $delay"
+		rxe_signal "$name.$side" "$sig" --on "$g"
+		rxe_end "$name.$side" --on "$g"
+	fi
+	[ "$side" = client ] || rxe_end "$name.client" --on "$gc"
+	[ "$side" = server ] || rxe_end "$name.server" --on "$gs"
+}
+
+# rxe_go NAME TIMEOUT: run the plan (see the top of this file).
+rxe_go() {
+	local name=$1 timeout=$2 g file args=() run rc
+	mkdir -p "$RXE_RUNS"
+	for g in a b; do
+		[ -n "${RXE_PLAN[$g]}" ] || continue
+		file=$RXE_RUNS/$name.$g.sh
+		cat >"$file" <<EOS
+RUNS=$(printf %q "$RXE_RUNS")
+LIMIT=$(printf %q "${RXE_RUN_LIMIT:-$timeout}")
+. $(printf %q "$_rxe_here/runs_guest.sh")
+cd "\$RUNS" || exit 1
+${RXE_PLAN[$g]}run_finish
+EOS
+		args+=("-$g" "bash '$file'")
+	done
+	rxe_exec "$name" --timeout "$timeout" "${args[@]}"
+	for run in "${RXE_PLAN_NAMES[@]}"; do
+		rc=$(cat "$RXE_RUNS/$run.rc" 2>/dev/null) || rc='none'
+		echo "run $run: exit status $rc after $(cat "$RXE_RUNS/$run.ms" 2>/dev/null || echo '?') ms"
+	done
+	for g in a b; do
+		[ -n "${RXE_PLAN[$g]}" ] && expect_rc "$RXE_OUT.$g.rc" 0
+	done
+	RXE_PLAN=([a]='' [b]='')
+	RXE_PLAN_NAMES=()
 }
 
 # expect_rc FILE N: FILE (a .rc file) holds the exit status N.
@@ -175,6 +398,15 @@ expect_no_text() {
 		_rxe_fail "$(_rxe_where)" "expected no line containing '$2'" "$1"
 	else
 		_rxe_pass "$1 has no line containing '$2'"
+	fi
+}
+
+# expect_empty FILE: FILE exists and nothing was written to it.
+expect_empty() {
+	if [ -e "$1" ] && [ ! -s "$1" ]; then
+		_rxe_pass "$1 is empty"
+	else
+		_rxe_fail "$(_rxe_where)" "expected an empty file" "$1"
 	fi
 }
 

@@ -1,64 +1,7 @@
 # shellcheck shell=bash
-# Shared pieces of the ops_* scenarios (sourced after lib.sh and
-# rc_common.sh): run several server/client pairs in one guest command, and
-# the checks each operation's output must pass.
-
-# ops_pair_apart NAME PORT SERVER_ARGS CLIENT_ARGS: guest shell lines that
-# run a server with SERVER_ARGS and a client with CLIENT_ARGS on this guest,
-# into NAME.{server,client}.{out,err,rc}.
-ops_pair_apart() {
-	local name=$1 port=$2 server_args=$3 client_args=$4
-	cat <<EOS
-"\$P" $server_args -p $port >$name.server.out 2>$name.server.err &
-server=\$!
-"\$P" $client_args -p $port --connect-timeout 20 "\$RXE_ADDR" >$name.client.out 2>$name.client.err
-echo \$? >$name.client.rc
-wait \$server
-echo \$? >$name.server.rc
-EOS
-}
-
-# ops_pair NAME PORT ARGS...: the same, with ARGS on both sides.
-ops_pair() {
-	local name=$1 port=$2
-	shift 2
-	ops_pair_apart "$name" "$port" "$*" "$*"
-}
-
-# ops_guest_script LINES: wrap LINES into a guest command that runs them in
-# a fresh folder and prints every file it made between "=== FILE" markers
-# (one guest command has one stdout).
-ops_guest_script() {
-	cat <<EOS
-P='$RDMA_RC_EXAMPLE'
-cd "\$(mktemp -d)" || exit 1
-$1
-for f in *; do
-	echo "=== \$f"
-	cat "\$f"
-done
-EOS
-}
-
-# ops_split FILE: the guest's stdout back into $RXE_OUT.<name> files.
-ops_split() {
-	awk -v dir="$RXE_OUT" '/^=== /{ f = dir "." $2; printf "" > f; next } f { print > f }' "$1"
-}
-
-# ops_expect_clean PREFIX: both sides exited 0 and wrote nothing to stderr
-# (an expected failure is reported as an outcome, not as an error).
-ops_expect_clean() {
-	local side
-	for side in server client; do
-		expect_rc "$1.$side.rc" 0
-		expect_line "$1.$side.out" "test result is 0"
-		if [ -e "$1.$side.err" ] && [ ! -s "$1.$side.err" ]; then
-			_rxe_pass "$1.$side.err is empty"
-		else
-			_rxe_fail "$(_rxe_where)" "expected an empty stderr" "$1.$side.err"
-		fi
-	done
-}
+# The checks each operation's output must pass, shared by the ops_*
+# scenarios (sourced after lib.sh and rc_common.sh).  PREFIX is a run's
+# $RXE_RUNS/NAME: its sides are PREFIX.server.* and PREFIX.client.*.
 
 # ops_expect_same WHAT A B: two values the script extracted are equal.
 ops_expect_same() {

@@ -1,104 +1,107 @@
-# The operations of issue 4 with server and client on one guest, in few
-# runs (starting a pair is the slow part under TCG): every operation once
-# busy polling, then the manual's flow and others waiting on -e events,
-# then the operations other transports and RDMA_CM can run, then SENDs back
-# to back into the client's one receive area. Each check is
+#!/usr/bin/env bash
+# rdma_rc_example's other operations with server and client on one guest,
+# in few runs (starting a pair is the slow part under TCG): every operation
+# once busy polling, then the manual's flow and others waiting on -e
+# events, then the operations other transports and RDMA_CM can run, then
+# SENDs back to back into the client's one receive area. Each check is
 # labelled with the operation it is about.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/ops_common.sh"
 
-runs="$(ops_pair ops 19900 -v -o send_imm,write_imm,fetch_add,cmp_swap,mw)
-$(ops_pair events 19902 -e -v -o send,read,write,write_imm,fetch_add,rnr)
-$(ops_pair uc 19903 -c uc -o send_imm,write_imm)
-$(ops_pair ud 19904 -c ud -o send,send_imm)
-$(ops_pair cm 19905 -R -e -o send_imm,cmp_swap,mw)
-$(ops_pair sends 19906 -e -o send,send_imm,send)
-$(ops_pair ud_sends 19907 -c ud -e -o send,send_imm,send)
-$(ops_pair_apart gid_one_side 19908 "-g 1 -o send" "-o send")
-$(ops_pair_apart gid_families 19909 "-g 0 -o send" "-o send")
-\"\$P\" -o mw,send >refused.out 2>refused.err
-echo \$? >refused.rc
-\"\$P\" -c uc -o write_imm,rnr >refused_uc.out 2>refused_uc.err
-echo \$? >refused_uc.rc"
-rxe_exec ops_one_guest --timeout 420 -a "$(ops_guest_script "$runs")"
-expect_rc "$RXE_OUT.a.rc" 0
-ops_split "$RXE_OUT.a.out"
-ops_expect_clean "$RXE_OUT.ops"
+# pair NAME PORT ARGS...: a server and a client, both with ARGS.
+pair() {
+	rc_pair "$1" "$2" "${*:3}" "${*:3} --connect-timeout 20"
+}
+
+pair ops 19900 -v -o send_imm,write_imm,fetch_add,cmp_swap,mw
+pair events 19902 -e -v -o send,read,write,write_imm,fetch_add,rnr
+pair uc 19903 -c uc -o send_imm,write_imm
+pair ud 19904 -c ud -o send,send_imm
+pair cm 19905 -R -e -o send_imm,cmp_swap,mw
+pair sends 19906 -e -o send,send_imm,send
+pair ud_sends 19907 -c ud -e -o send,send_imm,send
+rc_pair gid_one_side 19908 "-g 1 -o send" "-o send --connect-timeout 20"
+rc_pair gid_families 19909 "-g 0 -o send" "-o send --connect-timeout 20"
+rxe_solo refused "'$RDMA_RC_EXAMPLE' -o mw,send"
+rxe_solo refused_uc "'$RDMA_RC_EXAMPLE' -c uc -o write_imm,rnr"
+rxe_go ops_one_guest 420
+R=$RXE_RUNS
+rc_expect_clean ops
 
 echo "--- send_imm and write_imm: the immediate data arrives unchanged"
-ops_expect_imm "$RXE_OUT.ops"
-expect_regex "$RXE_OUT.ops.server.out" '^\[verbs\] posted SEND_WITH_IMM'
-expect_regex "$RXE_OUT.ops.client.out" '^\[verbs\] posted RDMA_WRITE_WITH_IMM'
+ops_expect_imm "$R/ops"
+expect_regex "$R/ops.server.out" '^\[verbs\] posted SEND_WITH_IMM'
+expect_regex "$R/ops.client.out" '^\[verbs\] posted RDMA_WRITE_WITH_IMM'
 # write_imm consumes a receive the server (the target) posted.
-expect_regex "$RXE_OUT.ops.server.out" '^\[verbs\] posted RECV: wr_id 5,'
-expect_regex "$RXE_OUT.ops.server.out" '^\[verbs\] polled completion: RECV_RDMA_WITH_IMM, wr_id 5, status success, 26 bytes'
+expect_regex "$R/ops.server.out" '^\[verbs\] posted RECV: wr_id 5,'
+expect_regex "$R/ops.server.out" '^\[verbs\] polled completion: RECV_RDMA_WITH_IMM, wr_id 5, status success, 26 bytes'
 
 echo "--- fetch_add: exact old and final values"
-ops_expect_fetch_add "$RXE_OUT.ops"
+ops_expect_fetch_add "$R/ops"
 
 echo "--- cmp_swap: swapped once, refused once"
-ops_expect_cmp_swap "$RXE_OUT.ops"
+ops_expect_cmp_swap "$R/ops"
 
 echo "--- mw: granted, then revoked; the denied write changes nothing"
-ops_expect_mw "$RXE_OUT.ops"
+ops_expect_mw "$R/ops"
 
 echo "--- -e: the manual's flow, write_imm, fetch_add and rnr on a completion channel"
-ops_expect_clean "$RXE_OUT.events"
-rc_expect_flow "$RXE_OUT.events.server.out" "$RXE_OUT.events.client.out" 19902
+rc_expect_clean events
+rc_expect_flow "$R/events.server.out" "$R/events.client.out" 19902
 for side in server client; do
-	expect_regex "$RXE_OUT.events.$side.out" '^\[verbs\] created completion channel \(fd [0-9]+\)$'
+	expect_regex "$R/events.$side.out" '^\[verbs\] created completion channel \(fd [0-9]+\)$'
 done
-expect_line "$RXE_OUT.events.server.out" "RDMA write with immediate arrived: 26 bytes, immediate data 0x5678ef01"
-ops_expect_fetch_add "$RXE_OUT.events"
+expect_line "$R/events.server.out" "RDMA write with immediate arrived: 26 bytes, immediate data 0x5678ef01"
+ops_expect_fetch_add "$R/events"
 # rnr: the SEND with no receive posted; a failed completion comes through
 # the channel too.
-ops_expect_rnr "$RXE_OUT.events"
+ops_expect_rnr "$R/events"
 # The RNR retries take kernel timer ticks: that wait surely sleeps.
-expect_line "$RXE_OUT.events.client.out" "[verbs] CQ empty: armed it for an event"
-expect_line "$RXE_OUT.events.client.out" "[verbs] got a CQ event on the completion channel, acked it"
+expect_line "$R/events.client.out" "[verbs] CQ empty: armed it for an event"
+expect_line "$R/events.client.out" "[verbs] got a CQ event on the completion channel, acked it"
 
 echo "--- send_imm and write_imm on UC, send_imm on UD"
-ops_expect_clean "$RXE_OUT.uc"
-ops_expect_imm "$RXE_OUT.uc"
-ops_expect_clean "$RXE_OUT.ud"
-ops_expect_send_imm "$RXE_OUT.ud"
-expect_line "$RXE_OUT.ud.client.out" "GRH source GID: ::ffff:192.0.2.1"
+rc_expect_clean uc
+ops_expect_imm "$R/uc"
+rc_expect_clean ud
+ops_expect_send_imm "$R/ud"
+expect_line "$R/ud.client.out" "GRH source GID: ::ffff:192.0.2.1"
 
 echo "--- SENDs back to back, on RC and UD with -e: each message printed intact"
 for run in sends ud_sends; do
-	ops_expect_clean "$RXE_OUT.$run"
-	ops_expect_messages "$RXE_OUT.$run.client.out" \
+	rc_expect_clean "$run"
+	ops_expect_messages "$R/$run.client.out" \
 		"Message is: 'SEND operation'" \
 		"Message is: 'SEND with immediate', immediate data 0x1234abcd" \
 		"Message is: 'SEND operation'"
 done
 
 echo "--- -g on the server only: on RoCE the client picks a GID itself, of the same type"
-ops_expect_clean "$RXE_OUT.gid_one_side"
-expect_line "$RXE_OUT.gid_one_side.client.out" "using GID index 1 (RoCE v2, ::ffff:192.0.2.1), chosen automatically"
-expect_line "$RXE_OUT.gid_one_side.client.out" "Message is: 'SEND operation'"
+rc_expect_clean gid_one_side
+expect_line "$R/gid_one_side.client.out" "using GID index 1 (RoCE v2, ::ffff:192.0.2.1), chosen automatically"
+expect_line "$R/gid_one_side.client.out" "Message is: 'SEND operation'"
 
 echo "--- RDMA_CM with -e: send_imm, cmp_swap and mw"
-ops_expect_clean "$RXE_OUT.cm"
-expect_line "$RXE_OUT.cm.client.out" "RDMA_CM connection on device rxe0 port 1, GID index 1 (::ffff:192.0.2.1)"
-ops_expect_send_imm "$RXE_OUT.cm"
-ops_expect_cmp_swap "$RXE_OUT.cm"
-ops_expect_mw "$RXE_OUT.cm"
+rc_expect_clean cm
+expect_line "$R/cm.client.out" "RDMA_CM connection on device rxe0 port 1, GID index 1 (::ffff:192.0.2.1)"
+ops_expect_send_imm "$R/cm"
+ops_expect_cmp_swap "$R/cm"
+ops_expect_mw "$R/cm"
 
 echo "--- UC cannot show what needs RC's acknowledgements"
-expect_rc "$RXE_OUT.refused_uc.rc" 2
-expect_line "$RXE_OUT.refused_uc.err" "rdma_rc_example: invalid --ops value 'write_imm,rnr' for --connection uc: UC has no acknowledgements (no RNR or access NAK) (operation rnr)"
+expect_rc "$R/refused_uc.rc" 2
+expect_line "$R/refused_uc.err" "rdma_rc_example: invalid --ops value 'write_imm,rnr' for --connection uc: UC has no acknowledgements (no RNR or access NAK) (operation rnr)"
 
 echo "--- an operation that leaves the QP in error must come last"
-expect_rc "$RXE_OUT.refused.rc" 2
-expect_line "$RXE_OUT.refused.err" "rdma_rc_example: invalid --ops value 'mw,send': mw leaves the QP in the error state, so it must be the last operation"
-expect_no_text "$RXE_OUT.refused.out" "TCP"
+expect_rc "$R/refused.rc" 2
+expect_line "$R/refused.err" "rdma_rc_example: invalid --ops value 'mw,send': mw leaves the QP in the error state, so it must be the last operation"
+expect_no_text "$R/refused.out" "TCP"
 
 echo "--- -g 0 (IPv6 link-local) on the server, IPv4 on the client: both refuse, naming it"
 for side in server client; do
-	expect_rc "$RXE_OUT.gid_families.$side.rc" 1
-	expect_line "$RXE_OUT.gid_families.$side.err" "failed to agree with the peer: one GID is IPv4 and the other IPv6, and RoCE v2 does not route between them: choose GIDs of one IP version with -g"
+	expect_rc "$R/gid_families.$side.rc" 1
+	expect_line "$R/gid_families.$side.err" "failed to agree with the peer: one GID is IPv4 and the other IPv6, and RoCE v2 does not route between them: choose GIDs of one IP version with -g"
 done
 
 finish

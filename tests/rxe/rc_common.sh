@@ -1,7 +1,40 @@
 # shellcheck shell=bash
-# Shared checks for the rdma_rc_example scenarios (sourced after lib.sh).
+# rdma_rc_example's server and client for lib.sh's rxe_pair, and the checks
+# its runs share (sourced after lib.sh).
 
 : "${RDMA_RC_EXAMPLE:?RDMA_RC_EXAMPLE is not set: build rdma_rc_example first}"
+
+# rc_pair NAME PORT SERVER_ARGS CLIENT_ARGS [rxe_pair options]: rxe_pair of
+# rdma_rc_example SERVER_ARGS -p PORT and rdma_rc_example CLIENT_ARGS -p
+# PORT, the client connecting to the server's guest ("$RXE_ADDR" on one
+# guest, "$RXE_PEER_ADDR" across two).
+rc_pair() {
+	local name=$1 port=$2 server=$3 client=$4 addr i
+	shift 4
+	# Expanded in the guest: hence the single quotes.
+	# shellcheck disable=SC2016
+	addr='"$RXE_ADDR"'
+	for ((i = 1; i < $#; i++)); do
+		if [ "${!i}" = --on ]; then
+			local gs=$((i + 1)) gc=$((i + 2))
+			# shellcheck disable=SC2016
+			[ "${!gs}" = "${!gc}" ] || addr='"$RXE_PEER_ADDR"'
+		fi
+	done
+	rxe_pair "$name" "$@" "'$RDMA_RC_EXAMPLE' $server -p $port" \
+		"'$RDMA_RC_EXAMPLE' $client -p $port $addr"
+}
+
+# rc_expect_clean NAME: both sides of run NAME exited 0, said so, and wrote
+# nothing to stderr (an expected failure is an outcome, not an error).
+rc_expect_clean() {
+	local side
+	for side in server client; do
+		expect_rc "$RXE_RUNS/$1.$side.rc" 0
+		expect_line "$RXE_RUNS/$1.$side.out" "test result is 0"
+		expect_empty "$RXE_RUNS/$1.$side.err"
+	done
+}
 
 # rc_expect_flow SERVER_OUT CLIENT_OUT PORT: every line of the manual's flow.
 rc_expect_flow() {

@@ -1,37 +1,21 @@
+#!/usr/bin/env bash
 # rdma_rc_example server and client on one guest, sharing rxe0, with the GID
 # index given explicitly (-g 1, the IPv4-mapped RoCE v2 GID there) and -v.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 
 port=19880
-# Both sides' outputs go to files in the guest, then out between markers:
-# one guest command has one stdout.
-guest="P='$RDMA_RC_EXAMPLE'
-cd \"\$(mktemp -d)\" || exit 1
-\"\$P\" -v -g 1 -p $port >server.out 2>&1 &
-server=\$!
-\"\$P\" -v -g 1 -p $port --connect-timeout 20 \"\$RXE_ADDR\" >client.out 2>&1
-echo \$? >client.rc
-wait \$server
-echo \$? >server.rc
-for f in server.out server.rc client.out client.rc; do
-	echo \"=== \$f\"
-	cat \$f
-done"
-rxe_exec rc_one_guest --timeout 120 -a "$guest"
-expect_rc "$RXE_OUT.a.rc" 0
-
-# Split the guest's stdout back into one file per side.
-awk -v dir="$RXE_OUT" '/^=== /{ f = dir "." $2; next } f { print > f }' \
-	"$RXE_OUT.a.out"
-server=$RXE_OUT.server.out
-client=$RXE_OUT.client.out
-expect_rc "$RXE_OUT.server.rc" 0
-expect_rc "$RXE_OUT.client.rc" 0
+rc_pair flow $port "-v -g 1" "-v -g 1 --connect-timeout 20"
+rxe_go rc_one_guest 120
+server=$RXE_RUNS/flow.server.out
+client=$RXE_RUNS/flow.client.out
+expect_rc "$RXE_RUNS/flow.server.rc" 0
+expect_rc "$RXE_RUNS/flow.client.rc" 0
 rc_expect_flow "$server" "$client" "$port"
 for side in "$server" "$client"; do
 	expect_line "$side" "Remote GID = ::ffff:192.0.2.1"
 	expect_no_text "$side" "chosen automatically"
+	expect_no_text "${side%.out}.err" "chosen automatically"
 	expect_line "$side" "[verbs] GID index 1: ::ffff:192.0.2.1, type RoCE v2"
 	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ RESET -> INIT: '
 	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ INIT -> RTR: dest QPN 0x[0-9a-f]+, rq PSN 0x[0-9a-f]+, MTU 1024'

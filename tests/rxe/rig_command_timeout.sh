@@ -7,6 +7,7 @@
 timeout=5
 start=$(date +%s)
 rc=0
+# shellcheck disable=SC2016 # the -b command expands in guest b
 rxe_run hang --guests 2 --timeout "$timeout" \
 	-a 'echo started; sleep 1000' \
 	-b 'echo "b is $RXE_GUEST at $RXE_ADDR, peer $RXE_PEER_ADDR"' || rc=$?

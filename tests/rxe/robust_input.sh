@@ -1,3 +1,4 @@
+#!/usr/bin/env bash
 # Bad input and an unfriendly environment, one guest: every case must end
 # with one clear line on stderr and the right exit status (2 usage, 1 runtime).
 . "$(dirname "$0")/lib.sh"
@@ -8,47 +9,46 @@ P="'$RDMA_RC_EXAMPLE'"
 port=19901
 busy_port=19902
 no_caps="setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock"
-robust_batch input a 200 <<GUEST
-rb_case unknown_long $P --bogus
-rb_case missing_long $P --port
-rb_case not_a_number $P --timeout 5s
-rb_case out_of_range $P -p 70000
-rb_case extra_arg $P host1 host2
-rb_case bad_op $P -o send,fly
-rb_case no_device $P -d mlx5_9
-rb_case no_port $P -i 2
-rb_case empty_gid $P -g 7
-rb_case unresolvable $P -p $port no-such-host.invalid
-rb_case not_listening $P -p $port --connect-timeout 2 \$RXE_ADDR
+rxe_solo unknown_long "$P --bogus"
+rxe_solo missing_long "$P --port"
+rxe_solo not_a_number "$P --timeout 5s"
+rxe_solo out_of_range "$P -p 70000"
+rxe_solo extra_arg "$P host1 host2"
+rxe_solo bad_op "$P -o send,fly"
+rxe_solo no_device "$P -d mlx5_9"
+rxe_solo no_port "$P -i 2"
+rxe_solo empty_gid "$P -g 7"
+rxe_solo unresolvable "$P -p $port no-such-host.invalid"
+rxe_solo not_listening "$P -p $port --connect-timeout 2 \"\$RXE_ADDR\""
 # The port is taken by another server of ours, waiting for its client.
-$P -p $busy_port --accept-timeout 30 >\$RB_DIR/first.out 2>&1 &
-rb_wait_for \$RB_DIR/first.out "waiting on port $busy_port for TCP connection"
-rb_case port_in_use $P -p $busy_port --accept-timeout 2
-kill %1
-wait
-rb_case memlock_zero sh -c "ulimit -l 0 && exec $no_caps $P -p $port --accept-timeout 1"
-rb_case memlock_small sh -c "ulimit -l 1 && exec $no_caps $P -p $port --accept-timeout 1"
-GUEST
+rxe_start first "$P -p $busy_port --accept-timeout 30"
+rxe_wait_text first "waiting on port $busy_port for TCP connection"
+rxe_solo port_in_use "$P -p $busy_port --accept-timeout 2"
+rxe_signal first TERM
+rxe_end first
+rxe_solo memlock_zero "sh -c \"ulimit -l 0 && exec $no_caps $P -p $port --accept-timeout 1\""
+rxe_solo memlock_small "sh -c \"ulimit -l 1 && exec $no_caps $P -p $port --accept-timeout 1\""
+rxe_go input 200
 
 expect_case unknown_long 2 "rdma_rc_example: unknown option '--bogus'"
 expect_case missing_long 2 "rdma_rc_example: option '--port' needs a value"
 expect_case not_a_number 2 "rdma_rc_example: invalid --timeout value '5s' (expected a number from 1 to 86400)"
 expect_case out_of_range 2 "rdma_rc_example: invalid --port value '70000' (expected a number from 1 to 65535)"
 expect_case extra_arg 2 "rdma_rc_example: unexpected argument 'host2'"
-expect_rc "$RB/bad_op.rc" 2
-expect_regex "$RB/bad_op.err" "^rdma_rc_example: invalid --ops value 'send,fly': unknown operation 'fly' \(known: send, read, write(, [a-z_]+)*\)$"
+expect_rc "$RXE_RUNS/bad_op.rc" 2
+expect_regex "$RXE_RUNS/bad_op.err" "^rdma_rc_example: invalid --ops value 'send,fly': unknown operation 'fly' \(known: send, read, write(, [a-z_]+)*\)$"
 expect_case no_device 1 "failed to find RDMA device mlx5_9: No such device (devices found: rxe0)"
 expect_case no_port 1 "failed to query port 2 of rxe0: Invalid argument (rxe0 has ports 1 to 1)"
 expect_case empty_gid 1 "failed to use GID index 7 of rxe0 port 1: the entry is empty (valid GID indexes: 0 1)"
 # The guests have no resolver: getaddrinfo's own text, whichever it is.
-expect_rc "$RB/unresolvable.rc" 1
-expect_regex "$RB/unresolvable.err" "^failed to resolve server no-such-host\.invalid: (Name or service not known|Temporary failure in name resolution)$"
+expect_rc "$RXE_RUNS/unresolvable.rc" 1
+expect_regex "$RXE_RUNS/unresolvable.err" "^failed to resolve server no-such-host\.invalid: (Name or service not known|Temporary failure in name resolution)$"
 expect_case not_listening 1 "failed to connect to 192.0.2.1 port $port within 2 s: Connection refused"
 expect_at_least_ms not_listening 2000
 expect_case port_in_use 1 "failed to listen on TCP port $busy_port: Address already in use"
 expect_case memlock_zero 1 "failed to register MR of 4096 bytes: Operation not permitted (locked-memory limit is 0 bytes: raise it with ulimit -l)"
 expect_case memlock_small 1 "failed to register MR of 4096 bytes: Cannot allocate memory (locked-memory limit is 1024 bytes: raise it with ulimit -l)"
 # A usage error must not even open the device; a runtime one says its result.
-expect_no_text "$RB/bad_op.out" "test result"
-expect_line "$RB/no_device.out" "test result is -19"
+expect_no_text "$RXE_RUNS/bad_op.out" "test result"
+expect_line "$RXE_RUNS/no_device.out" "test result is -19"
 finish

@@ -1,3 +1,4 @@
+#!/usr/bin/env bash
 # Peer faults, one guest: tests/peer/bad_peer.py speaks the QP-info protocol
 # wrongly on purpose, or dies once the QPs are connected.  Each case must end
 # with a line naming what was wrong, exit status 1, and no hang.
@@ -5,7 +6,6 @@
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/robust_lib.sh"
 
-robust_batch peer a 280 <<'GUEST'
 port=19910
 for mode in close-mid short bad-magic bad-version oversize silent no-gid roce-v1; do
 	port=$((port + 1))
@@ -13,29 +13,30 @@ for mode in close-mid short bad-magic bad-version oversize silent no-gid roce-v1
 done
 rb_server_vs_peer server_fake-qp 19919 fake-qp "-t 10"
 rb_client_vs_peer client_fake-qp 19920 fake-qp "-t 3"
-GUEST
+rxe_go peer 280
 
 why="failed to accept the peer's QP info"
-expect_case server_close-mid 1 "peer closed the connection after 20 of 72 bytes"
-expect_case server_short 1 "failed to receive from the peer after 40 of 72 bytes: Connection timed out"
-expect_case server_bad-magic 1 "$why: wrong magic number (the peer is not rdma_rc_example) (Protocol error)"
-expect_case server_bad-version 1 "$why: unsupported message version (Protocol not supported)"
-expect_case server_oversize 1 "$why: body length is not the one of this version (Bad message)"
-expect_case server_silent 1 "failed to receive from the peer after 0 of 72 bytes: Connection timed out"
+expect_case server_close-mid.server 1 "peer closed the connection after 20 of 72 bytes"
+expect_case server_short.server 1 "failed to receive from the peer after 40 of 72 bytes: Connection timed out"
+expect_case server_bad-magic.server 1 "$why: wrong magic number (the peer is not rdma_rc_example) (Protocol error)"
+expect_case server_bad-version.server 1 "$why: unsupported message version (Protocol not supported)"
+expect_case server_oversize.server 1 "$why: body length is not the one of this version (Bad message)"
+expect_case server_silent.server 1 "failed to receive from the peer after 0 of 72 bytes: Connection timed out"
 # On RoCE the program always has a GID: a peer without one, or with one of
 # another RoCE version, could never reach it.
-expect_case server_no-gid 1 "failed to agree with the peer: we use a GID (-g) and the peer does not: give -g on both sides"
-expect_case server_roce-v1 1 "failed to agree with the peer: the peer's GID is of another type than ours (IB, RoCE v1 or v2): choose GIDs of one type with -g"
+expect_case server_no-gid.server 1 "failed to agree with the peer: we use a GID (-g) and the peer does not: give -g on both sides"
+expect_case server_roce-v1.server 1 "failed to agree with the peer: the peer's GID is of another type than ours (IB, RoCE v1 or v2): choose GIDs of one type with -g"
 # The peer died after RTS: our SEND is never acknowledged.  Its completion
 # fails once the retries run out, or (rxe on loopback: seen to keep quiet for
 # 40 s and more) -t ends the wait; either way, one line and exit status 1.
-expect_line "$RB/server_fake-qp.peer" "bad_peer: synced, now dying"
-expect_rc "$RB/server_fake-qp.rc" 1
-expect_regex "$RB/server_fake-qp.err" "^(failed completion of wr_id 1 \(opcode .*\) on QP 0x[0-9a-f]{6}: transport retry counter exceeded \(vendor error 0x[0-9a-f]+\)|failed to get a completion within 10000 ms: Connection timed out)$"
+expect_line "$RXE_RUNS/server_fake-qp.client.out" "bad_peer: synced, now dying"
+expect_rc "$RXE_RUNS/server_fake-qp.server.rc" 1
+expect_regex "$RXE_RUNS/server_fake-qp.server.err" "^(failed completion of wr_id 1 \(opcode .*\) on QP 0x[0-9a-f]{6}: transport retry counter exceeded \(vendor error 0x[0-9a-f]+\)|failed to get a completion within 10000 ms: Connection timed out)$"
 # As a client, nothing ever arrives for the receive it posted.
-expect_line "$RB/client_fake-qp.peer" "bad_peer: synced, now dying"
-expect_case client_fake-qp 1 "failed to get a completion within 3000 ms: Connection timed out"
-for c in server_close-mid server_bad-magic server_fake-qp client_fake-qp; do
-	expect_regex "$RB/$c.out" '^test result is -[0-9]+$'
+expect_line "$RXE_RUNS/client_fake-qp.server.out" "bad_peer: synced, now dying"
+expect_case client_fake-qp.client 1 "failed to get a completion within 3000 ms: Connection timed out"
+for c in server_close-mid.server server_bad-magic.server server_fake-qp.server \
+	client_fake-qp.client; do
+	expect_regex "$RXE_RUNS/$c.out" '^test result is -[0-9]+$'
 done
 finish

@@ -1,10 +1,12 @@
+#!/usr/bin/env bash
 # valgrind memcheck on the manual flow and three error paths, one guest: no
 # memory error, nothing definitely or indirectly lost.  Only libibverbs' and
 # its provider's own allocations may be suppressed (tests/valgrind/).  Slow
 # under the guests' software CPU: one run per case.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
-RB_CASE_LIMIT=400
+# shellcheck disable=SC2034 # read by lib.sh
+RXE_RUN_LIMIT=400
 # valgrind cannot run an ASan build: in CI, take the plain one.
 RDMA_RC_EXAMPLE=${RDMA_PLAIN_PROGRAM:-$RDMA_RC_EXAMPLE}
 . "$(dirname "$0")/robust_lib.sh"
@@ -15,25 +17,24 @@ VG="valgrind -q --error-exitcode=99 --leak-check=full \
 --suppressions=$SOURCE_DIR/tests/valgrind/libibverbs.supp"
 P="'$RDMA_RC_EXAMPLE'"
 port=19951
-robust_batch valgrind a 900 <<GUEST
-rb_case flow_server $VG $P -p $port --accept-timeout 300 -t 120 &
-rb_wait_for \$RB_DIR/flow_server.out "waiting on port $port for TCP connection" &&
-	rb_case flow_client $VG $P -p $port --connect-timeout 60 -t 120 \$RXE_ADDR
-wait
-rb_case no_device $VG $P -d mlx5_9
-RB_WRAP="$VG" rb_server_vs_peer bad_magic $((port + 1)) bad-magic "-t 60"
-rb_case_signal sigterm TERM \$RB_DIR/sigterm.out "waiting on port $port for TCP connection" \
-	$VG $P -p $port --accept-timeout 300
-GUEST
+rxe_pair flow --ready "waiting on port $port for TCP connection" \
+	"$VG $P -p $port --accept-timeout 300 -t 120" \
+	"$VG $P -p $port --connect-timeout 60 -t 120 \"\$RXE_ADDR\""
+rxe_solo no_device "$VG $P -d mlx5_9"
+rb_server_vs_peer bad_magic $((port + 1)) bad-magic "-t 60" "$VG"
+rxe_solo sigterm --signal TERM "waiting on port $port for TCP connection" \
+	"$VG $P -p $port --accept-timeout 300"
+rxe_go valgrind 900
+R=$RXE_RUNS
 
-expect_rc "$RB/flow_server.rc" 0
-expect_rc "$RB/flow_client.rc" 0
-rc_expect_flow "$RB/flow_server.out" "$RB/flow_client.out" "$port"
+expect_rc "$R/flow.server.rc" 0
+expect_rc "$R/flow.client.rc" 0
+rc_expect_flow "$R/flow.server.out" "$R/flow.client.out" "$port"
 expect_case no_device 1 "failed to find RDMA device mlx5_9: No such device (devices found: rxe0)"
-expect_case bad_magic 1 "failed to accept the peer's QP info: wrong magic number (the peer is not rdma_rc_example) (Protocol error)"
+expect_case bad_magic.server 1 "failed to accept the peer's QP info: wrong magic number (the peer is not rdma_rc_example) (Protocol error)"
 expect_case sigterm 1 "rdma_rc_example: stopped by SIGTERM, resources freed"
 # -q: valgrind prints only what it found, each line starting with ==PID==.
-for c in flow_server flow_client no_device bad_magic sigterm; do
-	expect_no_text "$RB/$c.err" "=="
+for c in flow.server flow.client no_device bad_magic.server sigterm; do
+	expect_no_text "$R/$c.err" "=="
 done
 finish

@@ -12,7 +12,7 @@ rxe_add_test(transport_rdma_cm transport_rdma_cm.sh TIMEOUT 540)
 rxe_add_test(bench_one_guest bench_one_guest.sh TIMEOUT 240)
 # --bench between two guests: how latency and bandwidth runs wait.
 rxe_add_test(bench_two_guests bench_two_guests.sh TIMEOUT 240)
-# rdma_rc_example's other operations (issue 4): immediates, atomics, memory
+# rdma_rc_example's other operations: immediates, atomics, memory
 # windows, RNR, completion events, on one guest and between two.
 rxe_add_test(ops_one_guest ops_one_guest.sh TIMEOUT 480)
 # Two guest commands of at most 120 s each (plus the rig's 10 s slack).

@@ -1,3 +1,4 @@
+#!/usr/bin/env bash
 # rdma_rc_example -R: the manual's flow with the QP connected through
 # RDMA_CM, on one guest and between two; the device is found from the
 # address (no -d, no -g). Then, on one guest, the same over IPv6 (the
@@ -11,37 +12,30 @@ V6_ADDR=2001:db8::1
 # ...and one no guest has, with no route to it once V6_ADDR is gone.
 V6_UNREACHABLE=2001:db8::99
 
-rxe_exec transport_rdma_cm_one --timeout 150 -a "
-$(tp_pair one 19894 -R -v)
-"
-expect_rc "$RXE_OUT.a.rc" 0
-rxe_exec transport_rdma_cm_two --timeout 150 \
-	-a "$(tp_server two 19895 -R)" \
-	-b "$(tp_client two 19895 -R)"
-expect_rc "$RXE_OUT.a.rc" 0
-expect_rc "$RXE_OUT.b.rc" 0
-rxe_exec transport_rdma_cm_more --timeout 150 -a "
-trap 'ip -6 addr del $V6_ADDR/64 dev eth0 2>/dev/null' EXIT
+P="'$RDMA_RC_EXAMPLE'"
+tp_pair one 19894 -R -v
+rxe_go transport_rdma_cm_one 150
+tp_pair two 19895 -R -- --on a b
+rxe_go transport_rdma_cm_two 150
+rxe_step "trap 'ip -6 addr del $V6_ADDR/64 dev eth0 2>/dev/null' EXIT
 trap 'exit 143' TERM # the rig's timeout: the EXIT trap still runs
 ip -6 addr add $V6_ADDR/64 dev eth0 nodad
-sleep 1
-( $(tp_run ipv6 server -p 19896 --accept-timeout 60 -R) ) &
-$(tp_run ipv6 client -p 19896 --connect-timeout 60 -R $V6_ADDR)
-wait
-ip -6 addr del $V6_ADDR/64 dev eth0
-$(tp_pair rnr 19897 -R -t 3 -o rnr)
-$(tp_run unreachable client -p 19898 -R -t 3 $V6_UNREACHABLE)
-"
-expect_rc "$RXE_OUT.a.rc" 0
-tp_show one two ipv6 rnr unreachable
+sleep 1"
+rxe_pair ipv6 "$P -p 19896 --accept-timeout 60 -R" \
+	"$P -p 19896 --connect-timeout 60 -R $V6_ADDR"
+rxe_step "ip -6 addr del $V6_ADDR/64 dev eth0"
+tp_pair rnr 19897 -R -t 3 -o rnr
+rxe_solo unreachable "$P -p 19898 -R -t 3 $V6_UNREACHABLE"
+rxe_go transport_rdma_cm_more 150
+R=$RXE_RUNS
 
-tp_expect_ok one
-rc_expect_flow "$TP_DIR/one.server.out" "$TP_DIR/one.client.out" 19894
-tp_expect_ok two
-rc_expect_flow "$TP_DIR/two.server.out" "$TP_DIR/two.client.out" 19895
+rc_expect_clean one
+rc_expect_flow "$R/one.server.out" "$R/one.client.out" 19894
+rc_expect_clean two
+rc_expect_flow "$R/two.server.out" "$R/two.client.out" 19895
 # One guest: the CM's steps, and READ needed its rights on the server's QP.
-s=$TP_DIR/one.server.out
-c=$TP_DIR/one.client.out
+s=$R/one.server.out
+c=$R/one.client.out
 expect_line "$s" "waiting on port 19894 for RDMA_CM connection"
 for side in "$s" "$c"; do
 	expect_line "$side" "RDMA_CM connection on device rxe0 port 1, GID index 1 (::ffff:192.0.2.1)"
@@ -58,22 +52,22 @@ expect_line "$c" "[verbs] RDMA_CM event RDMA_CM_EVENT_CONNECT_RESPONSE, status 0
 expect_line "$s" "[verbs] RDMA_CM event RDMA_CM_EVENT_CONNECT_REQUEST, status 0"
 expect_line "$s" "[verbs] RDMA_CM event RDMA_CM_EVENT_ESTABLISHED, status 0"
 # Two guests: each side reached the other's address, from its own.
-expect_line "$TP_DIR/two.server.out" "RDMA_CM connection on device rxe0 port 1, GID index 1 (::ffff:192.0.2.1)"
-expect_line "$TP_DIR/two.client.out" "RDMA_CM connection on device rxe0 port 1, GID index 1 (::ffff:192.0.2.2)"
-expect_line "$TP_DIR/two.server.out" "Remote GID = ::ffff:192.0.2.2"
-expect_line "$TP_DIR/two.client.out" "Remote GID = ::ffff:192.0.2.1"
+expect_line "$R/two.server.out" "RDMA_CM connection on device rxe0 port 1, GID index 1 (::ffff:192.0.2.1)"
+expect_line "$R/two.client.out" "RDMA_CM connection on device rxe0 port 1, GID index 1 (::ffff:192.0.2.2)"
+expect_line "$R/two.server.out" "Remote GID = ::ffff:192.0.2.2"
+expect_line "$R/two.client.out" "Remote GID = ::ffff:192.0.2.1"
 # IPv6: the listener bound [::] took the client, which reached the server
 # from and to the GID of the IPv6 address.
-tp_expect_ok ipv6
-rc_expect_flow "$TP_DIR/ipv6.server.out" "$TP_DIR/ipv6.client.out" 19896
+rc_expect_clean ipv6
+rc_expect_flow "$R/ipv6.server.out" "$R/ipv6.client.out" 19896
 for side in server client; do
-	expect_regex "$TP_DIR/ipv6.$side.out" "^RDMA_CM connection on device rxe0 port 1, GID index [0-9]+ \\($V6_ADDR\\)$"
-	expect_line "$TP_DIR/ipv6.$side.out" "Remote GID = $V6_ADDR"
+	expect_regex "$R/ipv6.$side.out" "^RDMA_CM connection on device rxe0 port 1, GID index [0-9]+ \\($V6_ADDR\\)$"
+	expect_line "$R/ipv6.$side.out" "Remote GID = $V6_ADDR"
 done
 # rnr within -t 3: six RNR retries of 655 ms each would take 3.9 s.
-tp_expect_ok rnr
-expect_line "$TP_DIR/rnr.client.out" "SEND completed with status 'RNR retry counter exceeded' (IBV_WC_RNR_RETRY_EXC_ERR), as expected"
+rc_expect_clean rnr
+expect_line "$R/rnr.client.out" "SEND completed with status 'RNR retry counter exceeded' (IBV_WC_RNR_RETRY_EXC_ERR), as expected"
 # An address with no RDMA route: one line naming it and the reason, exit 1.
-expect_rc "$TP_DIR/unreachable.client.rc" 1
-expect_regex "$TP_DIR/unreachable.client.err" "^failed to resolve an RDMA route to $V6_UNREACHABLE port 19898: "
+expect_rc "$R/unreachable.rc" 1
+expect_regex "$R/unreachable.err" "^failed to resolve an RDMA route to $V6_UNREACHABLE port 19898: "
 finish
