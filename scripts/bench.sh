@@ -199,7 +199,7 @@ cleanup() {
 trap cleanup EXIT
 
 # A link between the guests that stops for good (QEMU 7.2's stream netdev
-# can stop taking a guest's frames; see docs/bench/link-freeze-2g) leaves
+# can stop taking a guest's frames; see docs/soft-roce-rig.md) leaves
 # every later measurement failing to connect.  rxe-vm exec gives up on
 # the plan when a guest's kernel says its transmit queue timed out; the
 # guests are then booted again and the plan goes on after the last

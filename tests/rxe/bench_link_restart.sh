@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/bench.sh when the link between the guests stops for good (see
-# docs/bench/link-freeze-2g): rxe-vm exec gives up on the plan once a
+# docs/soft-roce-rig.md): rxe-vm exec gives up on the plan once a
 # guest's kernel reports that its transmit queue timed out, and bench.sh
 # boots the guests again and runs the measurements after the last one that
 # gave figures.  The stop is made up (bench_link_rxe_vm.sh and

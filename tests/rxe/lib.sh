@@ -82,7 +82,8 @@
 #
 # Checks (each counts one pass or one failure, and on failure prints the
 # file it read): expect_rc, expect_status, expect_nonzero, expect_line,
-# expect_text, expect_regex, expect_no_line, expect_no_text, expect_empty;
+# expect_text, expect_regex, expect_no_line, expect_no_text, expect_empty,
+# expect_stopped_within;
 # finish prints the tally and exits.
 
 set -uo pipefail
@@ -331,6 +332,24 @@ expect_rc() {
 }
 
 # expect_status GOT WANT WHAT: a status the script captured itself.
+# expect_stopped_within RUN MS: RUN, which got a signal (--signal), ended
+# within MS milliseconds of it (RUN.ms less RUN.signal-ms).
+expect_stopped_within() {
+	local run=$1 bound=$2 ended sent
+	ended=$(cat "$RXE_RUNS/$run.ms" 2>/dev/null) || ended=''
+	sent=$(cat "$RXE_RUNS/$run.signal-ms" 2>/dev/null) || sent=''
+	if [ -z "$ended" ] || [ -z "$sent" ]; then
+		_rxe_fail "$(_rxe_where)" "$run: no .ms or .signal-ms: was it signalled?" \
+			"$RXE_RUNS/$run.err"
+	elif [ $((ended - sent)) -le "$bound" ]; then
+		_rxe_pass "$run stopped $((ended - sent)) ms after the signal (at most $bound)"
+	else
+		_rxe_fail "$(_rxe_where)" \
+			"$run: stopped $((ended - sent)) ms after the signal, more than $bound" \
+			"$RXE_RUNS/$run.err"
+	fi
+}
+
 expect_status() {
 	local got=$1 want=$2 what=$3
 	if [ "$got" = "$want" ]; then

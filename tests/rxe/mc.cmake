@@ -7,4 +7,4 @@ endif()
 
 rxe_add_test(rxe_mc_one_guest mc_one_guest.sh TIMEOUT 240)
 rxe_add_test(rxe_mc_two_guests mc_two_guests.sh TIMEOUT 240)
-rxe_add_test(rxe_mc_timeout mc_timeout.sh TIMEOUT 120)
+rxe_add_test(rxe_mc_timeout mc_timeout.sh TIMEOUT 150)

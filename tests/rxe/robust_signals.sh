@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SIGINT and SIGTERM while waiting, one guest: each wait (accept, connect
 # retries, the QP-info read, the completion poll, a benchmark's loop) must
-# end, free everything and exit 1 with a line naming the signal.
+# end, free everything and exit 1 with a line naming the signal.  A client
+# streaming a bandwidth benchmark between the guests stops within a second
+# of SIGTERM, though each of its waits may last 30 s.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/robust_lib.sh"
@@ -26,7 +28,13 @@ rxe_pair poll --signal client INT server "bad_peer: synced, now dying" \
 rxe_pair bench --signal client INT client "waits: poll for 100 us, then sleep on the completion channel" \
 	"$P -p $port --accept-timeout 50 --bench lat --op read -s 65536 -n 1000000" \
 	"$P -p $port --connect-timeout 50 --bench lat --op read -s 65536 -n 1000000 \"\$RXE_ADDR\""
-rxe_go signals 200
+# Two million 64 KiB WRITEs: minutes of work when the signal comes. Guest
+# b's runs go on beside guest a's: a port of its own.
+stream_port=$((port + 1))
+rxe_pair stream --on a b --signal client TERM client "#bytes" \
+	"$P -p $stream_port --accept-timeout 50 -t 30 --bench bw --op write -s 65536 -n 2000000" \
+	"$P -p $stream_port --connect-timeout 50 -t 30 --bench bw --op write -s 65536 -n 2000000 \"\$RXE_PEER_ADDR\""
+rxe_go signals 240
 R=$RXE_RUNS
 
 expect_case accept 1 "failed to accept a client on port $port: Interrupted system call"
@@ -40,7 +48,13 @@ expect_line "$R/poll.client.err" "rdma_rc_example: stopped by SIGINT, resources 
 # It stops within its size, wherever the signal finds it.
 expect_status "$(cat "$R/bench.client.rc")" 1 "bench client after SIGINT"
 expect_line "$R/bench.client.err" "rdma_rc_example: stopped by SIGINT, resources freed"
-for c in accept connect exchange.server poll.client bench.client; do
+expect_rc "$R/stream.client.rc" 1
+expect_line "$R/stream.client.err" "rdma_rc_example: stopped by SIGTERM, resources freed"
+expect_stopped_within stream.client 1000
+# The server hears the client go, and ends too.
+expect_rc "$R/stream.server.rc" 1
+expect_line "$R/stream.server.err" "peer closed the connection after 0 of 1 bytes"
+for c in accept connect exchange.server poll.client bench.client stream.client; do
 	expect_line "$R/$c.out" "test result is -4"
 done
 finish
