@@ -8,6 +8,9 @@
 
 #include <rdma/rdma_cma.h>
 
+/* rdma_create_event_channel into *@channel: 0, or -errno after one line. */
+int cm_event_channel_create(struct rdma_event_channel **channel);
+
 /*
  * rdma_get_cm_event on @channel, once poll() said an event is waiting: 0,
  * or -errno (-EIO if librdmacm left errno unset). Either way *@event_err

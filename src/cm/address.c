@@ -284,13 +284,9 @@ int cm_open(struct cm *cm, const struct config *cfg)
 	int ret;
 
 	*cm = (struct cm){.trace = {.on = cfg->verbose}};
-	cm->channel = rdma_create_event_channel();
-	if (!cm->channel) {
-		ret = -errno;
-		fprintf(stderr, "failed to create RDMA_CM event channel: %s\n",
-			strerror(-ret));
+	ret = cm_event_channel_create(&cm->channel);
+	if (ret)
 		return ret;
-	}
 	ret = cfg->server_name ? resolve_server(cm, cfg)
 			       : listen_on_port(cm, cfg);
 	if (ret)

@@ -1,8 +1,24 @@
 // SPDX-License-Identifier: MIT
-/* Reading one RDMA_CM event: see cm_event.h. */
+/* The RDMA_CM event channel, and reading one event: see cm_event.h. */
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "cm_event.h"
+
+int cm_event_channel_create(struct rdma_event_channel **channel)
+{
+	int ret;
+
+	*channel = rdma_create_event_channel();
+	if (!*channel) {
+		ret = -errno;
+		fprintf(stderr, "failed to create RDMA_CM event channel: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
 
 int cm_event_get(struct rdma_event_channel *channel,
 		 struct rdma_cm_event **event, int *event_err)

@@ -20,13 +20,9 @@ int mc_cm_create(struct mc_cm *cm, const struct mc_config *cfg)
 	int ret;
 
 	*cm = (struct mc_cm){0};
-	cm->channel = rdma_create_event_channel();
-	if (!cm->channel) {
-		ret = -errno;
-		fprintf(stderr, "failed to create RDMA_CM event channel: %s\n",
-			strerror(-ret));
+	ret = cm_event_channel_create(&cm->channel);
+	if (ret)
 		return ret;
-	}
 	trace_step(&cfg->trace, "rdma_create_event_channel: fd %d",
 		   cm->channel->fd);
 
