@@ -58,10 +58,6 @@ struct qp_path {
 	uint8_t max_dest_rd_atomic;
 };
 
-/* The address of the peer: LID, and with a GRH its GID (RTR, UD AH). */
-struct ibv_ah_attr qp_peer_address(const struct qp_path *path,
-				   const struct qp_info *remote);
-
 /*
  * ibv_modify_qp to attr->qp_state, with the one error line naming the QP
  * ("failed to modify @kind QP 0x11 to RTR: ..."; @kind "UC ", "UD " or "").

@@ -66,7 +66,7 @@ static int modify_ud_qp_to_init(struct ibv_qp *qp, uint8_t port,
 				IBV_QP_PKEY_INDEX | /* partition */
 				IBV_QP_PORT |	    /* local port */
 				IBV_QP_QKEY,	    /* what we accept */
-			"UD ");
+			kind_of(TRANSPORT_UD));
 	if (ret)
 		return ret;
 	trace_step(
@@ -105,8 +105,9 @@ int modify_qp_to_init(struct ibv_qp *qp, enum transport transport, uint8_t port,
 	return 0;
 }
 
-struct ibv_ah_attr qp_peer_address(const struct qp_path *path,
-				   const struct qp_info *remote)
+/* The address of the peer: LID, and with a GRH its GID (RTR, UD AH). */
+static struct ibv_ah_attr qp_peer_address(const struct qp_path *path,
+					  const struct qp_info *remote)
 {
 	struct ibv_ah_attr ah = {
 		.dlid = remote->lid,
@@ -156,7 +157,7 @@ static int modify_uc_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
 				IBV_QP_PATH_MTU | /* packet size */
 				IBV_QP_DEST_QPN | /* peer QP */
 				IBV_QP_RQ_PSN,	  /* peer's first PSN */
-			"UC ");
+			kind_of(TRANSPORT_UC));
 	if (ret)
 		return ret;
 	trace_step(
@@ -177,7 +178,7 @@ static int modify_ud_qp_to_rtr(struct ibv_qp *qp, const struct trace *tr)
 	};
 	int ret;
 
-	ret = qp_modify(qp, &attr, IBV_QP_STATE, "UD ");
+	ret = qp_modify(qp, &attr, IBV_QP_STATE, kind_of(TRANSPORT_UD));
 	if (ret)
 		return ret;
 	trace_step(tr, "QP 0x%06x INIT -> RTR (UD)", qp->qp_num);
