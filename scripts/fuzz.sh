@@ -13,10 +13,18 @@ FUZZ_DIR=${FUZZ_DIR:-$ROOT/build-fuzz}
 FUZZ_SECONDS=${FUZZ_SECONDS:-45}
 TARGETS=(fuzz_qp_info fuzz_config)
 
-command -v clang >/dev/null 2>&1 || {
-	echo "fuzz.sh: clang not found (apt-get install clang)" >&2
+die() {
+	echo "fuzz.sh: $*" >&2
 	exit 1
 }
+note() {
+	echo "fuzz.sh: $*" >&2
+}
+# shellcheck source=scripts/packages.sh
+. "$ROOT/scripts/packages.sh"
+install_missing_packages clang cmake make pkg-config libibverbs-dev \
+	librdmacm-dev
+command -v clang >/dev/null 2>&1 || die "clang not found after installing it"
 CC=clang cmake -S "$ROOT" -B "$FUZZ_DIR" -DRDMA_FUZZ=ON -DRDMA_WERROR=ON \
 	-DBUILD_TESTING=OFF >/dev/null
 cmake --build "$FUZZ_DIR" -j2 --target "${TARGETS[@]}"

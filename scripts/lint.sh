@@ -17,6 +17,19 @@ LINT_DIR=${LINT_DIR:-$ROOT/build-lint}
 # follows puts them at the top of the function.
 CPPCHECK_ENABLE=warning,performance,portability
 
+die() {
+	echo "lint.sh: $*" >&2
+	exit 1
+}
+note() {
+	echo "lint.sh: $*" >&2
+}
+# shellcheck source=scripts/packages.sh
+. "$ROOT/scripts/packages.sh"
+# The checkers, and clang and nm for the build that call_cycles.py reads.
+install_missing_packages clang clang-format clang-tidy cppcheck binutils \
+	cmake make pkg-config libibverbs-dev librdmacm-dev python3
+
 cd "$ROOT"
 mapfile -t c_files < <(git ls-files '*.c' '*.h')
 status=0

@@ -29,33 +29,15 @@ die() {
 	exit 1
 }
 
-as_root() {
-	if [ "$(id -u)" -eq 0 ]; then
-		"$@"
-	elif command -v sudo >/dev/null 2>&1; then
-		sudo "$@"
-	else
-		die "need root (or sudo) to run: $*"
-	fi
+note() {
+	echo "test.sh: $*" >&2
 }
 
-install_missing() {
-	local missing=() p
-	command -v dpkg-query >/dev/null 2>&1 ||
-		die "dpkg-query not found: install ${BUILD_PACKAGES[*]} by hand"
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-			missing+=("$p")
-	done
-	[ "${#missing[@]}" -eq 0 ] && return 0
-	echo "test.sh: installing ${missing[*]}" >&2
-	as_root apt-get update -q || die "apt-get update failed"
-	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		--no-install-recommends "${missing[@]}" ||
-		die "could not install ${missing[*]}"
-}
+# as_root, install_missing_packages.
+# shellcheck source=scripts/packages.sh
+. "$ROOT/scripts/packages.sh"
 
-install_missing "${BUILD_PACKAGES[@]}"
+install_missing_packages "${BUILD_PACKAGES[@]}"
 for tool in cc cmake ctest pkg-config; do
 	command -v "$tool" >/dev/null 2>&1 || die "$tool not found after installing packages"
 done
