@@ -9,8 +9,9 @@
 /*
  * One completion into *@wc, whatever its status, within @timeout_ms. Busy
  * polls, or sleeps on the completion channel when @cq was created with one
- * (its fd and the context's async fd non-blocking, see async_events_init);
- * either way prints the async events that arrive meanwhile. 0; -ETIMEDOUT,
+ * (read only once poll() finds it readable); either way prints the async
+ * events that arrive meanwhile, so the context's async fd must be
+ * non-blocking (async_events_init). 0; -ETIMEDOUT,
  * or -EINTR on SIGINT or SIGTERM, for the caller to report; or after one
  * line -EIO if polling failed or the device went away, or what a failed
  * verbs call returned.
