@@ -124,6 +124,7 @@ destroy_resources:
 int main(int argc, char **argv)
 {
 	struct config_mode bench_options;
+	const struct config_mode *modes[] = {&bench_options, NULL};
 	struct run run;
 	int ret;
 
@@ -131,8 +132,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* Before the steps: the command line. */
 	bench_config_mode(&run.bench, &bench_options);
-	ret = config_parse(&run.cfg, &bench_options, argc, argv, stdout,
-			   stderr);
+	ret = config_parse(&run.cfg, modes, argc, argv, stdout, stderr);
 	if (ret)
 		return ret > 0 ? EXIT_PASSED : EXIT_USAGE;
 	plan_run(&run);

@@ -52,7 +52,6 @@ struct bench_config {
 	uint32_t iters;	       /* -n, per size, honoured as given */
 	uint32_t tx_depth;     /* the send queue: work requests in flight */
 	uint32_t cq_mod;       /* signal one send in cq_mod */
-	const char *json_path; /* --json FILE, NULL: none */
 	bool gbps;	       /* bandwidth in Gb/s instead of MiB/s */
 	bool busy_poll;	       /* never sleep on the completion channel */
 

@@ -28,6 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct config cfg;
 	struct bench_config bench;
 	struct config_mode mode;
+	const struct config_mode *modes[] = {&mode, NULL};
 	FILE *sink;
 	int argc = 0, ret;
 
@@ -45,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	argv[argc] = NULL;
 
 	bench_config_mode(&bench, &mode);
-	ret = config_parse(&cfg, &mode, argc, argv, sink, sink);
+	ret = config_parse(&cfg, modes, argc, argv, sink, sink);
 	assert(ret == 0 || ret == 1 || ret == -EINVAL);
 	if (ret == 0) {
 		assert(cfg.tcp_port >= 1);

@@ -14,6 +14,7 @@ struct parse_result parse(const char *first, ...)
 	char *argv[MAX_ARGS + 1] = {(char *)"rdma_rc_example"};
 	struct parse_result r = {0};
 	struct config_mode mode;
+	const struct config_mode *modes[] = {&mode, NULL};
 	size_t out_len, err_len;
 	FILE *out = open_memstream(&r.out, &out_len);
 	FILE *err = open_memstream(&r.err, &err_len);
@@ -30,7 +31,7 @@ struct parse_result parse(const char *first, ...)
 	argv[argc] = NULL;
 	/* main's way: the bench options beside the flow's */
 	bench_config_mode(&r.bench, &mode);
-	r.ret = config_parse(&r.cfg, &mode, argc, argv, out, err);
+	r.ret = config_parse(&r.cfg, modes, argc, argv, out, err);
 	fclose(out);
 	fclose(err);
 	return r;
