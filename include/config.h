@@ -66,7 +66,7 @@ struct config {
  * mode may be on; --json needs one.
  */
 struct config_mode {
-	const char *name; /* how it is turned on, for messages: "--check" */
+	const char *name; /* the option that turns it on, for messages */
 	const struct option *long_options; /* ends with a row of zeros */
 	const char *short_options;	   /* for getopt_long's string */
 	void *settings;			   /* the mode's own struct */

@@ -323,10 +323,12 @@ static int build_tables(const struct config_mode *const *modes,
 				return -EINVAL;
 			table[n++] = mode->long_options[i];
 		}
-		if (len + strlen(mode->short_options) >= SHORT_OPTIONS_MAX)
+		size_t more = strlen(mode->short_options);
+
+		if (len + more >= SHORT_OPTIONS_MAX)
 			return -EINVAL;
-		strcpy(shorts + len, mode->short_options);
-		len += strlen(mode->short_options);
+		memcpy(shorts + len, mode->short_options, more + 1);
+		len += more;
 	}
 	table[n] = (struct option){0};
 	return 0;

@@ -42,8 +42,9 @@ static int open_report(bool quiet, FILE **out, int *saved)
 	int fd = dup(STDOUT_FILENO), null_fd;
 
 	*saved = -1;
-	if (fd < 0 || !(*out = fdopen(fd, "w"))) {
-		int ret = -errno;
+	*out = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!*out) {
+		int ret = errno ? -errno : -EIO;
 
 		if (fd >= 0)
 			close(fd);

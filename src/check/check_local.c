@@ -4,7 +4,6 @@
  * asked of the kernel and of libibverbs directly, then a real set of the
  * resources a run creates (resources_create) to prove it.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <glob.h>
 #include <inttypes.h>
@@ -85,9 +84,10 @@ static void check_uverbs(struct check_report *r, struct local *l)
 
 	l->list = ibv_get_device_list(&l->count);
 	if (!l->list && errno == ENOSYS) {
-		check_add(r, "uverbs", CHECK_FAIL, "modprobe ib_uverbs",
-			  "ibv_get_device_list: %s: the kernel module ib_uverbs is not loaded",
-			  strerror(ENOSYS));
+		check_add(
+			r, "uverbs", CHECK_FAIL, "modprobe ib_uverbs",
+			"ibv_get_device_list: %s: the kernel module ib_uverbs is not loaded",
+			strerror(ENOSYS));
 		return;
 	}
 	if (!l->list) {
@@ -105,25 +105,26 @@ static void check_uverbs(struct check_report *r, struct local *l)
 /* A netdev that could carry soft-RoCE, for a fix: the first one up. */
 static void guess_netdev(char *buf, size_t len)
 {
-	struct dirent *e;
-	DIR *d = opendir("/sys/class/net");
 	char path[300], state[16];
+	const char *name;
+	glob_t g;
+	size_t i;
 
 	snprintf(buf, len, "NETDEV");
-	if (!d)
+	if (glob("/sys/class/net/*", 0, NULL, &g))
 		return;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.' || strcmp(e->d_name, "lo") == 0)
+	for (i = 0; i < g.gl_pathc; i++) {
+		name = strrchr(g.gl_pathv[i], '/') + 1;
+		if (strcmp(name, "lo") == 0)
 			continue;
-		snprintf(path, sizeof(path), "/sys/class/net/%s/operstate",
-			 e->d_name);
+		snprintf(path, sizeof(path), "%s/operstate", g.gl_pathv[i]);
 		if (read_line(path, state, sizeof(state)) == 0 &&
 		    strcmp(state, "up") == 0) {
-			snprintf(buf, len, "%s", e->d_name);
+			snprintf(buf, len, "%s", name);
 			break;
 		}
 	}
-	closedir(d);
+	globfree(&g);
 }
 
 static void check_devices(struct check_report *r, struct local *l)
@@ -136,10 +137,12 @@ static void check_devices(struct check_report *r, struct local *l)
 		return;
 	if (l->count == 0) {
 		guess_netdev(netdev, sizeof(netdev));
-		snprintf(fix, sizeof(fix),
-			 "load the adapter's driver; without one, soft-RoCE: rdma link add rxe0 type rxe netdev %s",
-			 netdev);
-		check_add(r, "devices", CHECK_FAIL, fix, "no RDMA device found");
+		snprintf(
+			fix, sizeof(fix),
+			"load the adapter's driver; without one, soft-RoCE: rdma link add rxe0 type rxe netdev %s",
+			netdev);
+		check_add(r, "devices", CHECK_FAIL, fix,
+			  "no RDMA device found");
 		return;
 	}
 	for (i = 0; i < l->count && used < sizeof(names); i++)
@@ -179,8 +182,9 @@ static void check_device(struct check_report *r, const struct config *cfg,
 	}
 	l->ctx = ibv_open_device(dev);
 	if (!l->ctx) {
-		check_add(r, "device", CHECK_FAIL, NULL, "ibv_open_device %s: %s",
-			  ibv_get_device_name(dev), strerror(errno));
+		check_add(r, "device", CHECK_FAIL, NULL,
+			  "ibv_open_device %s: %s", ibv_get_device_name(dev),
+			  strerror(errno));
 		return;
 	}
 	ret = ibv_query_device(l->ctx, &l->dev);
@@ -202,8 +206,8 @@ static void check_device(struct check_report *r, const struct config *cfg,
 static const char *phys_state_str(uint8_t state)
 {
 	static const char *const names[] = {
-		"unknown",  "Sleep",	 "Polling",	      "Disabled",
-		"Training", "LinkUp",	 "LinkErrorRecovery", "PhyTest",
+		"unknown",  "Sleep",  "Polling",	   "Disabled",
+		"Training", "LinkUp", "LinkErrorRecovery", "PhyTest",
 	};
 
 	return state < sizeof(names) / sizeof(names[0]) ? names[state]
@@ -229,20 +233,22 @@ static void find_netdev(const struct config *cfg, struct local *l, int index)
 	l->netdev[0] = '\0';
 }
 
-static void port_fix(const struct config *cfg, const struct local *l,
-		     char *fix, size_t len)
+static void port_fix(const struct config *cfg, const struct local *l, char *fix,
+		     size_t len)
 {
 	const char *dev = ibv_get_device_name(l->ctx->device);
 
 	if (l->port.link_layer != IBV_LINK_LAYER_ETHERNET)
-		snprintf(fix, len,
-			 "check the cable and the switch; an INIT port waits for a subnet manager (opensm)");
+		snprintf(
+			fix, len,
+			"check the cable and the switch; an INIT port waits for a subnet manager (opensm)");
 	else if (l->netdev[0])
 		snprintf(fix, len, "ip link set %s up", l->netdev);
 	else
-		snprintf(fix, len,
-			 "rdma link show %s/%u names the netdev: ip link set NETDEV up",
-			 dev, cfg->ib_port);
+		snprintf(
+			fix, len,
+			"rdma link show %s/%u names the netdev: ip link set NETDEV up",
+			dev, cfg->ib_port);
 }
 
 static void check_port(struct check_report *r, const struct config *cfg,
@@ -267,8 +273,8 @@ static void check_port(struct check_report *r, const struct config *cfg,
 	if (l->port.state != IBV_PORT_ACTIVE) {
 		port_fix(cfg, l, fix, sizeof(fix));
 		check_add(r, "port", CHECK_FAIL, fix,
-			  "port %u of %s: %s, physical state %s%s%s", cfg->ib_port,
-			  dev, ibv_port_state_str(l->port.state),
+			  "port %u of %s: %s, physical state %s%s%s",
+			  cfg->ib_port, dev, ibv_port_state_str(l->port.state),
 			  phys_state_str(l->port.phys_state),
 			  l->netdev[0] ? ", netdev " : "", l->netdev);
 		return;
@@ -285,9 +291,10 @@ static void check_link_layer(struct check_report *r, struct local *l)
 	if (!l->port_ok)
 		return;
 	if (l->port.link_layer == IBV_LINK_LAYER_ETHERNET)
-		check_add(r, "link-layer", CHECK_PASS, NULL,
-			  "Ethernet: RoCE, every packet carries a GRH (GID)%s%s",
-			  l->netdev[0] ? ", netdev " : "", l->netdev);
+		check_add(
+			r, "link-layer", CHECK_PASS, NULL,
+			"Ethernet: RoCE, every packet carries a GRH (GID)%s%s",
+			l->netdev[0] ? ", netdev " : "", l->netdev);
 	else
 		check_add(r, "link-layer", CHECK_PASS, NULL,
 			  "InfiniBand: LID 0x%04x, subnet manager LID 0x%04x",
@@ -322,11 +329,10 @@ static void gid_list(const struct ibv_gid_entry *e, ssize_t count, char *buf,
 
 	buf[0] = '\0';
 	for (i = 0; i < count && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%u %s %s",
-					 i ? ", " : "", e[i].gid_index,
-					 gid_type_str(e[i].gid_type),
-					 gid_to_str(&e[i].gid, text,
-						    sizeof(text)));
+		used += (size_t)snprintf(
+			buf + used, len - used, "%s%u %s %s", i ? ", " : "",
+			e[i].gid_index, gid_type_str(e[i].gid_type),
+			gid_to_str(&e[i].gid, text, sizeof(text)));
 }
 
 static void check_gid_table(struct check_report *r, const struct config *cfg,
@@ -341,9 +347,11 @@ static void check_gid_table(struct check_report *r, const struct config *cfg,
 		return;
 	}
 	if (n == 0) {
-		snprintf(fix, sizeof(fix), "give %s an IP address: ip addr add ADDRESS/PREFIX dev %s",
-			 l->netdev[0] ? l->netdev : "the netdev",
-			 l->netdev[0] ? l->netdev : "NETDEV");
+		snprintf(
+			fix, sizeof(fix),
+			"give %s an IP address: ip addr add ADDRESS/PREFIX dev %s",
+			l->netdev[0] ? l->netdev : "the netdev",
+			l->netdev[0] ? l->netdev : "NETDEV");
 		check_add(r, "gid-table", CHECK_FAIL, fix,
 			  "port %u has no GID (of %d slots)", cfg->ib_port,
 			  l->port.gid_tbl_len);
@@ -378,29 +386,34 @@ static void check_gid(struct check_report *r, const struct config *cfg,
 	gid_list(e, n, list, sizeof(list));
 	if (cfg->gid_idx < 0 && l->port.link_layer != IBV_LINK_LAYER_ETHERNET) {
 		l->gid_ok = true;
-		check_add(r, "gid", CHECK_PASS, NULL,
-			  "none without -g on InfiniBand: no GRH, routed by LID");
+		check_add(
+			r, "gid", CHECK_PASS, NULL,
+			"none without -g on InfiniBand: no GRH, routed by LID");
 		return;
 	}
 	if (cfg->gid_idx < 0 && pick < 0) {
-		snprintf(fix, sizeof(fix),
-			 "ip addr add ADDRESS/PREFIX dev %s, or choose an index with -g",
-			 l->netdev[0] ? l->netdev : "NETDEV");
-		check_add(r, "gid", CHECK_FAIL, fix,
-			  "no RoCE v2 IPv4-mapped GID to choose without -g (entries: %s)",
-			  n ? list : "none");
+		snprintf(
+			fix, sizeof(fix),
+			"ip addr add ADDRESS/PREFIX dev %s, or choose an index with -g",
+			l->netdev[0] ? l->netdev : "NETDEV");
+		check_add(
+			r, "gid", CHECK_FAIL, fix,
+			"no RoCE v2 IPv4-mapped GID to choose without -g (entries: %s)",
+			n ? list : "none");
 		return;
 	}
 	g = find_gid(e, n, cfg->gid_idx < 0 ? pick : cfg->gid_idx);
 	if (!g) {
 		if (pick >= 0)
-			snprintf(fix, sizeof(fix),
-				 "-g %d, or leave -g out: it is the index chosen without it",
-				 pick);
+			snprintf(
+				fix, sizeof(fix),
+				"-g %d, or leave -g out: it is the index chosen without it",
+				pick);
 		else
-			snprintf(fix, sizeof(fix), "-g with one of the entries");
-		check_add(r, "gid", CHECK_FAIL, fix,
-			  "-g %d: %s (entries: %s)", cfg->gid_idx,
+			snprintf(fix, sizeof(fix),
+				 "-g with one of the entries");
+		check_add(r, "gid", CHECK_FAIL, fix, "-g %d: %s (entries: %s)",
+			  cfg->gid_idx,
 			  cfg->gid_idx >= l->port.gid_tbl_len
 				  ? "outside the table"
 				  : "an empty slot, no address",
@@ -455,30 +468,35 @@ static void check_mtu(struct check_report *r, const struct local *l)
 	if (netdev_mtu < ib + ROCE_PACKET_OVERHEAD) {
 		snprintf(fix, sizeof(fix), "ip link set %s mtu %d", l->netdev,
 			 ETHERNET_MTU);
-		check_add(r, "mtu", CHECK_FAIL, fix,
-			  "active %d bytes, but %s's MTU %ld cannot carry it (RoCE packets of it need %d)",
-			  ib, l->netdev, netdev_mtu, ib + ROCE_PACKET_OVERHEAD);
+		check_add(
+			r, "mtu", CHECK_FAIL, fix,
+			"active %d bytes, but %s's MTU %ld cannot carry it (RoCE packets of it need %d)",
+			ib, l->netdev, netdev_mtu, ib + ROCE_PACKET_OVERHEAD);
 		return;
 	}
-	check_add(r, "mtu", CHECK_PASS, NULL,
-		  "active %d bytes (port's largest %d); %s's MTU %ld carries it",
-		  ib, mtu_to_bytes(l->port.max_mtu), l->netdev, netdev_mtu);
+	check_add(
+		r, "mtu", CHECK_PASS, NULL,
+		"active %d bytes (port's largest %d); %s's MTU %ld carries it",
+		ib, mtu_to_bytes(l->port.max_mtu), l->netdev, netdev_mtu);
 }
 
 /* True if this process holds CAP_IPC_LOCK: no locked-memory limit then. */
 static bool has_ipc_lock(void)
 {
+	static const char key[] = "CapEff:";
 	char line[128];
 	unsigned long long caps = 0;
-	bool found = false;
 	FILE *f = fopen("/proc/self/status", "r");
 
 	if (!f)
 		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = sscanf(line, "CapEff: %llx", &caps) == 1;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, key, sizeof(key) - 1) == 0) {
+			caps = strtoull(line + sizeof(key) - 1, NULL, 16);
+			break;
+		}
 	fclose(f);
-	return found && (caps >> CAP_IPC_LOCK & 1);
+	return caps >> CAP_IPC_LOCK & 1;
 }
 
 static void check_memlock(struct check_report *r,
@@ -486,8 +504,7 @@ static void check_memlock(struct check_report *r,
 {
 	long page = sysconf(_SC_PAGESIZE);
 	size_t psize = page > 0 ? (size_t)page : 4096;
-	unsigned long long need =
-		(sizes->buf_size + psize - 1) / psize * psize;
+	unsigned long long need = (sizes->buf_size + psize - 1) / psize * psize;
 	struct rlimit lim;
 
 	if (getrlimit(RLIMIT_MEMLOCK, &lim)) {
@@ -501,21 +518,24 @@ static void check_memlock(struct check_report *r,
 		return;
 	}
 	if (has_ipc_lock()) {
-		check_add(r, "memlock", CHECK_PASS, NULL,
-			  "limit %llu KiB, not applied: this process has CAP_IPC_LOCK; a run registers %llu KiB",
-			  (unsigned long long)lim.rlim_cur / 1024, need / 1024);
+		check_add(
+			r, "memlock", CHECK_PASS, NULL,
+			"limit %llu KiB, not applied: this process has CAP_IPC_LOCK; a run registers %llu KiB",
+			(unsigned long long)lim.rlim_cur / 1024, need / 1024);
 		return;
 	}
 	if (lim.rlim_cur < need) {
-		check_add(r, "memlock", CHECK_FAIL,
-			  "ulimit -l unlimited, or a memlock line in /etc/security/limits.conf",
-			  "limit %llu KiB, a run registers %llu KiB: ibv_reg_mr will fail",
-			  (unsigned long long)lim.rlim_cur / 1024, need / 1024);
+		check_add(
+			r, "memlock", CHECK_FAIL,
+			"ulimit -l unlimited, or a memlock line in /etc/security/limits.conf",
+			"limit %llu KiB, a run registers %llu KiB: ibv_reg_mr will fail",
+			(unsigned long long)lim.rlim_cur / 1024, need / 1024);
 		return;
 	}
-	check_add(r, "memlock", CHECK_PASS, NULL,
-		  "limit %llu KiB, a run registers %llu KiB (--bench: twice its largest message)",
-		  (unsigned long long)lim.rlim_cur / 1024, need / 1024);
+	check_add(
+		r, "memlock", CHECK_PASS, NULL,
+		"limit %llu KiB, a run registers %llu KiB (--bench: twice its largest message)",
+		(unsigned long long)lim.rlim_cur / 1024, need / 1024);
 }
 
 /* The names of the operations with @flag, as "fetch_add, cmp_swap". */
@@ -539,10 +559,11 @@ static void check_atomics(struct check_report *r, const struct local *l)
 		return;
 	ops_needing(OP_NEEDS_ATOMICS, names, sizeof(names));
 	if (l->dev.atomic_cap == IBV_ATOMIC_NONE)
-		check_add(r, "atomics", CHECK_WARN,
-			  "use a device with atomic_cap ATOMIC_HCA or ATOMIC_GLOB for these lessons",
-			  "none: rules out --ops %s and --bench --op fetch_add|cmp_swap",
-			  names);
+		check_add(
+			r, "atomics", CHECK_WARN,
+			"use a device with atomic_cap ATOMIC_HCA or ATOMIC_GLOB for these lessons",
+			"none: rules out --ops %s and --bench --op fetch_add|cmp_swap",
+			names);
 	else
 		check_add(r, "atomics", CHECK_PASS, NULL, "%s: --ops %s",
 			  l->dev.atomic_cap == IBV_ATOMIC_GLOB ? "ATOMIC_GLOB"
@@ -558,9 +579,10 @@ static void check_mw(struct check_report *r, const struct local *l)
 		return;
 	ops_needing(OP_NEEDS_MW, names, sizeof(names));
 	if (!(l->dev.device_cap_flags & IBV_DEVICE_MEM_WINDOW))
-		check_add(r, "mem-window", CHECK_WARN,
-			  "use a device with MEM_WINDOW in device_cap_flags for this lesson",
-			  "none: rules out --ops %s", names);
+		check_add(
+			r, "mem-window", CHECK_WARN,
+			"use a device with MEM_WINDOW in device_cap_flags for this lesson",
+			"none: rules out --ops %s", names);
 	else
 		check_add(r, "mem-window", CHECK_PASS, NULL,
 			  "MEM_WINDOW, up to %d: --ops %s", l->dev.max_mw,
@@ -614,12 +636,13 @@ static void check_resources(struct check_report *r, const struct config *cfg,
 		return;
 	ret = resources_create(&res, cfg, sizes);
 	if (ret) {
-		check_add(r, "resources", CHECK_FAIL,
-			  ret == -ENOMEM || ret == -EPERM
-				  ? "ulimit -l unlimited, or a memlock line in /etc/security/limits.conf"
-				  : NULL,
-			  "resources_create: %s (its line on stderr names the step)",
-			  strerror(-ret));
+		check_add(
+			r, "resources", CHECK_FAIL,
+			ret == -ENOMEM || ret == -EPERM
+				? "ulimit -l unlimited, or a memlock line in /etc/security/limits.conf"
+				: NULL,
+			"resources_create: %s (its line on stderr names the step)",
+			strerror(-ret));
 		return;
 	}
 	host->usable = true;
@@ -639,9 +662,11 @@ static void check_rdma_cm(struct check_report *r, const struct config *cfg)
 	int err;
 
 	if (stat("/dev/infiniband/rdma_cm", &st)) {
-		check_add(r, "rdma-cm", missing, "modprobe rdma_ucm",
-			  "/dev/infiniband/rdma_cm: %s: the kernel module rdma_ucm is not loaded%s",
-			  strerror(errno), cfg->use_rdma_cm ? "" : "; rules out -R");
+		check_add(
+			r, "rdma-cm", missing, "modprobe rdma_ucm",
+			"/dev/infiniband/rdma_cm: %s: the kernel module rdma_ucm is not loaded%s",
+			strerror(errno),
+			cfg->use_rdma_cm ? "" : "; rules out -R");
 		return;
 	}
 	ch = rdma_create_event_channel();

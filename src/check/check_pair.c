@@ -49,31 +49,36 @@ static void check_tcp(struct check_report *r, struct pair *p, int ret,
 		return;
 	}
 	if (!p->client) {
-		snprintf(fix, sizeof(fix),
-			 "run rdma_rc_example --check -p %u THIS_HOST on the peer within --accept-timeout",
-			 cfg->tcp_port);
+		snprintf(
+			fix, sizeof(fix),
+			"run rdma_rc_example --check -p %u THIS_HOST on the peer within --accept-timeout",
+			cfg->tcp_port);
 		check_add(r, "tcp", CHECK_FAIL, fix,
 			  "no client on port %u within %d s: %s", cfg->tcp_port,
 			  cfg->accept_timeout_sec, strerror(-ret));
 		return;
 	}
 	if (ret == -ECONNREFUSED) {
-		snprintf(fix, sizeof(fix),
-			 "start rdma_rc_example --check --pair -p %u on %s first",
-			 cfg->tcp_port, cfg->server_name);
-		check_add(r, "tcp", CHECK_FAIL, fix,
-			  "%s port %u refused the connection for %d s: nothing listens there",
-			  cfg->server_name, cfg->tcp_port,
-			  cfg->connect_timeout_sec);
+		snprintf(
+			fix, sizeof(fix),
+			"start rdma_rc_example --check --pair -p %u on %s first",
+			cfg->tcp_port, cfg->server_name);
+		check_add(
+			r, "tcp", CHECK_FAIL, fix,
+			"%s port %u refused the connection for %d s: nothing listens there",
+			cfg->server_name, cfg->tcp_port,
+			cfg->connect_timeout_sec);
 	} else if (ret == -ETIMEDOUT) {
-		snprintf(fix, sizeof(fix),
-			 "let TCP port %u through the firewall of %s (iptables -I INPUT -p tcp --dport %u -j ACCEPT), and check the route: ping %s",
-			 cfg->tcp_port, cfg->server_name, cfg->tcp_port,
-			 cfg->server_name);
-		check_add(r, "tcp", CHECK_FAIL, fix,
-			  "no answer from %s port %u within %d s: the packets are dropped on the way",
-			  cfg->server_name, cfg->tcp_port,
-			  cfg->connect_timeout_sec);
+		snprintf(
+			fix, sizeof(fix),
+			"let TCP port %u through the firewall of %s (iptables -I INPUT -p tcp --dport %u -j ACCEPT), and check the route: ping %s",
+			cfg->tcp_port, cfg->server_name, cfg->tcp_port,
+			cfg->server_name);
+		check_add(
+			r, "tcp", CHECK_FAIL, fix,
+			"no answer from %s port %u within %d s: the packets are dropped on the way",
+			cfg->server_name, cfg->tcp_port,
+			cfg->connect_timeout_sec);
 	} else {
 		check_add(r, "tcp", CHECK_FAIL, NULL, "%s port %u: %s",
 			  cfg->server_name, cfg->tcp_port, strerror(-ret));
@@ -90,9 +95,10 @@ static bool check_exchange(struct check_report *r, const struct pair *p,
 
 	/* A QP number of 0 is the SMI's: the peer's info never came. */
 	if (p->conn.remote.qp_num == 0) {
-		check_add(r, "exchange", CHECK_FAIL,
-			  "run the same version of rdma_rc_example on both sides",
-			  "no QP info from the peer: %s", strerror(-ret));
+		check_add(
+			r, "exchange", CHECK_FAIL,
+			"run the same version of rdma_rc_example on both sides",
+			"no QP info from the peer: %s", strerror(-ret));
 		return false;
 	}
 	if (qp_info_match(&p->conn.local, &p->conn.remote, &p->mode, &why)) {
@@ -146,12 +152,13 @@ static int find_route(const union ibv_gid *to, const char *netdev, char *src,
 		ret = -errno;
 	slen = sizeof(ss);
 	if (!ret && getsockname(s, (struct sockaddr *)&ss, &slen) == 0)
-		inet_ntop(ss.ss_family,
-			  ss.ss_family == AF_INET
-				  ? (void *)&((struct sockaddr_in *)&ss)->sin_addr
-				  : (void *)&((struct sockaddr_in6 *)&ss)
-					    ->sin6_addr,
-			  src, (socklen_t)len);
+		inet_ntop(
+			ss.ss_family,
+			ss.ss_family == AF_INET
+				? (void *)&((struct sockaddr_in *)&ss)->sin_addr
+				: (void *)&((struct sockaddr_in6 *)&ss)
+					  ->sin6_addr,
+			src, (socklen_t)len);
 	close(s);
 	return ret;
 }
@@ -195,13 +202,13 @@ static bool check_gid_pair(struct check_report *r, const struct pair *p)
 	memcpy(gid.raw, remote->gid, sizeof(gid.raw));
 	gid_to_str(&gid, theirs, sizeof(theirs));
 	if (qp_info_match_path(local, remote, &why)) {
-		check_add(r, "gid-pair", CHECK_FAIL,
-			  "the same -g on both sides, or none: without -g each side takes its RoCE v2 IPv4 GID",
-			  "ours %s %s, the peer's %s %s: %s",
-			  gid_type_str((enum ibv_gid_type)local->gid_type),
-			  ours,
-			  gid_type_str((enum ibv_gid_type)remote->gid_type),
-			  theirs, why);
+		check_add(
+			r, "gid-pair", CHECK_FAIL,
+			"the same -g on both sides, or none: without -g each side takes its RoCE v2 IPv4 GID",
+			"ours %s %s, the peer's %s %s: %s",
+			gid_type_str((enum ibv_gid_type)local->gid_type), ours,
+			gid_type_str((enum ibv_gid_type)remote->gid_type),
+			theirs, why);
 		return false;
 	}
 	if (local->gid_type != IBV_GID_TYPE_ROCE_V2) {
@@ -214,15 +221,17 @@ static bool check_gid_pair(struct check_report *r, const struct pair *p)
 	gid_netdev(p, netdev, sizeof(netdev));
 	ret = find_route(&gid, netdev, src, sizeof(src));
 	if (ret) {
-		check_add(r, "gid-pair", CHECK_FAIL,
-			  "give both hosts addresses in one subnet, or a route between them (ip route)",
-			  "both RoCE v2, but no route from %s to %s: %s", ours,
-			  theirs, strerror(-ret));
+		check_add(
+			r, "gid-pair", CHECK_FAIL,
+			"give both hosts addresses in one subnet, or a route between them (ip route)",
+			"both RoCE v2, but no route from %s to %s: %s", ours,
+			theirs, strerror(-ret));
 		return false;
 	}
 	check_add(r, "gid-pair", CHECK_PASS, NULL,
 		  "both RoCE v2 %s: ours %s, the peer's %s, routed from %s",
-		  gid_is_ipv4_mapped(&gid) ? "IPv4" : "IPv6", ours, theirs, src);
+		  gid_is_ipv4_mapped(&gid) ? "IPv4" : "IPv6", ours, theirs,
+		  src);
 	return true;
 }
 
@@ -235,10 +244,11 @@ static void check_path_mtu(struct check_report *r, const struct pair *p)
 		check_add(r, "path-mtu", CHECK_PASS, NULL,
 			  "%d bytes, both ports' active MTU", ours);
 	else
-		check_add(r, "path-mtu", CHECK_WARN,
-			  "raise the smaller side's netdev MTU (ip link set NETDEV mtu N): larger packets, fewer of them",
-			  "%d bytes: ours %d, the peer's %d; the smaller one wins",
-			  ours < theirs ? ours : theirs, ours, theirs);
+		check_add(
+			r, "path-mtu", CHECK_WARN,
+			"raise the smaller side's netdev MTU (ip link set NETDEV mtu N): larger packets, fewer of them",
+			"%d bytes: ours %d, the peer's %d; the smaller one wins",
+			ours < theirs ? ours : theirs, ours, theirs);
 }
 
 /* Connect the QP as a run does, and judge each part of it. */
@@ -252,9 +262,10 @@ static bool check_connect(struct check_report *r, struct pair *p)
 		return false;
 	check_path_mtu(r, p);
 	if (ret) {
-		check_add(r, "connect", CHECK_FAIL, NULL,
-			  "QP 0x%06x to RTS: %s (its line on stderr names the transition)",
-			  p->res.qp->qp_num, strerror(-ret));
+		check_add(
+			r, "connect", CHECK_FAIL, NULL,
+			"QP 0x%06x to RTS: %s (its line on stderr names the transition)",
+			p->res.qp->qp_num, strerror(-ret));
 		return false;
 	}
 	check_add(r, "connect", CHECK_PASS, NULL,
@@ -282,8 +293,8 @@ static bool check_op(struct check_report *r, struct pair *p, enum op_id id,
 	if (ret) {
 		const char *what = check_op_failure(ret, &fix);
 
-		check_add(r, name, CHECK_FAIL, fix, "%s failed after %lld ms: %s",
-			  op->name, ms, what);
+		check_add(r, name, CHECK_FAIL, fix,
+			  "%s failed after %lld ms: %s", op->name, ms, what);
 		return false;
 	}
 	check_add(r, name, CHECK_PASS, NULL, "%s %s in %lld ms", op->name,
@@ -302,11 +313,12 @@ static void check_ops(struct check_report *r, struct pair *p)
 	if (both & QP_INFO_HAS_ATOMICS)
 		check_op(r, p, OP_FETCH_ADD, "atomic");
 	else
-		check_add(r, "atomic", CHECK_WARN,
-			  "use devices with remote atomics on both sides for those lessons",
-			  "not run: %s device has no remote atomics",
-			  p->conn.local.flags & QP_INFO_HAS_ATOMICS ? "the peer's"
-								    : "this");
+		check_add(
+			r, "atomic", CHECK_WARN,
+			"use devices with remote atomics on both sides for those lessons",
+			"not run: %s device has no remote atomics",
+			p->conn.local.flags & QP_INFO_HAS_ATOMICS ? "the peer's"
+								  : "this");
 }
 
 void check_pair(struct check_report *r, const struct config *cfg,

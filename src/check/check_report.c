@@ -27,8 +27,8 @@ const char *check_status_name(enum check_status status)
 
 void check_print_item(const struct check_item *item, FILE *out)
 {
-	fprintf(out, "%s %-11s %s", check_status_name(item->status),
-		item->name, item->value);
+	fprintf(out, "%s %-11s %s", check_status_name(item->status), item->name,
+		item->value);
 	if (item->fix[0])
 		fprintf(out, "; fix: %s", item->fix);
 	fputc('\n', out);
@@ -81,7 +81,8 @@ void check_print_verdict(const struct check_report *r, const char *scope,
 			scope, r->count, warnings);
 		return;
 	}
-	fprintf(out, "verdict: FAIL: %s cannot do RDMA with these options (failed:",
+	fprintf(out,
+		"verdict: FAIL: %s cannot do RDMA with these options (failed:",
 		scope);
 	for (i = 0; i < r->count; i++) {
 		if (r->items[i].status != CHECK_FAIL)
