@@ -48,6 +48,15 @@ static void check_tcp(struct check_report *r, struct pair *p, int ret,
 				  cfg->tcp_port, ms);
 		return;
 	}
+	if (!p->client && ret != -ETIMEDOUT) {
+		check_add(
+			r, "tcp", CHECK_FAIL,
+			ret == -EADDRINUSE
+				? "stop what holds the port, or give both sides another -p"
+				: NULL,
+			"port %u: %s", cfg->tcp_port, strerror(-ret));
+		return;
+	}
 	if (!p->client) {
 		snprintf(
 			fix, sizeof(fix),
