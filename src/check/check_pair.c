@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check_priv.h"
+#include "cm.h"
 #include "interrupt.h"
 #include "ops.h"
 #include "qp.h"
@@ -330,6 +331,72 @@ static void check_ops(struct check_report *r, struct pair *p)
 								  : "this");
 }
 
+/*
+ * -R: RDMA_CM resolved the path and connected the QP; what it was told,
+ * and the GIDs it chose.
+ */
+static bool check_cm_connect(struct check_report *r, const struct pair *p,
+			     int ret, long long ms)
+{
+	char ours[INET6_ADDRSTRLEN], theirs[INET6_ADDRSTRLEN];
+	union ibv_gid gid;
+
+	if (ret) {
+		check_add(
+			r, "connect", CHECK_FAIL,
+			"check the address and the route between the hosts (ping), and rdma_ucm on both",
+			"RDMA_CM: %s (its line on stderr names the event)",
+			strerror(-ret));
+		return false;
+	}
+	if (!check_exchange(r, p, ret))
+		return false;
+	memcpy(gid.raw, p->conn.local.gid, sizeof(gid.raw));
+	gid_to_str(&gid, ours, sizeof(ours));
+	memcpy(gid.raw, p->conn.remote.gid, sizeof(gid.raw));
+	gid_to_str(&gid, theirs, sizeof(theirs));
+	check_add(r, "gid-pair", CHECK_PASS, NULL,
+		  "RDMA_CM resolved the path: ours %s, the peer's %s", ours,
+		  theirs);
+	check_add(r, "connect", CHECK_PASS, NULL,
+		  "RDMA_CM connected QP 0x%06x and synced in %lld ms",
+		  p->res.qp->qp_num, ms);
+	return true;
+}
+
+/* -R: the pair round as main's run_rdma_cm makes it; TCP for the syncs. */
+static void check_pair_cm(struct check_report *r, struct pair *p,
+			  const struct resources_sizes *sizes)
+{
+	long long start;
+	struct cm cm;
+	int ret;
+
+	ret = cm_open(&cm, p->cfg);
+	if (ret) {
+		check_add(r, "rdma-cm", CHECK_FAIL, NULL,
+			  "cm_open: %s (its line on stderr names the step)",
+			  strerror(-ret));
+		return;
+	}
+	start = now_ms();
+	ret = sock_connect(p->cfg, &p->sock);
+	check_tcp(r, p, ret, now_ms() - start);
+	if (!ret) {
+		start = now_ms();
+		ret = cm_connect_qp(&cm, &p->res, p->cfg, sizes, &p->mode,
+				    p->sock, &p->conn);
+		if (check_cm_connect(r, p, ret, now_ms() - start))
+			check_ops(r, p);
+		if (!ret) {
+			cm_disconnect(&cm);
+			resources_destroy(&p->res);
+		}
+		close(p->sock);
+	}
+	cm_close(&cm);
+}
+
 void check_pair(struct check_report *r, const struct config *cfg,
 		const struct resources_sizes *sizes)
 {
@@ -345,6 +412,10 @@ void check_pair(struct check_report *r, const struct config *cfg,
 	long long start;
 	int ret;
 
+	if (cfg->use_rdma_cm) {
+		check_pair_cm(r, &p, sizes);
+		return;
+	}
 	ret = resources_create(&p.res, cfg, sizes);
 	if (ret) {
 		check_add(r, "resources", CHECK_FAIL, NULL,

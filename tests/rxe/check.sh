@@ -2,7 +2,8 @@
 # --check on the pair of guests: every check passes on a healthy pair and
 # on each guest alone; then each fault is really made, the check that
 # finds it fails with its fix, and the guest is put back as it was:
-#   pair:  GIDs of two IP families, nothing listening, SYNs dropped (a tc
+#   pair:  healthy over the TCP exchange and with -R (RDMA_CM);
+#          GIDs of two IP families, nothing listening, SYNs dropped (a tc
 #          filter on guest a drops TCP to the port: the rig has no
 #          iptables or nft, and tc filters need no netfilter);
 #   a:     port DOWN, rdma_ucm unloaded with -R, no RDMA device;
@@ -33,6 +34,9 @@ rxe_pair pair --on a b "$P --check --pair -p 19980 --accept-timeout 60 --json '$
 # -g 0 (link-local IPv6) on a, -g 1 (IPv4-mapped) on b.
 rxe_pair family --on a b "$P --check --pair -g 0 -p 19981 --accept-timeout 60" \
 	"$P --check -g 1 -p 19981 --connect-timeout 60 $peer"
+# -R: RDMA_CM connects the pair's QP.
+rxe_pair cm --on a b "$P --check -R --pair -p 19984 --accept-timeout 60" \
+	"$P --check -R -p 19984 --connect-timeout 60 $peer"
 # Nothing listens on a's port 19982.
 rxe_solo refused --on b "$P --check -p 19982 --connect-timeout 3 $peer"
 # a drops every TCP packet to its port 19983; b waits until it does.
@@ -87,6 +91,14 @@ expect_regex "$R/pair.client.out" "^PASS gid-pair +both RoCE v2 IPv4: ours ::fff
 expect_regex "$R/pair.client.out" "^PASS send +send done in [0-9]+ ms$"
 # The steps' own lines (the remote address, the messages) stay out.
 expect_no_text "$R/pair.client.out" "Remote address"
+
+for side in server client; do
+	expect_rc "$R/cm.$side.rc" 0
+	expect_regex "$R/cm.$side.out" "^PASS connect +RDMA_CM connected QP 0x[0-9a-f]{6} and synced in [0-9]+ ms$"
+	expect_regex "$R/cm.$side.out" "^PASS atomic "
+	expect_regex "$R/cm.$side.out" "^verdict: PASS: these two hosts can do RDMA with these options"
+done
+expect_regex "$R/cm.client.out" "^PASS gid-pair +RDMA_CM resolved the path: ours ::ffff:192.0.2.2, the peer's ::ffff:192.0.2.1$"
 
 # GIDs of two families: both sides refuse before RTR.
 for side in server client; do
