@@ -14,7 +14,7 @@
 
 P="'$RDMA_RC_EXAMPLE'"
 R=$RXE_RUNS
-peer='"$RXE_PEER_ADDR"'
+peer="\"\$RXE_PEER_ADDR\""
 # The guest kernel's module tree, where rxe-vm unpacked it: the host
 # root the guests run in has no /lib/modules of its own.
 cache=${RXE_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/rdma-rc-example/rxe-vm}
@@ -44,9 +44,9 @@ rxe_start drop_on --on a "bash -c \"$mp sch_ingress && $mp cls_u32 && $mp act_ga
 rxe_end drop_on --on a
 rxe_wait_text drop_on dropping --on b
 rxe_solo dropped --on b "$P --check -p 19983 --connect-timeout 4 $peer"
-rxe_start dropped_seen --on b "echo done"
+rxe_start dropped_seen --on b "echo seen"
 rxe_end dropped_seen --on b
-rxe_wait_text dropped_seen done --on a
+rxe_wait_text dropped_seen seen --on a
 rxe_step --on a "tc qdisc del dev eth0 ingress"
 
 # Guest a: port DOWN, rdma_ucm unloaded with -R, no RDMA device.
