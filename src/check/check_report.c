@@ -173,8 +173,8 @@ const char *check_op_failure(int err, const char **fix)
 		*fix = "run the same version of the program on both sides: the peer refused the rkey or the access rights";
 		return "remote access error: the peer's memory region refused the access";
 	case -ETIMEDOUT:
-		*fix = "raise -t, or look at the peer: it may be stuck or gone";
-		return "no completion within the timeout (-t)";
+		*fix = "check that each host reaches the other's GID address (ping it); if it does, raise -t or look at the peer";
+		return "no completion within the timeout (-t): the packets do not arrive (no path between the GIDs), or the peer is stuck or gone";
 	case -ECONNRESET:
 	case -EPIPE:
 	case -ENOTCONN:

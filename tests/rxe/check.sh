@@ -3,7 +3,8 @@
 # on each guest alone; then each fault is really made, the check that
 # finds it fails with its fix, and the guest is put back as it was:
 #   pair:  healthy over the TCP exchange and with -R (RDMA_CM);
-#          GIDs of two IP families, nothing listening, SYNs dropped (a tc
+#          GIDs of two IP families, RoCE packets dropped (no path: retry
+#          exceeded), nothing listening, SYNs dropped (a tc
 #          filter on guest a drops TCP to the port: the rig has no
 #          iptables or nft, and tc filters need no netfilter);
 #   a:     port DOWN, rdma_ucm unloaded with -R, no RDMA device;
@@ -48,6 +49,13 @@ rxe_start dropped_seen --on b "echo seen"
 rxe_end dropped_seen --on b
 rxe_wait_text dropped_seen seen --on a
 rxe_step --on a "tc qdisc del dev eth0 ingress"
+# b drops the RoCE v2 packets (UDP 4791) that reach it: TCP and the QP
+# connection work, but a's SEND never arrives, and neither side's
+# completion comes within -t (rxe reports no retry exceeded in that time).
+rxe_step --on b "$mp sch_ingress && $mp cls_u32 && $mp act_gact && tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip protocol 17 0xff match ip dport 4791 0xffff action drop"
+rxe_pair no_path --on a b "$P --check --pair -t 6 -p 19985 --accept-timeout 60" \
+	"$P --check -t 4 -p 19985 --connect-timeout 60 $peer"
+rxe_step --on b "tc qdisc del dev eth0 ingress"
 
 # Guest a: port DOWN, rdma_ucm unloaded with -R, no RDMA device.
 rxe_step --on a "ip link set eth0 down; sleep 1"
@@ -115,6 +123,18 @@ expect_regex "$R/dropped.out" "^FAIL tcp +no answer from 192.0.2.1 port 19983 wi
 for run in refused dropped; do
 	ms=$(cat "$R/$run.ms")
 	if [ "$ms" -lt 60000 ]; then expect_status 0 0 "$run ended in $ms ms (bound 60000)"; else expect_status "$ms" "< 60000" "$run: ms"; fi
+done
+
+# No path between the GIDs: the pair's first operation fails on both
+# sides, each saying why, and nothing runs after it.
+for side in server client; do
+	expect_rc "$R/no_path.$side.rc" 1
+	expect_regex "$R/no_path.$side.out" "^PASS connect "
+	expect_no_text "$R/no_path.$side.out" "PASS read"
+	expect_regex "$R/no_path.$side.out" "^verdict: FAIL: these two hosts cannot do RDMA with these options \(failed: send;"
+done
+for side in server client; do
+	expect_regex "$R/no_path.$side.out" "^FAIL send +send failed after [0-9]+ ms: no completion within the timeout \(-t\): the packets do not arrive \(no path between the GIDs\), or the peer is stuck or gone; fix: check that each host reaches the other's GID address"
 done
 
 expect_rc "$R/down.rc" 1

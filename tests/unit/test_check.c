@@ -219,6 +219,9 @@ static void op_failures_name_the_cause(void **state)
 	assert_non_null(
 		strstr(check_op_failure(-EACCES, &fix), "remote access error"));
 	assert_non_null(fix);
+	assert_non_null(strstr(check_op_failure(-ETIMEDOUT, &fix),
+			       "no completion within the timeout (-t)"));
+	assert_non_null(fix);
 	assert_string_equal(check_op_failure(-ENOMEM, &fix), strerror(ENOMEM));
 	assert_null(fix);
 }
