@@ -130,7 +130,7 @@ class Packet:
         name = OPERATIONS.get(self.op, f"opcode {self.opcode}")
         header = 12
         if f["infiniband.reth.r_key"]:
-            self.keys.update(va=f["infiniband.reth.va"].replace("0x0000", "0x", 1),
+            self.keys.update(va=hex(number(f["infiniband.reth.va"])),
                              rkey=hex(number(f["infiniband.reth.r_key"])),
                              len=f["infiniband.reth.dmalen"])
             header += 16
@@ -280,6 +280,7 @@ def print_table(chart, tcp, names):
 # ---------------------------------------------------------------------------
 
 POST = re.compile(r"^\[verbs\] posted (\w+)")
+MC_POST = re.compile(r"^\[verbs\] ibv_post_send: ")
 POLLED = re.compile(r"^\[verbs\] polled completion: (\w+), .*status ([^,]+),")
 FAILED = re.compile(r"^(.+?) completed with status '([^']+)'")
 # A completion the program waited for itself and reported in words.
@@ -316,6 +317,8 @@ def program_events(path):
             events.append(("done", SUCCEEDED.match(line).group(1)))
         elif OPERATION.match(line):
             events.append(("op", OPERATION.match(line).group(1)))
+        elif MC_POST.match(line):
+            events.append(("post", "SEND"))
         elif MC_SENT.match(line):
             events.append(("done", "SEND"))
         elif MC_RECEIVED.match(line):
