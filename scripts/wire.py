@@ -27,7 +27,7 @@ import subprocess
 import sys
 
 FIELDS = [
-    "frame.number", "ip.src", "ip.dst", "tcp.srcport", "tcp.dstport",
+    "frame.number", "frame.len", "frame.cap_len", "ip.src", "ip.dst", "tcp.srcport", "tcp.dstport",
     "tcp.len", "tcp.flags.syn", "tcp.flags.fin", "udp.dstport",
     "infiniband.bth.opcode", "infiniband.bth.psn", "infiniband.bth.destqp",
     "infiniband.reth.va", "infiniband.reth.r_key", "infiniband.reth.dmalen",
@@ -62,6 +62,8 @@ OPERATIONS = {
 ANSWERS = {13, 14, 15, 16, 17, 18}
 STARTS = {0, 4, 5, 6, 10, 11, 12, 19, 20}
 ENDS = {2, 3, 4, 5, 8, 9, 10, 11, 12, 19, 20}
+# Operations that carry data: SENDs, WRITEs, READ responses.
+CARRIES_DATA = set(range(0, 12)) | {13, 14, 15, 16}
 # Message ends that consume a receive at the target.
 CONSUMES_RECEIVE = {2, 3, 4, 5, 9, 11}
 
@@ -107,6 +109,9 @@ def number(text):
 def printable_start(frame, header_len):
     """The payload's first bytes up to a NUL, when they are all text."""
     raw = bytes.fromhex(frame["udp.payload"].replace(":", ""))
+    if frame["frame.len"] == frame["frame.cap_len"]:
+        # A whole frame: the last 4 bytes are the ICRC, not data.
+        raw = raw[:-4]
     data = raw[header_len:].split(b"\0", 1)[0][:40]
     if not data or any(b < 0x20 or b > 0x7e for b in data):
         return ""
@@ -149,8 +154,9 @@ class Packet:
                 self.keys.update(aeth="ACK")
             header += 4
         if f["infiniband.atomiceth.swapdt"]:
-            # The AtomicETH begins as a RETH does: va and rkey, decoded as
-            # RETH fields by the dissector, then swap (or add) and compare.
+            # The 28-byte AtomicETH begins as a RETH does, with va and
+            # rkey (which the dissector names as RETH fields, counted
+            # above), then swap (or add) and compare.
             self.keys.pop("len", None)
             if self.op == 20:
                 self.keys.update(add=f["infiniband.atomiceth.swapdt"])
@@ -169,7 +175,7 @@ class Packet:
             self.keys.update(imm="0x" + f["infiniband.immdt"].replace(":", ""))
             header += 4
         self.name = f"{self.transport} {name}"
-        text = printable_start(f, header) if self.op not in (12, 17, 18) else ""
+        text = printable_start(f, header) if self.op in CARRIES_DATA else ""
         if text:
             self.keys.update(payload=text)
 
