@@ -102,6 +102,15 @@ def run_tshark(pcap):
     return frames
 
 
+def who(names, ip):
+    """The name a peer was given, or a multicast group's address."""
+    if ip in names:
+        return names[ip]
+    if ip and 224 <= int(ip.split(".")[0]) <= 239:
+        return f"group {ip}"
+    return ip
+
+
 def number(text):
     return int(text, 0) if text else None
 
@@ -124,8 +133,8 @@ class Packet:
     def __init__(self, frame, names):
         f = frame
         self.frame = int(f["frame.number"])
-        self.src = names.get(f["ip.src"], f["ip.src"])
-        self.dst = names.get(f["ip.dst"], f["ip.dst"])
+        self.src = who(names, f["ip.src"])
+        self.dst = who(names, f["ip.dst"])
         self.opcode = int(f["infiniband.bth.opcode"])
         self.op = self.opcode & 0x1f
         self.transport = TRANSPORTS.get(self.opcode >> 5, "?")
@@ -262,6 +271,8 @@ def describe_tcp(tcp, names):
 
 def print_table(chart, tcp, names):
     print("--- set-up, apart from the lesson ---")
+    if not tcp and not any(kind == "mad" for kind, _ in chart):
+        print("none")
     for line in describe_tcp(tcp, names):
         print(line)
     for kind, item in chart:
@@ -272,12 +283,12 @@ def print_table(chart, tcp, names):
                   f"{cm_name(item)} (UD to QP 1)")
     print()
     print("--- the lesson's packets ---")
-    print(f"{'frame':>5}  {'direction':<20} {'packet':<37} {'PSN':<8}  "
+    packets = [p for kind, p in chart if kind == "packet"]
+    width = max([len(f"{p.src} -> {p.dst}") for p in packets] + [16])
+    print(f"{'frame':>5}  {'direction':<{width}}  {'packet':<33} {'PSN':<8}  "
           f"{'dest QP':<8}  fields")
-    for kind, p in chart:
-        if kind != "packet":
-            continue
-        print(f"{p.frame:>5}  {p.src + ' -> ' + p.dst:<20} {p.name:<37} "
+    for p in packets:
+        print(f"{p.frame:>5}  {p.src + ' -> ' + p.dst:<{width}}  {p.name:<33} "
               f"0x{p.psn:06x}  0x{p.destqp:06x}  {p.fields_text()}")
 
 

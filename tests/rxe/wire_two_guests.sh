@@ -207,8 +207,8 @@ expect_status "$bad" 0 "messages that are not First, Middle..., Last with consec
 # --- multicast ---
 sqp=$(printf '0x%06x' "$(sed -n 's/^==> resources created: .*, UD QP \(0x[0-9a-f]*\),.*$/\1/p' "$RXE_RUNS/mcs.out")")
 qkey=$(sed -n 's/^==> joined group .* Q_Key \(0x[0-9a-f]*\))$/\1/p' "$RXE_RUNS/mcs.out")
-expect_packets "multicast: one UD SEND to the group per message (-C $MC_COUNT)" "$MC_COUNT" "$MC_COUNT" from=a to=239.1.1.1 "name=UD Send Only" destqp=0xffffff qkey="$qkey" srcqp="$sqp"
+expect_packets "multicast: one UD SEND to the group per message (-C $MC_COUNT)" "$MC_COUNT" "$MC_COUNT" from=a "to=group 239.1.1.1" "name=UD Send Only" destqp=0xffffff qkey="$qkey" srcqp="$sqp"
 for ((i = 1; i <= MC_COUNT; i++)); do
-	expect_packets "multicast: message $i" 1 1 to=239.1.1.1 "payload=message $i of $MC_COUNT from 192.0.2.1"
+	expect_packets "multicast: message $i" 1 1 "to=group 239.1.1.1" "payload=message $i of $MC_COUNT from 192.0.2.1"
 done
 finish
