@@ -344,7 +344,10 @@ def program_events(path):
 
 
 def messages(chart, side):
-    """The request messages SIDE sent: [first, last, first PSN, answers]."""
+    """The request messages SIDE sent, in order, each a dict: the chart
+    index of its first and last packet, its first PSN, the opcode it ended
+    with, the indexes of the peer's packets that answered it, and whether
+    one of those was no NAK.  A request sent again starts no message."""
     out, seen, current = [], set(), None
     for i, (kind, p) in enumerate(chart):
         if kind != "packet" or p.src != side or p.op in ANSWERS:
@@ -374,7 +377,11 @@ def messages(chart, side):
 
 
 def place_events(chart, peers):
-    """Each program event with a position among the chart's packets."""
+    """Each program event with a position among the chart's packets (the
+    chart's index: -0.3 just before one, +0.3 just after), sorted: the n-th
+    post of a side before the n-th message it sent, the n-th completion
+    after that message's last answer, the n-th receive completion after
+    the n-th message the other side sent that took a receive."""
     placed = []
     sides = [name for name, _ in peers]
     op_start = {}
@@ -468,8 +475,12 @@ def write_msc(path, chart, peers, names):
                 lines.append(f"  {lane[src][1]} => {lane[dst][1]} [label=\"{cm_name(item)}\", "
                              "linecolour=\"grey\", textcolour=\"grey\"];")
         elif kind == "packet":
-            src = lane.get(item.src, lane[sides[0]])[1]
-            dst = lane.get(item.dst, ("", "n1" if src == "n0" else "n0"))[1]
+            # A multicast group is drawn as the other NIC.
+            src = lane[item.src][1] if item.src in lane else "n0"
+            if item.dst in lane:
+                dst = lane[item.dst][1]
+            else:
+                dst = "n1" if src == "n0" else "n0"
             if item.keys.get("aeth") in ("RNR NAK", "NAK"):
                 style = ', linecolour="red", textcolour="red"'
             else:
