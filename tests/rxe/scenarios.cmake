@@ -27,3 +27,7 @@ rxe_add_test(robust_signals robust_signals.sh TIMEOUT 300)
 if(RDMA_PLAIN_PROGRAM)
 	rxe_add_test(rc_plain_build rc_plain_build.sh TIMEOUT 200)
 endif()
+# Every lesson's packets on the link, decoded by tshark (scripts/wire.py),
+# against what the programs printed: one plan of at most 150 s (plus the
+# rig's 10 s slack).
+rxe_add_test(wire_two_guests wire_two_guests.sh TIMEOUT 200)
