@@ -26,22 +26,10 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-# Install what is missing, prepare the rig, configure and build, as test.sh
-# does, without running the tests. Its output goes to a log, so that the
-# transcripts are what the demo shows; the log's end is shown if it fails.
-build_log=$(mktemp "${TMPDIR:-/tmp}/rxe-demo-build.XXXXXX")
-echo "demo.sh: installing what is missing and building (log: $build_log)"
-if ! BUILD_DIR=$BUILD_DIR bash "$ROOT/scripts/test.sh" --build-only \
-	>"$build_log" 2>&1; then
-	tail -n 40 "$build_log" >&2
-	die "the build failed; the whole log is $build_log"
-fi
-rm -f "$build_log"
-exe=${RDMA_RC_EXAMPLE:-$BUILD_DIR/rdma_rc_example}
-if [ ! -x "$exe" ]; then
-	exe=$(find "$BUILD_DIR" -type f -name rdma_rc_example -perm -u+x | head -n 1)
-fi
-[ -n "$exe" ] && [ -x "$exe" ] || die "rdma_rc_example was not built under $BUILD_DIR"
+# shellcheck source=scripts/programs.sh
+. "$ROOT/scripts/programs.sh"
+build_programs demo.sh
+exe=$RC_EXAMPLE
 
 args=""
 [ "${#extra[@]}" -eq 0 ] || args=$(printf ' %q' "${extra[@]}")

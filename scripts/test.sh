@@ -21,8 +21,9 @@ BUILD_DIR=${BUILD_DIR:-build}
 case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
 
 # gnuplot-nox: bench_link_restart runs scripts/bench.sh, which draws plots.
+# tshark: the wire tests decode the link's packets with scripts/wire.py.
 BUILD_PACKAGES=(gcc make cmake pkg-config libibverbs-dev librdmacm-dev
-	libcmocka-dev python3 valgrind gnuplot-nox)
+	libcmocka-dev python3 valgrind gnuplot-nox tshark)
 
 die() {
 	echo "test.sh: $*" >&2

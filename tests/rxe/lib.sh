@@ -40,7 +40,7 @@
 # rc_common.sh's rc_pair NAME PORT SERVER_ARGS CLIENT_ARGS [options] is
 # rxe_pair for rdma_rc_example, with -p PORT and the address filled in.
 #
-# rxe_go NAME TIMEOUT
+# rxe_go NAME TIMEOUT [--capture FILE]
 #   Runs the plan: one `rxe-vm exec` of a bash script per guest
 #   ($RXE_RUNS/NAME.a.sh, NAME.b.sh, run by runs_guest.sh), each doing its
 #   steps in the order they were added, both guests at once, all bounded
@@ -54,6 +54,8 @@
 #   5 s later, and its exit status is 124.  Other runs are bounded by
 #   TIMEOUT alone (timeout is one more process per run, and costs a good
 #   part of a second under the guests' software CPU).
+#   --capture FILE: the frames the link carried during the plan go to FILE
+#   (pcap; rxe-vm exec --capture, the fixture records the link).
 #
 # What each run leaves in RXE_RUNS, the session folder's runs/TEST/ (the
 # host and both guests see it read-write at this path, so a command may
@@ -292,9 +294,11 @@ rxe_pair() {
 	[ "$side" = server ] || rxe_end "$name.server" --on "$gs"
 }
 
-# rxe_go NAME TIMEOUT: run the plan (see the top of this file).
+# rxe_go NAME TIMEOUT [--capture FILE]: run the plan (see the top of
+# this file).
 rxe_go() {
 	local name=$1 timeout=$2 g file args=() run rc
+	[ "${3:-}" = --capture ] && args+=(--capture "${4:?--capture needs a file}")
 	mkdir -p "$RXE_RUNS"
 	for g in a b; do
 		[ -n "${RXE_PLAN[$g]}" ] || continue

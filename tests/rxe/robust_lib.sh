@@ -11,11 +11,17 @@ BAD_PEER="python3 -I -S $SOURCE_DIR/tests/peer/bad_peer.py"
 # shows up as exit status 124 instead of a stuck suite.
 RXE_RUN_LIMIT=${RXE_RUN_LIMIT:-60}
 
-# rb_server_vs_peer NAME PORT MODE OPTIONS [WRAP]: the program (run by
-# WRAP, if given) serves on PORT with OPTIONS; bad_peer, its client,
-# connects (retrying until it listens) and misbehaves as MODE.
+# rb_server_vs_peer [--on G] NAME PORT MODE OPTIONS [WRAP]: the program
+# (run by WRAP, if given) serves on PORT with OPTIONS; bad_peer, its
+# client, connects once it listens and misbehaves as MODE.  Both run on
+# guest G (default a).
 rb_server_vs_peer() {
-	rxe_pair "$1" \
+	local g=a
+	if [ "$1" = --on ]; then
+		g=$2
+		shift 2
+	fi
+	rxe_pair "$1" --on "$g" "$g" --ready "waiting on port $2 for TCP connection" \
 		"${5:+$5 }'$RDMA_RC_EXAMPLE' -p $2 --accept-timeout 50 $4" \
 		"$BAD_PEER --connect \"\$RXE_ADDR\" --port $2 --mode $3 --timeout 50"
 }

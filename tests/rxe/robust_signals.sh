@@ -10,6 +10,14 @@
 
 P="'$RDMA_RC_EXAMPLE'"
 port=19921
+# Two million 64 KiB WRITEs: minutes of work when the signal comes.  First
+# in the plan, so that guest b's client, which starts at once, finds its
+# server starting too and not after guest a's other runs; a port of its
+# own.
+stream_port=$((port + 1))
+rxe_pair stream --on a b --signal client TERM client "#bytes" \
+	"$P -p $stream_port --accept-timeout 50 -t 30 --bench bw --op write -s 65536 -n 2000000" \
+	"$P -p $stream_port --connect-timeout 50 -t 30 --bench bw --op write -s 65536 -n 2000000 \"\$RXE_PEER_ADDR\""
 rxe_solo accept --signal INT "waiting on port $port for TCP connection" \
 	"$P -p $port --accept-timeout 50"
 # Nobody listens: the client is in its retry loop when the signal comes.
@@ -28,12 +36,6 @@ rxe_pair poll --signal client INT server "bad_peer: synced, now dying" \
 rxe_pair bench --signal client INT client "waits: poll for 100 us, then sleep on the completion channel" \
 	"$P -p $port --accept-timeout 50 --bench lat --op read -s 65536 -n 1000000" \
 	"$P -p $port --connect-timeout 50 --bench lat --op read -s 65536 -n 1000000 \"\$RXE_ADDR\""
-# Two million 64 KiB WRITEs: minutes of work when the signal comes. Guest
-# b's runs go on beside guest a's: a port of its own.
-stream_port=$((port + 1))
-rxe_pair stream --on a b --signal client TERM client "#bytes" \
-	"$P -p $stream_port --accept-timeout 50 -t 30 --bench bw --op write -s 65536 -n 2000000" \
-	"$P -p $stream_port --connect-timeout 50 -t 30 --bench bw --op write -s 65536 -n 2000000 \"\$RXE_PEER_ADDR\""
 rxe_go signals 240
 R=$RXE_RUNS
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# valgrind memcheck on the manual flow and three error paths, one guest: no
-# memory error, nothing definitely or indirectly lost.  Only libibverbs' and
-# its provider's own allocations may be suppressed (tests/valgrind/).  Slow
-# under the guests' software CPU: one run per case.
+# valgrind memcheck on the manual flow and three error paths: no memory
+# error, nothing definitely or indirectly lost.  Only libibverbs' and its
+# provider's own allocations may be suppressed (tests/valgrind/).  Slow
+# under the guests' software CPU: one run per case, and the runs shared
+# between the two guests (each has a CPU of its own on the host), the flow
+# across the link.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 # shellcheck disable=SC2034 # read by lib.sh
@@ -17,11 +19,13 @@ VG="valgrind -q --error-exitcode=99 --leak-check=full \
 --suppressions=$SOURCE_DIR/tests/valgrind/libibverbs.supp"
 P="'$RDMA_RC_EXAMPLE'"
 port=19951
-rxe_pair flow --ready "waiting on port $port for TCP connection" \
+# Guest a: the flow's server, then sigterm.  Guest b: the flow's client,
+# then no_device and bad_magic (its server and the bad peer both on b).
+rxe_pair flow --on a b --ready "waiting on port $port for TCP connection" \
 	"$VG $P -p $port --accept-timeout 300 -t 120" \
-	"$VG $P -p $port --connect-timeout 60 -t 120 \"\$RXE_ADDR\""
-rxe_solo no_device "$VG $P -d mlx5_9"
-rb_server_vs_peer bad_magic $((port + 1)) bad-magic "-t 60" "$VG"
+	"$VG $P -p $port --connect-timeout 60 -t 120 \"\$RXE_PEER_ADDR\""
+rxe_solo no_device --on b "$VG $P -d mlx5_9"
+rb_server_vs_peer --on b bad_magic $((port + 1)) bad-magic "-t 60" "$VG"
 rxe_solo sigterm --signal TERM "waiting on port $port for TCP connection" \
 	"$VG $P -p $port --accept-timeout 300"
 rxe_go valgrind 900

@@ -19,7 +19,7 @@ set -u
 }
 exec {NAP_FD}<>/tmp/rxe-runs-nap
 
-declare -A RUN_PID=() RUN_START=()
+declare -A RUN_PID=() RUN_START=() RUN_BOUNDED=()
 # Non-zero once a wait gave up: the script's exit status.
 RUN_STATUS=0
 
@@ -43,6 +43,7 @@ run_bounded() {
 	local name=$1
 	shift
 	run_start "$name" timeout --foreground -k 5 "$LIMIT" "$@"
+	RUN_BOUNDED[$name]=1
 }
 
 # run_end NAME: wait for NAME; its exit status goes to RUNS/NAME.rc, the
@@ -87,9 +88,18 @@ run_pause() {
 
 # run_signal NAME SIG: send SIG to NAME, started on this guest; the
 # milliseconds from its start until then go to RUNS/NAME.signal-ms.
+# A bounded run's PID is timeout(1)'s, which would pass SIG on and then
+# SIGKILL a program still stopping 5 s later (valgrind's leak check under
+# a busy software CPU takes longer): the signal goes to timeout's child,
+# the program itself, read from /proc without starting a process.
 run_signal() {
+	local pid=${RUN_PID[$1]} child=''
 	echo $(((${EPOCHREALTIME/./} - ${RUN_START[$1]}) / 1000)) >"$RUNS/$1.signal-ms"
-	kill -"$2" "${RUN_PID[$1]}"
+	if [ -n "${RUN_BOUNDED[$1]:-}" ]; then
+		read -r child _ <"/proc/$pid/task/$pid/children" || true
+		pid=${child:-$pid}
+	fi
+	kill -"$2" "$pid"
 }
 
 # run_finish: the plan's last step; exit status 1 if a wait gave up.

@@ -29,3 +29,7 @@ if(RDMA_PLAIN_PROGRAM)
 endif()
 # --check: a healthy pair, then each fault made for real and undone.
 rxe_add_test(check check.sh TIMEOUT 300)
+# Every lesson's packets on the link, decoded by tshark (scripts/wire.py),
+# against what the programs printed: one plan of at most 150 s (plus the
+# rig's 10 s slack).
+rxe_add_test(wire_two_guests wire_two_guests.sh TIMEOUT 200)

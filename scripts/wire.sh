@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# See the packets: run rdma_rc_example between two soft-RoCE guests with
+# the link between them recorded, then show what went over it.
+#
+#   scripts/wire.sh [--out DIR] [--] [RDMA_RC_EXAMPLE OPTIONS]
+#   scripts/wire.sh --mc [--out DIR] [--] [RDMA_MC_EXAMPLE OPTIONS]
+#
+# The options go to both sides: the server on guest a (192.0.2.1), the
+# client on guest b (192.0.2.2).  With --mc, rdma_mc_example instead: a
+# receiver on guest b, then, once it has joined, the sender on guest a.
+# Both sides also get -v: their traces place the posts and completions in
+# the chart.  Prints both transcripts (without the [verbs] lines unless
+# you gave -v), the set-up traffic, the packet table (scripts/wire.py),
+# and where it left the pcap (wire.pcap), the rows (wire.rows) and the
+# chart (wire.msc, wire.svg, wire.png): in DIR, or a new folder in
+# ${TMPDIR:-/tmp}.  Exit status: the pair's (0 when both sides passed).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+BUILD_DIR=${BUILD_DIR:-build}
+case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
+RXE_VM=$ROOT/scripts/rxe-vm
+# tshark decodes the packets, mscgen draws the chart.
+WIRE_PACKAGES=(tshark mscgen python3)
+
+die() {
+	echo "wire.sh: $*" >&2
+	exit 1
+}
+
+note() {
+	echo "wire.sh: $*" >&2
+}
+
+mc=0 out='' args=() verbose=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--mc) mc=1; shift ;;
+	--out) out=${2:?--out needs a folder}; shift 2 ;;
+	-h | --help)
+		sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+		exit 0 ;;
+	--) shift; args+=("$@"); break ;;
+	*) args+=("$1"); shift ;;
+	esac
+done
+for a in "${args[@]+"${args[@]}"}"; do
+	case "$a" in -v | --verbose) verbose=1 ;; esac
+done
+
+# shellcheck source=scripts/packages.sh
+. "$ROOT/scripts/packages.sh"
+install_missing_packages "${WIRE_PACKAGES[@]}"
+# shellcheck source=scripts/programs.sh
+. "$ROOT/scripts/programs.sh"
+build_programs wire.sh
+
+if [ -z "$out" ]; then
+	out=$(mktemp -d "${TMPDIR:-/tmp}/rxe-wire.XXXXXX")
+fi
+mkdir -p "$out"
+out=$(cd "$out" && pwd -P)
+session=$out/session
+# The guests see this folder read-write at the same path: the receiver's
+# output is shared there with the sender's guest.
+trap '"$RXE_VM" stop "$session" >/dev/null 2>&1 || true' EXIT
+echo "wire.sh: booting two guests, the link recorded (log: $out/rxe-vm.log)"
+"$RXE_VM" start --fresh --capture --guests 2 "$session" >"$out/rxe-vm.log" 2>&1 ||
+	{ cat "$out/rxe-vm.log" >&2; die "the guests did not start"; }
+
+opts=" -v"
+[ "${#args[@]}" -eq 0 ] || opts+=$(printf ' %q' "${args[@]}")
+if [ "$mc" -eq 1 ]; then
+	exe=$(printf '%q' "$MC_EXAMPLE")
+	shared=$(printf '%q' "$session/receiver")
+	# The receiver's output goes to the shared folder first, so that the
+	# sender's guest can wait (60 s at most) for it to have joined.
+	side_a="i=0; until grep -q '==> joined group' $shared.out 2>/dev/null; do
+		i=\$((i + 1)); if [ \$i -gt 600 ]; then echo 'wire.sh: the receiver did not join within 60 s' >&2; exit 1; fi
+		sleep 0.1; done; exec $exe -s -b 192.0.2.1$opts"
+	side_b="$exe -b 192.0.2.2$opts >$shared.out 2>$shared.err; rc=\$?; cat $shared.out; cat $shared.err >&2; exit \$rc"
+	names=(sender receiver)
+	echo "sender (guest a):   rdma_mc_example -s -b 192.0.2.1$opts"
+	echo "receiver (guest b): rdma_mc_example -b 192.0.2.2$opts"
+else
+	exe=$(printf '%q' "$RC_EXAMPLE")
+	side_a="$exe$opts"
+	# The client retries its TCP connect until the server listens.
+	side_b="$exe$opts --connect-timeout 30 192.0.2.1"
+	names=(server client)
+	echo "server (guest a): rdma_rc_example$opts"
+	echo "client (guest b): rdma_rc_example$opts --connect-timeout 30 192.0.2.1"
+fi
+
+status=0
+"$RXE_VM" exec --timeout 180 --capture "$out/wire.pcap" --out "$out/run" \
+	"$session" -a "$side_a" -b "$side_b" >>"$out/rxe-vm.log" 2>&1 || status=$?
+
+show() {
+	local role=$1 g=$2
+	echo
+	echo "=============== $role (guest $g): exit status $(cat "$out/run.$g.rc" 2>/dev/null || echo '?') ==============="
+	if [ "$verbose" -eq 1 ]; then
+		cat "$out/run.$g.out" 2>/dev/null || true
+	else
+		grep -v '^\[verbs\]' "$out/run.$g.out" 2>/dev/null || true
+	fi
+	if [ -s "$out/run.$g.err" ]; then
+		echo "--------------- $role stderr ---------------"
+		cat "$out/run.$g.err"
+	fi
+}
+show "${names[0]}" a
+show "${names[1]}" b
+if [ "$status" -ne 0 ]; then
+	note "the run failed (status $status); rxe-vm said:"
+	grep '^rxe-vm:' "$out/rxe-vm.log" >&2 || true
+fi
+
+echo
+# The client (or the sender) on the left of the chart.
+if [ "$mc" -eq 1 ]; then
+	peers=(--peer "sender=192.0.2.1=$out/run.a.out" --peer "receiver=192.0.2.2=$out/run.b.out")
+else
+	peers=(--peer "client=192.0.2.2=$out/run.b.out" --peer "server=192.0.2.1=$out/run.a.out")
+fi
+if python3 "$ROOT/scripts/wire.py" "$out/wire.pcap" "${peers[@]}" \
+	--rows "$out/wire.rows" --msc "$out/wire.msc"; then
+	for format in svg png; do
+		mscgen -T "$format" -i "$out/wire.msc" -o "$out/wire.$format" >/dev/null ||
+			note "mscgen could not draw $out/wire.msc as $format"
+	done
+else
+	note "the capture holds no RoCE packet"
+fi
+echo
+echo "pcap:  $out/wire.pcap (tshark -r $out/wire.pcap, or Wireshark)"
+echo "chart: $out/wire.svg, $out/wire.png (from $out/wire.msc)"
+echo "rows:  $out/wire.rows"
+exit "$status"
