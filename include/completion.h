@@ -20,7 +20,11 @@ int wait_completion(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc,
 /*
  * Poll @cq for one completion, for at most @timeout_ms. Succeeds only if it
  * arrived, its status is IBV_WC_SUCCESS and its opcode is @expected; the
- * completion is copied to *@wc when @wc is not NULL.
+ * completion is copied to *@wc when @wc is not NULL. A failed status
+ * returns -EHOSTUNREACH for retry exceeded (no acknowledgement: no path),
+ * -EAGAIN for RNR retry exceeded, -EACCES for a remote access error, -EIO
+ * for any other; -EPROTO for another opcode; the wait's own errors as
+ * wait_completion.
  */
 int poll_completion(struct ibv_cq *cq, int timeout_ms,
 		    enum ibv_wc_opcode expected, struct ibv_wc *wc,

@@ -53,41 +53,46 @@ struct config {
 	int connect_timeout_sec;
 	int accept_timeout_sec;
 
-	/* Output. */
+	/* Output: the verbs trace; the running mode's results as JSON. */
 	bool verbose;
+	const char *json_path; /* --json FILE, NULL: none */
 };
 
 /*
  * The options of a mode that runs instead of the operations, handed to
  * config_parse by main: their rows join the table, the options config.c
- * does not know go to @parse, and once all are read @finish checks them
- * against the rest of the command line.
+ * does not know go to each mode's @parse in turn, and once all are read
+ * @finish checks them against the rest of the command line. At most one
+ * mode may be on; --json needs one.
  */
 struct config_mode {
+	const char *name; /* the option that turns it on, for messages */
 	const struct option *long_options; /* ends with a row of zeros */
 	const char *short_options;	   /* for getopt_long's string */
 	void *settings;			   /* the mode's own struct */
-	/* 0, or -EINVAL after one line on @err */
+	/* 0; -ENOENT if @opt is not the mode's; -EINVAL after one line */
 	int (*parse)(void *settings, int opt, const char *arg, FILE *err);
 	/* 0, or -EINVAL after one line on @err */
 	int (*finish)(void *settings, const struct config *cfg, FILE *err);
 	/* the mode's lines at the end of --help */
 	void (*print_usage)(FILE *out);
+	/* true once the command line turned the mode on */
+	bool (*is_on)(const void *settings);
 };
 
 /* Fill @cfg with the defaults of every option. */
 void config_defaults(struct config *cfg);
 
 /*
- * Parse the command line into @cfg, and @mode's options (if not NULL) into
- * its settings. Pure: no exit(), no globals kept, safe to call repeatedly
+ * Parse the command line into @cfg, and the options of each of @modes (a
+ * NULL-terminated array, or NULL for none) into its settings. Pure: no exit(), no globals kept, safe to call repeatedly
  * (getopt is reset); strings in @cfg point into @argv, and GNU getopt may
  * reorder @argv. Help and version go to @out, errors (one line) to @err.
  * Returns 0 to run, 1 when help or version was printed, -EINVAL on a usage
  * error.
  */
-int config_parse(struct config *cfg, const struct config_mode *mode, int argc,
-		 char **argv, FILE *out, FILE *err);
+int config_parse(struct config *cfg, const struct config_mode *const *modes,
+		 int argc, char **argv, FILE *out, FILE *err);
 
 /* "RC" for TRANSPORT_RC, and so on. */
 static inline const char *transport_name(enum transport transport)

@@ -4,7 +4,8 @@
 #   - cppcheck with the check groups below
 #   - clang-tidy with the checks listed (and the reasons for those left out)
 #     in .clang-tidy, on every C file of a clang build's compile database
-#   - the manual's steps name no mode of their own: no "bench" in them
+#   - the manual's steps name no mode of their own: no "bench" in them, and
+#     none of the check mode's names (--check, check.h, check_*, CHECK_*)
 #   - no file of a program reaches itself through calls, and no library
 #     calls one above it (scripts/call_cycles.py, from nm of that build)
 set -euo pipefail
@@ -40,7 +41,8 @@ clang-format --dry-run --Werror "${c_files[@]}" || status=1
 echo "lint.sh: cppcheck --enable=$CPPCHECK_ENABLE"
 cppcheck --quiet --std=c11 --library=posix --enable="$CPPCHECK_ENABLE" \
 	--error-exitcode=1 -I include -I include/common -I include/ops -I include/cm \
-	-I include/bench -I include/mc -I src/ops -I src/bench -I src/cm \
+	-I include/bench -I include/check -I include/mc -I src/ops -I src/bench \
+	-I src/check -I src/cm \
 	src tests/unit tests/fuzz ||
 	status=1
 
@@ -52,8 +54,8 @@ printf '%s\n' "${tu[@]}" |
 	xargs -P2 -n4 clang-tidy -p "$LINT_DIR" --quiet 2>/dev/null ||
 	status=1
 
-# The steps of the manual's flow, and the operations: the benchmark is a
-# mode beside them, which only main.c names.
+# The steps of the manual's flow, and the operations: the benchmark and
+# the check are modes beside them, which only main.c names.
 STEP_FILES=(src/config.c src/device.c src/resources.c src/sock.c
 	src/exchange.c src/qp.c src/post.c src/completion.c src/ops
 	include/config.h include/device.h include/resources.h include/sock.h
@@ -62,6 +64,12 @@ STEP_FILES=(src/config.c src/device.c src/resources.c src/sock.c
 echo "lint.sh: no mention of the benchmark in the manual's steps"
 if grep -rin bench "${STEP_FILES[@]}"; then
 	echo "lint.sh: the lines above name the benchmark inside the manual's steps" >&2
+	status=1
+fi
+echo "lint.sh: no mention of the check mode in the manual's steps"
+CHECK_NAMES='--check|check\.h|check_(config|run|is_on|report|local|pair|host)|rdma_check|CHECK_'
+if grep -rnE -- "$CHECK_NAMES" "${STEP_FILES[@]}"; then
+	echo "lint.sh: the lines above name the check mode inside the manual's steps" >&2
 	status=1
 fi
 

@@ -8,6 +8,25 @@
 #include "completion.h"
 #include "cq_wait.h"
 
+/*
+ * The errno a failed completion returns, for the statuses a user can act
+ * on: the peer never acknowledged (no path), it had no receive posted, it
+ * refused the access. Any other status is -EIO.
+ */
+static int status_errno(enum ibv_wc_status status)
+{
+	switch (status) {
+	case IBV_WC_RETRY_EXC_ERR:
+		return -EHOSTUNREACH;
+	case IBV_WC_RNR_RETRY_EXC_ERR:
+		return -EAGAIN;
+	case IBV_WC_REM_ACCESS_ERR:
+		return -EACCES;
+	default:
+		return -EIO;
+	}
+}
+
 static int report_timeout(int timeout_ms)
 {
 	fprintf(stderr, "failed to get a completion within %d ms: %s\n",
@@ -52,7 +71,7 @@ int poll_completion(struct ibv_cq *cq, int timeout_ms,
 			" (opcode %s, undefined on error) on QP 0x%06x: %s (vendor error 0x%x)\n",
 			wc->wr_id, wc_opcode_str(wc->opcode), wc->qp_num,
 			ibv_wc_status_str(wc->status), wc->vendor_err);
-		return -EIO;
+		return status_errno(wc->status);
 	}
 	if (wc->opcode != expected) {
 		fprintf(stderr,

@@ -19,6 +19,7 @@
 enum long_only_option {
 	OPT_CONNECT_TIMEOUT = 256,
 	OPT_ACCEPT_TIMEOUT,
+	OPT_JSON,
 };
 
 /* Upper bound on every timeout option: one day. */
@@ -36,13 +37,14 @@ static const struct option long_options[] = {
 	{"events", no_argument, NULL, 'e'},
 	{"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
 	{"accept-timeout", required_argument, NULL, OPT_ACCEPT_TIMEOUT},
+	{"json", required_argument, NULL, OPT_JSON},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 };
 #define OWN_OPTION_COUNT (sizeof(long_options) / sizeof(long_options[0]))
-/* Room for a mode's rows beside ours, and for the closing row of zeros. */
-#define OPTION_TABLE_MAX  48
+/* Room for the modes' rows beside ours, and for the closing row of zeros. */
+#define OPTION_TABLE_MAX  64
 #define SHORT_OPTIONS	  ":p:d:i:g:o:c:Rt:evhV"
 #define SHORT_OPTIONS_MAX 64
 
@@ -63,6 +65,7 @@ void config_defaults(struct config *cfg)
 		.connect_timeout_sec = CONFIG_DEFAULT_CONNECT_TIMEOUT_SEC,
 		.accept_timeout_sec = CONFIG_DEFAULT_ACCEPT_TIMEOUT_SEC,
 		.verbose = false,
+		.json_path = NULL,
 	};
 }
 
@@ -70,7 +73,7 @@ void config_defaults(struct config *cfg)
 #define LAST_ONLY_NOTE \
 	"             must be last: leaves the QP in the error state\n"
 
-static void print_usage(const struct config_mode *mode, FILE *out)
+static void print_usage(const struct config_mode *const *modes, FILE *out)
 {
 	size_t count, i;
 	const struct op_desc *ops = ops_table(&count);
@@ -100,6 +103,8 @@ static void print_usage(const struct config_mode *mode, FILE *out)
 		"      --accept-timeout SEC\n"
 		"                           server: how long to wait for a client\n"
 		"                           (default %d)\n"
+		"      --json FILE          write the results of the mode that runs\n"
+		"                           (below) as JSON\n"
 		"  -v, --verbose            trace every verbs step\n"
 		"  -h, --help               show this help\n"
 		"  -V, --version            show the version\n"
@@ -111,8 +116,8 @@ static void print_usage(const struct config_mode *mode, FILE *out)
 		fprintf(out, "  %-9s  %s\n%s", ops[i].name, ops[i].teaches,
 			ops[i].flags & OP_LEAVES_QP_IN_ERROR ? LAST_ONLY_NOTE
 							     : "");
-	if (mode)
-		mode->print_usage(out);
+	for (i = 0; modes && modes[i]; i++)
+		modes[i]->print_usage(out);
 }
 
 /*
@@ -194,9 +199,25 @@ static int parse_ops(struct config *cfg, const char *list, FILE *err)
 	return 0;
 }
 
+/* Hand @opt to the mode it belongs to; -EINVAL if none takes it. */
+static int apply_mode_option(const struct config_mode *const *modes, int opt,
+			     const char *arg, FILE *err)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; modes && modes[i]; i++) {
+		ret = modes[i]->parse(modes[i]->settings, opt, arg, err);
+		if (ret != -ENOENT)
+			return ret;
+	}
+	return -EINVAL;
+}
+
 /* Apply one option; 0, or -EINVAL after printing the reason. */
-static int apply_option(struct config *cfg, const struct config_mode *mode,
-			int opt, const char *arg, FILE *err)
+static int apply_option(struct config *cfg,
+			const struct config_mode *const *modes, int opt,
+			const char *arg, FILE *err)
 {
 	unsigned long value = 0;
 	int ret = 0;
@@ -255,9 +276,17 @@ static int apply_option(struct config *cfg, const struct config_mode *mode,
 	case 'v':
 		cfg->verbose = true;
 		break;
+	case OPT_JSON:
+		if (arg[0] == '\0') {
+			fprintf(err,
+				"%s: invalid --json value '' (expected a file name)\n",
+				PROGRAM_NAME);
+			ret = -EINVAL;
+		}
+		cfg->json_path = arg;
+		break;
 	default:
-		ret = mode ? mode->parse(mode->settings, opt, arg, err)
-			   : -EINVAL;
+		ret = apply_mode_option(modes, opt, arg, err);
 		break;
 	}
 	return ret;
@@ -274,30 +303,74 @@ static void report_bad_option(int opt, char **argv, const struct option *table,
 }
 
 /*
- * Our rows, then @mode's, then the row of zeros getopt_long ends on; and
- * the short options, ours then @mode's. -EINVAL if either does not fit.
+ * Our rows, then each mode's, then the row of zeros getopt_long ends on;
+ * and the short options, ours then the modes'. -EINVAL if either does not
+ * fit.
  */
-static int build_tables(const struct config_mode *mode,
+static int build_tables(const struct config_mode *const *modes,
 			struct option table[OPTION_TABLE_MAX],
 			char shorts[SHORT_OPTIONS_MAX])
 {
-	size_t n = OWN_OPTION_COUNT, i;
-	int len;
+	size_t n = OWN_OPTION_COUNT, m, i, len;
 
 	memcpy(table, long_options, sizeof(long_options));
-	for (i = 0; mode && mode->long_options[i].name; i++) {
-		if (n + 1 >= OPTION_TABLE_MAX)
+	len = (size_t)snprintf(shorts, SHORT_OPTIONS_MAX, "%s", SHORT_OPTIONS);
+	for (m = 0; modes && modes[m]; m++) {
+		const struct config_mode *mode = modes[m];
+
+		for (i = 0; mode->long_options[i].name; i++) {
+			if (n + 1 >= OPTION_TABLE_MAX)
+				return -EINVAL;
+			table[n++] = mode->long_options[i];
+		}
+		size_t more = strlen(mode->short_options);
+
+		if (len + more >= SHORT_OPTIONS_MAX)
 			return -EINVAL;
-		table[n++] = mode->long_options[i];
+		memcpy(shorts + len, mode->short_options, more + 1);
+		len += more;
 	}
 	table[n] = (struct option){0};
-	len = snprintf(shorts, SHORT_OPTIONS_MAX, "%s%s", SHORT_OPTIONS,
-		       mode ? mode->short_options : "");
-	return len < 0 || len >= SHORT_OPTIONS_MAX ? -EINVAL : 0;
+	return 0;
 }
 
-int config_parse(struct config *cfg, const struct config_mode *mode, int argc,
-		 char **argv, FILE *out, FILE *err)
+/*
+ * Once every option is read: each mode checks its own, at most one runs,
+ * and --json has one to write the results of.
+ */
+static int finish_modes(const struct config *cfg,
+			const struct config_mode *const *modes, FILE *err)
+{
+	const struct config_mode *on = NULL;
+	size_t i;
+	int ret;
+
+	for (i = 0; modes && modes[i]; i++) {
+		ret = modes[i]->finish(modes[i]->settings, cfg, err);
+		if (ret)
+			return ret;
+		if (!modes[i]->is_on(modes[i]->settings))
+			continue;
+		if (on) {
+			fprintf(err,
+				"%s: options %s and %s cannot be given together\n",
+				PROGRAM_NAME, on->name, modes[i]->name);
+			return -EINVAL;
+		}
+		on = modes[i];
+	}
+	if (cfg->json_path && !on) {
+		fprintf(err, "%s: option --json needs ", PROGRAM_NAME);
+		for (i = 0; modes && modes[i]; i++)
+			fprintf(err, "%s%s", i ? " or " : "", modes[i]->name);
+		fprintf(err, "%s\n", i ? "" : "a mode");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int config_parse(struct config *cfg, const struct config_mode *const *modes,
+		 int argc, char **argv, FILE *out, FILE *err)
 {
 	struct option table[OPTION_TABLE_MAX];
 	char shorts[SHORT_OPTIONS_MAX];
@@ -305,7 +378,7 @@ int config_parse(struct config *cfg, const struct config_mode *mode, int argc,
 	int opt, ret;
 
 	config_defaults(cfg);
-	if (build_tables(mode, table, shorts)) {
+	if (build_tables(modes, table, shorts)) {
 		fprintf(err, "%s: too many options to parse\n", PROGRAM_NAME);
 		return -EINVAL;
 	}
@@ -315,7 +388,7 @@ int config_parse(struct config *cfg, const struct config_mode *mode, int argc,
 	while ((opt = getopt_long(argc, argv, shorts, table, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
-			print_usage(mode, out);
+			print_usage(modes, out);
 			return 1;
 		case 'V':
 			fprintf(out, PROGRAM_NAME " " PROGRAM_VERSION "\n");
@@ -325,7 +398,7 @@ int config_parse(struct config *cfg, const struct config_mode *mode, int argc,
 			report_bad_option(opt, argv, table, err);
 			return -EINVAL;
 		default:
-			if (apply_option(cfg, mode, opt, optarg, err))
+			if (apply_option(cfg, modes, opt, optarg, err))
 				return -EINVAL;
 			if (opt == 'o')
 				ops_arg = optarg;
@@ -338,7 +411,7 @@ int config_parse(struct config *cfg, const struct config_mode *mode, int argc,
 			argv[optind]);
 		return -EINVAL;
 	}
-	ret = mode ? mode->finish(mode->settings, cfg, err) : 0;
+	ret = finish_modes(cfg, modes, err);
 	if (ret)
 		return ret;
 	/* Only now: -c may come after -o, and -R before or after -c. */

@@ -5,12 +5,14 @@
  * SENDs a message, the client RDMA READs the server's buffer and RDMA
  * WRITEs a new text into it. With --ops, the other lessons; with -c, UC or
  * UD; with -R, RDMA_CM connects the QP; with --bench, the benchmark runs
- * on the connected QP instead of the operations.
+ * on the connected QP instead of the operations; with --check, the checks
+ * of this host (and of a pair) run instead of all of it.
  */
 #include <stdio.h>
 #include <unistd.h>
 
 #include "bench.h"
+#include "check.h"
 #include "cm.h"
 #include "config.h"
 #include "interrupt.h"
@@ -24,10 +26,11 @@
 #define EXIT_FAILED 1
 #define EXIT_USAGE  2
 
-/* What the command line chose: the flow's options, and the benchmark's. */
+/* What the command line chose: the flow's options, and the modes'. */
 struct run {
 	struct config cfg;
 	struct bench_config bench;
+	struct check_config check;
 	struct resources_sizes sizes;
 	struct qp_mode mode;
 };
@@ -121,9 +124,20 @@ destroy_resources:
 	return ret ? ret : destroy_ret;
 }
 
+/* --check: the checks instead of the steps; their verdict is the status. */
+static int run_check(const struct run *run)
+{
+	bool passed = false;
+	int ret = check_run(&run->cfg, &run->check, &passed);
+
+	return ret || !passed ? EXIT_FAILED : EXIT_PASSED;
+}
+
 int main(int argc, char **argv)
 {
-	struct config_mode bench_options;
+	struct config_mode bench_options, check_options;
+	const struct config_mode *modes[] = {&bench_options, &check_options,
+					     NULL};
 	struct run run;
 	int ret;
 
@@ -131,12 +145,14 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* Before the steps: the command line. */
 	bench_config_mode(&run.bench, &bench_options);
-	ret = config_parse(&run.cfg, &bench_options, argc, argv, stdout,
-			   stderr);
+	check_config_mode(&run.check, &check_options);
+	ret = config_parse(&run.cfg, modes, argc, argv, stdout, stderr);
 	if (ret)
 		return ret > 0 ? EXIT_PASSED : EXIT_USAGE;
 	plan_run(&run);
 	ret = interrupt_install();
+	if (!ret && check_is_on(&run.check))
+		return run_check(&run);
 	if (!ret)
 		ret = run_steps(&run);
 	if (ret && interrupted())

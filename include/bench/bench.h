@@ -47,14 +47,13 @@ enum bench_op {
 struct bench_config {
 	enum bench_mode mode;
 	enum bench_op op;
-	uint32_t size;	       /* one size, unless all_sizes */
-	bool all_sizes;	       /* -a */
-	uint32_t iters;	       /* -n, per size, honoured as given */
-	uint32_t tx_depth;     /* the send queue: work requests in flight */
-	uint32_t cq_mod;       /* signal one send in cq_mod */
-	const char *json_path; /* --json FILE, NULL: none */
-	bool gbps;	       /* bandwidth in Gb/s instead of MiB/s */
-	bool busy_poll;	       /* never sleep on the completion channel */
+	uint32_t size;	   /* one size, unless all_sizes */
+	bool all_sizes;	   /* -a */
+	uint32_t iters;	   /* -n, per size, honoured as given */
+	uint32_t tx_depth; /* the send queue: work requests in flight */
+	uint32_t cq_mod;   /* signal one send in cq_mod */
+	bool gbps;	   /* bandwidth in Gb/s instead of MiB/s */
+	bool busy_poll;	   /* never sleep on the completion channel */
 
 	/* What the user gave explicitly, to apply the right defaults. */
 	bool size_set, iters_set, tx_depth_set, cq_mod_set;

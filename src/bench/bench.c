@@ -413,8 +413,9 @@ int bench_run(const struct config *cfg, const struct bench_config *bc,
 			bench_print_result(bc, &results[i], stdout);
 	}
 	restore_timer_slack(slack);
-	if (!ret && run.client && bc->json_path)
-		ret = bench_write_json(bc, &run, device, results, count);
+	if (!ret && run.client && cfg->json_path)
+		ret = bench_write_json(bc, cfg->json_path, &run, device,
+				       results, count);
 	free(run.tposted);
 	free(run.tcompleted);
 	return ret;

@@ -59,7 +59,6 @@ void bench_config_defaults(struct bench_config *bc)
 		.iters = BENCH_DEFAULT_LAT_ITERS,
 		.tx_depth = BENCH_DEFAULT_TX_DEPTH,
 		.cq_mod = BENCH_DEFAULT_CQ_MOD,
-		.json_path = NULL,
 		.gbps = false,
 		.busy_poll = false,
 	};
@@ -74,7 +73,6 @@ static const struct option bench_long_options[] = {
 	{"iters", required_argument, NULL, 'n'},
 	{"tx-depth", required_argument, NULL, BENCH_OPT_TX_DEPTH},
 	{"cq-mod", required_argument, NULL, BENCH_OPT_CQ_MOD},
-	{"json", required_argument, NULL, BENCH_OPT_JSON},
 	{"gbps", no_argument, NULL, BENCH_OPT_GBPS},
 	{"busy-poll", no_argument, NULL, BENCH_OPT_BUSY_POLL},
 	{NULL, 0, NULL, 0},
@@ -102,7 +100,7 @@ void bench_print_usage(FILE *out)
 		"      --cq-mod N           signal one send in N (default %u, or\n"
 		"                           --tx-depth if smaller; at most --tx-depth;\n"
 		"                           READ and atomic latency signal every one)\n"
-		"      --json FILE          also write the figures as JSON (client side)\n"
+		"      --json FILE          (above) the figures, on the client side\n"
 		"      --gbps               bandwidth in Gb/s instead of MiB/s\n"
 		"      --busy-poll          wait for completions by polling only, as\n"
 		"                           perftest does (default: poll for %u us, then\n"
@@ -195,8 +193,6 @@ static const char *option_name(int opt)
 		return "--tx-depth";
 	case BENCH_OPT_CQ_MOD:
 		return "--cq-mod";
-	case BENCH_OPT_JSON:
-		return "--json";
 	case BENCH_OPT_GBPS:
 		return "--gbps";
 	case BENCH_OPT_BUSY_POLL:
@@ -237,15 +233,6 @@ int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
 		bc->cq_mod_set = true;
 		return parse_u32("--cq-mod", arg, 1, BENCH_DEPTH_MAX,
 				 &bc->cq_mod, err);
-	case BENCH_OPT_JSON:
-		if (arg[0] == '\0') {
-			fprintf(err,
-				"%s: invalid --json value '' (expected a file name)\n",
-				PROGRAM_NAME);
-			return -EINVAL;
-		}
-		bc->json_path = arg;
-		return 0;
 	case BENCH_OPT_GBPS:
 		bc->gbps = true;
 		return 0;
@@ -332,6 +319,11 @@ int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 	return check_transport(bc, cfg, err);
 }
 
+static bool settings_on(const void *settings)
+{
+	return bench_is_on(settings);
+}
+
 static int parse_setting(void *settings, int opt, const char *arg, FILE *err)
 {
 	return bench_parse_option(settings, opt, arg, err);
@@ -346,12 +338,14 @@ void bench_config_mode(struct bench_config *bc, struct config_mode *mode)
 {
 	bench_config_defaults(bc);
 	*mode = (struct config_mode){
+		.name = "--bench lat|bw",
 		.long_options = bench_long_options,
 		.short_options = BENCH_SHORT_OPTIONS,
 		.settings = bc,
 		.parse = parse_setting,
 		.finish = finish_settings,
 		.print_usage = bench_print_usage,
+		.is_on = settings_on,
 	};
 }
 

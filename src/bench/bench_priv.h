@@ -49,7 +49,6 @@ enum bench_option {
 	BENCH_OPT_OP,
 	BENCH_OPT_TX_DEPTH,
 	BENCH_OPT_CQ_MOD,
-	BENCH_OPT_JSON,
 	BENCH_OPT_GBPS,
 	BENCH_OPT_BUSY_POLL,
 };
@@ -499,8 +498,9 @@ struct bench_result {
 void bench_print_header(const struct bench_config *bc, FILE *out);
 void bench_print_result(const struct bench_config *bc,
 			const struct bench_result *r, FILE *out);
-int bench_write_json(const struct bench_config *bc, const struct bench_run *run,
-		     const char *device, const struct bench_result *results,
-		     size_t count);
+/* The figures as JSON, into the file at @path (--json). */
+int bench_write_json(const struct bench_config *bc, const char *path,
+		     const struct bench_run *run, const char *device,
+		     const struct bench_result *results, size_t count);
 
 #endif

@@ -90,18 +90,18 @@ static void write_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-int bench_write_json(const struct bench_config *bc, const struct bench_run *run,
-		     const char *device, const struct bench_result *results,
-		     size_t count)
+int bench_write_json(const struct bench_config *bc, const char *path,
+		     const struct bench_run *run, const char *device,
+		     const struct bench_result *results, size_t count)
 {
-	FILE *f = fopen(bc->json_path, "w");
+	FILE *f = fopen(path, "w");
 	size_t i;
 	int ret;
 
 	if (!f) {
 		ret = -errno;
-		fprintf(stderr, "failed to open JSON file %s: %s\n",
-			bc->json_path, strerror(-ret));
+		fprintf(stderr, "failed to open JSON file %s: %s\n", path,
+			strerror(-ret));
 		return ret;
 	}
 	fprintf(f, "{\"mode\": \"%s\", \"op\": \"%s\", \"device\": ",
@@ -123,7 +123,7 @@ int bench_write_json(const struct bench_config *bc, const struct bench_run *run,
 	if (fclose(f) && !ret)
 		ret = -errno;
 	if (ret)
-		fprintf(stderr, "failed to write JSON file %s: %s\n",
-			bc->json_path, strerror(-ret));
+		fprintf(stderr, "failed to write JSON file %s: %s\n", path,
+			strerror(-ret));
 	return ret;
 }

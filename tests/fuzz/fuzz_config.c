@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "check.h"
 #include "config.h"
 
 /* More arguments than any real command line of this program needs. */
@@ -27,7 +28,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text, *p, *end;
 	struct config cfg;
 	struct bench_config bench;
-	struct config_mode mode;
+	struct check_config check;
+	struct config_mode mode, check_mode;
+	const struct config_mode *modes[] = {&mode, &check_mode, NULL};
 	FILE *sink;
 	int argc = 0, ret;
 
@@ -45,7 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	argv[argc] = NULL;
 
 	bench_config_mode(&bench, &mode);
-	ret = config_parse(&cfg, &mode, argc, argv, sink, sink);
+	check_config_mode(&check, &check_mode);
+	ret = config_parse(&cfg, modes, argc, argv, sink, sink);
 	assert(ret == 0 || ret == 1 || ret == -EINVAL);
 	if (ret == 0) {
 		assert(cfg.tcp_port >= 1);

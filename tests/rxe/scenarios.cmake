@@ -27,6 +27,8 @@ rxe_add_test(robust_signals robust_signals.sh TIMEOUT 300)
 if(RDMA_PLAIN_PROGRAM)
 	rxe_add_test(rc_plain_build rc_plain_build.sh TIMEOUT 200)
 endif()
+# --check: a healthy pair, then each fault made for real and undone.
+rxe_add_test(check check.sh TIMEOUT 300)
 # Every lesson's packets on the link, decoded by tshark (scripts/wire.py),
 # against what the programs printed: one plan of at most 150 s (plus the
 # rig's 10 s slack).

@@ -13,7 +13,8 @@ struct parse_result parse(const char *first, ...)
 {
 	char *argv[MAX_ARGS + 1] = {(char *)"rdma_rc_example"};
 	struct parse_result r = {0};
-	struct config_mode mode;
+	struct config_mode mode, check_mode;
+	const struct config_mode *modes[] = {&mode, &check_mode, NULL};
 	size_t out_len, err_len;
 	FILE *out = open_memstream(&r.out, &out_len);
 	FILE *err = open_memstream(&r.err, &err_len);
@@ -28,9 +29,10 @@ struct parse_result parse(const char *first, ...)
 	}
 	va_end(ap);
 	argv[argc] = NULL;
-	/* main's way: the bench options beside the flow's */
+	/* main's way: the bench and check options beside the flow's */
 	bench_config_mode(&r.bench, &mode);
-	r.ret = config_parse(&r.cfg, &mode, argc, argv, out, err);
+	check_config_mode(&r.check, &check_mode);
+	r.ret = config_parse(&r.cfg, modes, argc, argv, out, err);
 	fclose(out);
 	fclose(err);
 	return r;

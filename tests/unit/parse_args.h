@@ -3,6 +3,7 @@
 #define PARSE_ARGS_H
 
 #include "bench.h"
+#include "check.h"
 #include "config.h"
 
 /* What one config_parse call returned and printed. */
@@ -10,6 +11,7 @@ struct parse_result {
 	int ret;
 	struct config cfg;
 	struct bench_config bench;
+	struct check_config check;
 	char *out;
 	char *err;
 };

@@ -360,7 +360,7 @@ static void bench_lat_defaults_are_perftest_ones(void **state)
 	/* one request in the send queue, each one signalled */
 	assert_int_equal(r.bench.tx_depth, 1);
 	assert_int_equal(r.bench.cq_mod, 1);
-	assert_null(r.bench.json_path);
+	assert_null(r.cfg.json_path);
 	/* unlike perftest, a wait that lasts sleeps on a completion channel */
 	assert_false(r.bench.busy_poll);
 	assert_true(bench_sleeps(&r.bench));
@@ -396,7 +396,7 @@ static void bench_every_option(void **state)
 	assert_int_equal(r.bench.iters, 20);
 	assert_int_equal(r.bench.tx_depth, 16);
 	assert_int_equal(r.bench.cq_mod, 4);
-	assert_string_equal(r.bench.json_path, "out.json");
+	assert_string_equal(r.cfg.json_path, "out.json");
 	assert_true(r.bench.gbps);
 	assert_true(r.bench.busy_poll);
 	assert_false(bench_sleeps(&r.bench));

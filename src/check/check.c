@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check_run: the host's checks, then with a peer the pair's, then the
+ * verdict. The report has stdout to itself: the lines the steps and the
+ * operations print for the manual's run (the remote address, the messages)
+ * are not the check's, and go to /dev/null unless -v asks for the trace.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_priv.h"
+#include "ops.h"
+
+/* What the pair round runs: the manual's three operations and an atomic. */
+static const enum op_id check_ops[] = {OP_SEND, OP_READ, OP_WRITE,
+				       OP_FETCH_ADD};
+
+/* @cfg with the check's operations, and the sizes a run of them needs. */
+static void plan_check(const struct config *cfg, struct config *run,
+		       struct resources_sizes *sizes)
+{
+	size_t i;
+
+	*run = *cfg;
+	run->transport = TRANSPORT_RC;
+	run->op_count = sizeof(check_ops) / sizeof(check_ops[0]);
+	for (i = 0; i < run->op_count; i++)
+		run->ops[i] = check_ops[i];
+	resources_default_sizes(sizes, run);
+	sizes->early_receives = ops_receives_before_rtr(run);
+}
+
+/*
+ * The report's own stream on what stdout is now, and stdout itself moved
+ * to /dev/null (@quiet); *@saved keeps it to put back.
+ */
+static int open_report(bool quiet, FILE **out, int *saved)
+{
+	int fd = dup(STDOUT_FILENO), null_fd;
+
+	*saved = -1;
+	*out = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!*out) {
+		int ret = errno ? -errno : -EIO;
+
+		if (fd >= 0)
+			close(fd);
+		fprintf(stderr, "failed to open the check's report: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	setvbuf(*out, NULL, _IOLBF, 0);
+	if (!quiet)
+		return 0;
+	fflush(stdout);
+	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	*saved = dup(STDOUT_FILENO);
+	if (null_fd >= 0 && *saved >= 0)
+		dup2(null_fd, STDOUT_FILENO);
+	if (null_fd >= 0)
+		close(null_fd);
+	return 0;
+}
+
+static void close_report(FILE *out, int saved)
+{
+	fflush(stdout);
+	if (saved >= 0) {
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+	}
+	fclose(out);
+}
+
+int check_run(const struct config *cfg, const struct check_config *cc,
+	      bool *passed)
+{
+	struct check_report *r = malloc(sizeof(*r));
+	bool with_peer = cfg->server_name || cc->pair;
+	const char *scope = with_peer ? "these two hosts" : "this host";
+	struct resources_sizes sizes;
+	struct check_host host;
+	struct config run;
+	FILE *out;
+	int saved, ret;
+
+	if (!r) {
+		fprintf(stderr, "failed to allocate the check report: %s\n",
+			strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	ret = open_report(!cfg->verbose, &out, &saved);
+	if (ret)
+		goto free_report;
+	check_report_init(r, out);
+	plan_check(cfg, &run, &sizes);
+	check_local(r, &run, &sizes, &host);
+	/* A host that failed has nothing to offer a peer: no wait for one. */
+	if (with_peer && check_passed(r) && host.usable)
+		check_pair(r, &run, &sizes);
+	check_print_verdict(r, scope, out);
+	*passed = check_passed(r);
+	if (cfg->json_path)
+		ret = check_save_json(r, scope, cfg->json_path);
+	close_report(out, saved);
+free_report:
+	free(r);
+	return ret;
+}

@@ -1,0 +1,712 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The host's checks: what must hold before the manual's steps can work,
+ * asked of the kernel and of libibverbs directly, then a real set of the
+ * resources a run creates (resources_create) to prove it.
+ */
+#include <errno.h>
+#include <glob.h>
+#include <inttypes.h>
+#include <linux/capability.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <rdma/rdma_cma.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check_priv.h"
+#include "ops.h"
+
+/*
+ * The bytes a RoCE v2 packet adds to its payload on the netdev: IPv6 (40,
+ * the larger IP header), UDP 8, BTH 12, the largest extended header of the
+ * operations here (AtomicETH 28) and the ICRC 4. The netdev's MTU must
+ * carry the IB MTU plus these.
+ */
+#define ROCE_PACKET_OVERHEAD (40 + 8 + 12 + 28 + 4)
+/* A netdev MTU every Ethernet takes, to suggest in a fix. */
+#define ETHERNET_MTU 1500
+/* ibv_port_attr.phys_state of a port whose link is up. */
+#define PHYS_STATE_LINK_UP 5
+
+/* What the checks found so far, for the ones after them. */
+struct local {
+	struct ibv_device **list;
+	int count;
+	struct ibv_context *ctx;
+	struct ibv_device_attr dev;
+	struct ibv_port_attr port;
+	char netdev[IF_NAMESIZE]; /* "" until known */
+	bool port_ok, gid_ok;
+};
+
+/* The first line of the file at @path into @buf, without its newline. */
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		ret = -ENODATA;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return ret;
+}
+
+/* /dev/infiniband entries matching @pattern, as "uverbs0 uverbs1". */
+static size_t list_nodes(const char *pattern, char *buf, size_t len)
+{
+	glob_t g;
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	if (glob(pattern, 0, NULL, &g))
+		return 0;
+	for (i = 0; i < g.gl_pathc && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i ? " " : "",
+					 strrchr(g.gl_pathv[i], '/') + 1);
+	i = g.gl_pathc;
+	globfree(&g);
+	return i;
+}
+
+/* The kernel side: ib_uverbs loaded, its device nodes; the device list. */
+static void check_uverbs(struct check_report *r, struct local *l)
+{
+	char abi[16] = "", nodes[128];
+	size_t n;
+
+	l->list = ibv_get_device_list(&l->count);
+	if (!l->list && errno == ENOSYS) {
+		check_add(
+			r, "uverbs", CHECK_FAIL, "modprobe ib_uverbs",
+			"ibv_get_device_list: %s: the kernel module ib_uverbs is not loaded",
+			strerror(ENOSYS));
+		return;
+	}
+	if (!l->list) {
+		check_add(r, "uverbs", CHECK_FAIL, NULL,
+			  "ibv_get_device_list: %s", strerror(errno));
+		return;
+	}
+	read_line("/sys/class/infiniband_verbs/abi_version", abi, sizeof(abi));
+	n = list_nodes("/dev/infiniband/uverbs*", nodes, sizeof(nodes));
+	check_add(r, "uverbs", CHECK_PASS, NULL,
+		  "ib_uverbs loaded (ABI %s), /dev/infiniband: %s",
+		  abi[0] ? abi : "unknown", n ? nodes : "no uverbs nodes");
+}
+
+/* A netdev that could carry soft-RoCE, for a fix: the first one up. */
+static void guess_netdev(char *buf, size_t len)
+{
+	char path[300], state[16];
+	const char *name;
+	glob_t g;
+	size_t i;
+
+	snprintf(buf, len, "NETDEV");
+	if (glob("/sys/class/net/*", 0, NULL, &g))
+		return;
+	for (i = 0; i < g.gl_pathc; i++) {
+		name = strrchr(g.gl_pathv[i], '/') + 1;
+		if (strcmp(name, "lo") == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/operstate", g.gl_pathv[i]);
+		if (read_line(path, state, sizeof(state)) == 0 &&
+		    strcmp(state, "up") == 0) {
+			snprintf(buf, len, "%s", name);
+			break;
+		}
+	}
+	globfree(&g);
+}
+
+static void check_devices(struct check_report *r, struct local *l)
+{
+	char names[200] = "", netdev[IF_NAMESIZE], fix[CHECK_FIX_MAX];
+	size_t used = 0;
+	int i;
+
+	if (!l->list)
+		return;
+	if (l->count == 0) {
+		guess_netdev(netdev, sizeof(netdev));
+		snprintf(
+			fix, sizeof(fix),
+			"load the adapter's driver; without one, soft-RoCE: rdma link add rxe0 type rxe netdev %s",
+			netdev);
+		check_add(r, "devices", CHECK_FAIL, fix,
+			  "no RDMA device found");
+		return;
+	}
+	for (i = 0; i < l->count && used < sizeof(names); i++)
+		used += (size_t)snprintf(names + used, sizeof(names) - used,
+					 "%s%s", i ? ", " : "",
+					 ibv_get_device_name(l->list[i]));
+	check_add(r, "devices", CHECK_PASS, NULL, "%d found: %s", l->count,
+		  names);
+}
+
+static struct ibv_device *find_device(const struct local *l, const char *name)
+{
+	int i;
+
+	for (i = 0; i < l->count; i++)
+		if (!name || strcmp(ibv_get_device_name(l->list[i]), name) == 0)
+			return l->list[i];
+	return NULL;
+}
+
+static void check_device(struct check_report *r, const struct config *cfg,
+			 struct local *l)
+{
+	struct ibv_device *dev;
+	char fix[CHECK_FIX_MAX];
+	int ret;
+
+	if (!l->list || l->count == 0)
+		return;
+	dev = find_device(l, cfg->ib_devname);
+	if (!dev) {
+		snprintf(fix, sizeof(fix), "-d %s",
+			 ibv_get_device_name(l->list[0]));
+		check_add(r, "device", CHECK_FAIL, fix, "no device %s",
+			  cfg->ib_devname);
+		return;
+	}
+	l->ctx = ibv_open_device(dev);
+	if (!l->ctx) {
+		check_add(r, "device", CHECK_FAIL, NULL,
+			  "ibv_open_device %s: %s", ibv_get_device_name(dev),
+			  strerror(errno));
+		return;
+	}
+	ret = ibv_query_device(l->ctx, &l->dev);
+	if (ret) {
+		check_add(r, "device", CHECK_FAIL, NULL,
+			  "ibv_query_device %s: %s", ibv_get_device_name(dev),
+			  strerror(ret));
+		ibv_close_device(l->ctx);
+		l->ctx = NULL;
+		return;
+	}
+	check_add(r, "device", CHECK_PASS, NULL, "%s%s, %u port%s, firmware %s",
+		  ibv_get_device_name(dev),
+		  cfg->ib_devname ? "" : " (the first one, without -d)",
+		  l->dev.phys_port_cnt, l->dev.phys_port_cnt == 1 ? "" : "s",
+		  l->dev.fw_ver[0] ? l->dev.fw_ver : "unknown");
+}
+
+static const char *phys_state_str(uint8_t state)
+{
+	static const char *const names[] = {
+		"unknown",  "Sleep",  "Polling",	   "Disabled",
+		"Training", "LinkUp", "LinkErrorRecovery", "PhyTest",
+	};
+
+	return state < sizeof(names) / sizeof(names[0]) ? names[state]
+							: "unknown";
+}
+
+/* The netdev under the port, from the GID table's attributes (RoCE). */
+static void find_netdev(const struct config *cfg, struct local *l, int index)
+{
+	char path[200];
+	int i;
+
+	for (i = index >= 0 ? index : 0; i < l->port.gid_tbl_len; i++) {
+		snprintf(path, sizeof(path),
+			 "/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs/%d",
+			 ibv_get_device_name(l->ctx->device), cfg->ib_port, i);
+		if (read_line(path, l->netdev, sizeof(l->netdev)) == 0 &&
+		    l->netdev[0])
+			return;
+		if (index >= 0)
+			break;
+	}
+	l->netdev[0] = '\0';
+}
+
+static void port_fix(const struct config *cfg, const struct local *l, char *fix,
+		     size_t len)
+{
+	const char *dev = ibv_get_device_name(l->ctx->device);
+
+	if (l->port.link_layer != IBV_LINK_LAYER_ETHERNET)
+		snprintf(
+			fix, len,
+			"check the cable and the switch; an INIT port waits for a subnet manager (opensm)");
+	else if (l->netdev[0])
+		snprintf(fix, len, "ip link set %s up", l->netdev);
+	else
+		snprintf(
+			fix, len,
+			"rdma link show %s/%u names the netdev: ip link set NETDEV up",
+			dev, cfg->ib_port);
+}
+
+static void check_port(struct check_report *r, const struct config *cfg,
+		       struct local *l)
+{
+	const char *dev;
+	char fix[CHECK_FIX_MAX];
+	int ret;
+
+	if (!l->ctx)
+		return;
+	dev = ibv_get_device_name(l->ctx->device);
+	ret = ibv_query_port(l->ctx, cfg->ib_port, &l->port);
+	if (ret) {
+		snprintf(fix, sizeof(fix), "-i 1 (%s has ports 1 to %u)", dev,
+			 l->dev.phys_port_cnt);
+		check_add(r, "port", CHECK_FAIL, fix, "port %u of %s: %s",
+			  cfg->ib_port, dev, strerror(ret));
+		return;
+	}
+	find_netdev(cfg, l, -1);
+	if (l->port.state != IBV_PORT_ACTIVE) {
+		port_fix(cfg, l, fix, sizeof(fix));
+		check_add(r, "port", CHECK_FAIL, fix,
+			  "port %u of %s: %s, physical state %s%s%s",
+			  cfg->ib_port, dev, ibv_port_state_str(l->port.state),
+			  phys_state_str(l->port.phys_state),
+			  l->netdev[0] ? ", netdev " : "", l->netdev);
+		return;
+	}
+	l->port_ok = true;
+	check_add(r, "port", CHECK_PASS, NULL,
+		  "port %u of %s: %s, physical state %s", cfg->ib_port, dev,
+		  ibv_port_state_str(l->port.state),
+		  phys_state_str(l->port.phys_state));
+}
+
+static void check_link_layer(struct check_report *r, struct local *l)
+{
+	if (!l->port_ok)
+		return;
+	if (l->port.link_layer == IBV_LINK_LAYER_ETHERNET)
+		check_add(
+			r, "link-layer", CHECK_PASS, NULL,
+			"Ethernet: RoCE, every packet carries a GRH (GID)%s%s",
+			l->netdev[0] ? ", netdev " : "", l->netdev);
+	else
+		check_add(r, "link-layer", CHECK_PASS, NULL,
+			  "InfiniBand: LID 0x%04x, subnet manager LID 0x%04x",
+			  l->port.lid, l->port.sm_lid);
+}
+
+/* The port's valid GID entries: ibv_query_gid_table lists every port's. */
+static ssize_t read_gids(const struct config *cfg, const struct local *l,
+			 struct ibv_gid_entry **out)
+{
+	size_t max = (size_t)l->port.gid_tbl_len * l->dev.phys_port_cnt;
+	ssize_t n, i, kept = 0;
+	struct ibv_gid_entry *e = calloc(max ? max : 1, sizeof(*e));
+
+	if (!e)
+		return -ENOMEM;
+	n = ibv_query_gid_table(l->ctx, e, max, 0);
+	for (i = 0; i < n; i++)
+		if (e[i].port_num == cfg->ib_port)
+			e[kept++] = e[i];
+	*out = e;
+	return n < 0 ? n : kept;
+}
+
+/* "0 RoCE v2 fe80::1, 1 RoCE v2 ::ffff:192.0.2.1" for @count entries. */
+static void gid_list(const struct ibv_gid_entry *e, ssize_t count, char *buf,
+		     size_t len)
+{
+	char text[INET6_ADDRSTRLEN];
+	size_t used = 0;
+	ssize_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < count && used < len; i++)
+		used += (size_t)snprintf(
+			buf + used, len - used, "%s%u %s %s", i ? ", " : "",
+			e[i].gid_index, gid_type_str(e[i].gid_type),
+			gid_to_str(&e[i].gid, text, sizeof(text)));
+}
+
+static void check_gid_table(struct check_report *r, const struct config *cfg,
+			    const struct local *l, struct ibv_gid_entry *e,
+			    ssize_t n)
+{
+	char list[CHECK_VALUE_MAX - 40], fix[CHECK_FIX_MAX];
+
+	if (n < 0) {
+		check_add(r, "gid-table", CHECK_FAIL, NULL,
+			  "ibv_query_gid_table: %s", strerror((int)-n));
+		return;
+	}
+	if (n == 0) {
+		snprintf(
+			fix, sizeof(fix),
+			"give %s an IP address: ip addr add ADDRESS/PREFIX dev %s",
+			l->netdev[0] ? l->netdev : "the netdev",
+			l->netdev[0] ? l->netdev : "NETDEV");
+		check_add(r, "gid-table", CHECK_FAIL, fix,
+			  "port %u has no GID (of %d slots)", cfg->ib_port,
+			  l->port.gid_tbl_len);
+		return;
+	}
+	gid_list(e, n, list, sizeof(list));
+	check_add(r, "gid-table", CHECK_PASS, NULL, "%zd of %d: %s", n,
+		  l->port.gid_tbl_len, list);
+}
+
+static const struct ibv_gid_entry *find_gid(const struct ibv_gid_entry *e,
+					    ssize_t n, int index)
+{
+	ssize_t i;
+
+	for (i = 0; i < n; i++)
+		if ((int)e[i].gid_index == index)
+			return &e[i];
+	return NULL;
+}
+
+/* The GID the run would use: -g's, or the one device.c picks without it. */
+static void check_gid(struct check_report *r, const struct config *cfg,
+		      struct local *l, const struct ibv_gid_entry *e, ssize_t n)
+{
+	const struct ibv_gid_entry *g;
+	char text[INET6_ADDRSTRLEN], fix[CHECK_FIX_MAX], list[160];
+	int pick = n > 0 ? gid_pick_roce_v2_ipv4(e, (size_t)n) : -ENOENT;
+
+	if (n < 0)
+		return;
+	gid_list(e, n, list, sizeof(list));
+	if (cfg->gid_idx < 0 && l->port.link_layer != IBV_LINK_LAYER_ETHERNET) {
+		l->gid_ok = true;
+		check_add(
+			r, "gid", CHECK_PASS, NULL,
+			"none without -g on InfiniBand: no GRH, routed by LID");
+		return;
+	}
+	if (cfg->gid_idx < 0 && pick < 0) {
+		snprintf(
+			fix, sizeof(fix),
+			"ip addr add ADDRESS/PREFIX dev %s, or choose an index with -g",
+			l->netdev[0] ? l->netdev : "NETDEV");
+		check_add(
+			r, "gid", CHECK_FAIL, fix,
+			"no RoCE v2 IPv4-mapped GID to choose without -g (entries: %s)",
+			n ? list : "none");
+		return;
+	}
+	g = find_gid(e, n, cfg->gid_idx < 0 ? pick : cfg->gid_idx);
+	if (!g) {
+		if (pick >= 0)
+			snprintf(
+				fix, sizeof(fix),
+				"-g %d, or leave -g out: it is the index chosen without it",
+				pick);
+		else
+			snprintf(fix, sizeof(fix),
+				 "-g with one of the entries");
+		check_add(r, "gid", CHECK_FAIL, fix, "-g %d: %s (entries: %s)",
+			  cfg->gid_idx,
+			  cfg->gid_idx >= l->port.gid_tbl_len
+				  ? "outside the table"
+				  : "an empty slot, no address",
+			  n ? list : "none");
+		return;
+	}
+	l->gid_ok = true;
+	find_netdev(cfg, l, (int)g->gid_index);
+	check_add(r, "gid", CHECK_PASS, NULL, "index %u (%s): %s %s%s%s",
+		  g->gid_index, cfg->gid_idx < 0 ? "chosen without -g" : "-g",
+		  gid_type_str(g->gid_type),
+		  gid_to_str(&g->gid, text, sizeof(text)),
+		  l->netdev[0] ? " on " : "", l->netdev);
+}
+
+static void check_gids(struct check_report *r, const struct config *cfg,
+		       struct local *l)
+{
+	struct ibv_gid_entry *e = NULL;
+	ssize_t n;
+
+	if (!l->port_ok)
+		return;
+	n = read_gids(cfg, l, &e);
+	check_gid_table(r, cfg, l, e, n);
+	check_gid(r, cfg, l, e, n);
+	free(e);
+}
+
+static void check_mtu(struct check_report *r, const struct local *l)
+{
+	int ib = mtu_to_bytes(l->port.active_mtu);
+	char path[80], text[16], fix[CHECK_FIX_MAX];
+	long netdev_mtu;
+
+	if (!l->port_ok)
+		return;
+	if (l->port.link_layer != IBV_LINK_LAYER_ETHERNET || !l->netdev[0]) {
+		check_add(r, "mtu", CHECK_PASS, NULL,
+			  "active %d bytes (port's largest %d)", ib,
+			  mtu_to_bytes(l->port.max_mtu));
+		return;
+	}
+	snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", l->netdev);
+	if (read_line(path, text, sizeof(text))) {
+		check_add(r, "mtu", CHECK_WARN, NULL,
+			  "active %d bytes; the MTU of %s is unknown", ib,
+			  l->netdev);
+		return;
+	}
+	netdev_mtu = strtol(text, NULL, 10);
+	if (netdev_mtu < ib + ROCE_PACKET_OVERHEAD) {
+		snprintf(fix, sizeof(fix), "ip link set %s mtu %d", l->netdev,
+			 ETHERNET_MTU);
+		check_add(
+			r, "mtu", CHECK_FAIL, fix,
+			"active %d bytes, but %s's MTU %ld cannot carry it (RoCE packets of it need %d)",
+			ib, l->netdev, netdev_mtu, ib + ROCE_PACKET_OVERHEAD);
+		return;
+	}
+	check_add(
+		r, "mtu", CHECK_PASS, NULL,
+		"active %d bytes (port's largest %d); %s's MTU %ld carries it",
+		ib, mtu_to_bytes(l->port.max_mtu), l->netdev, netdev_mtu);
+}
+
+/* True if this process holds CAP_IPC_LOCK: no locked-memory limit then. */
+static bool has_ipc_lock(void)
+{
+	static const char key[] = "CapEff:";
+	char line[128];
+	unsigned long long caps = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, key, sizeof(key) - 1) == 0) {
+			caps = strtoull(line + sizeof(key) - 1, NULL, 16);
+			break;
+		}
+	fclose(f);
+	return caps >> CAP_IPC_LOCK & 1;
+}
+
+static void check_memlock(struct check_report *r,
+			  const struct resources_sizes *sizes)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t psize = page > 0 ? (size_t)page : 4096;
+	unsigned long long need = (sizes->buf_size + psize - 1) / psize * psize;
+	struct rlimit lim;
+
+	if (getrlimit(RLIMIT_MEMLOCK, &lim)) {
+		check_add(r, "memlock", CHECK_WARN, NULL, "getrlimit: %s",
+			  strerror(errno));
+		return;
+	}
+	if (lim.rlim_cur == RLIM_INFINITY) {
+		check_add(r, "memlock", CHECK_PASS, NULL,
+			  "unlimited; a run registers %llu KiB", need / 1024);
+		return;
+	}
+	if (has_ipc_lock()) {
+		check_add(
+			r, "memlock", CHECK_PASS, NULL,
+			"limit %llu KiB, not applied: this process has CAP_IPC_LOCK; a run registers %llu KiB",
+			(unsigned long long)lim.rlim_cur / 1024, need / 1024);
+		return;
+	}
+	if (lim.rlim_cur < need) {
+		check_add(
+			r, "memlock", CHECK_FAIL,
+			"ulimit -l unlimited, or a memlock line in /etc/security/limits.conf",
+			"limit %llu KiB, a run registers %llu KiB: ibv_reg_mr will fail",
+			(unsigned long long)lim.rlim_cur / 1024, need / 1024);
+		return;
+	}
+	check_add(
+		r, "memlock", CHECK_PASS, NULL,
+		"limit %llu KiB, a run registers %llu KiB (--bench: twice its largest message)",
+		(unsigned long long)lim.rlim_cur / 1024, need / 1024);
+}
+
+/* The names of the operations with @flag, as "fetch_add, cmp_swap". */
+static void ops_needing(unsigned int flag, char *buf, size_t len)
+{
+	size_t count, i, used = 0;
+	const struct op_desc *ops = ops_table(&count);
+
+	buf[0] = '\0';
+	for (i = 0; i < count && used < len; i++)
+		if (ops[i].flags & flag)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 used ? ", " : "", ops[i].name);
+}
+
+static void check_atomics(struct check_report *r, const struct local *l)
+{
+	char names[64];
+
+	if (!l->ctx)
+		return;
+	ops_needing(OP_NEEDS_ATOMICS, names, sizeof(names));
+	if (l->dev.atomic_cap == IBV_ATOMIC_NONE)
+		check_add(
+			r, "atomics", CHECK_WARN,
+			"use a device with atomic_cap ATOMIC_HCA or ATOMIC_GLOB for these lessons",
+			"none: rules out --ops %s and --bench --op fetch_add|cmp_swap",
+			names);
+	else
+		check_add(r, "atomics", CHECK_PASS, NULL, "%s: --ops %s",
+			  l->dev.atomic_cap == IBV_ATOMIC_GLOB ? "ATOMIC_GLOB"
+							       : "ATOMIC_HCA",
+			  names);
+}
+
+static void check_mw(struct check_report *r, const struct local *l)
+{
+	char names[64];
+
+	if (!l->ctx)
+		return;
+	ops_needing(OP_NEEDS_MW, names, sizeof(names));
+	if (!(l->dev.device_cap_flags & IBV_DEVICE_MEM_WINDOW))
+		check_add(
+			r, "mem-window", CHECK_WARN,
+			"use a device with MEM_WINDOW in device_cap_flags for this lesson",
+			"none: rules out --ops %s", names);
+	else
+		check_add(r, "mem-window", CHECK_PASS, NULL,
+			  "MEM_WINDOW, up to %d: --ops %s", l->dev.max_mw,
+			  names);
+}
+
+/* One QP of @type on @res's PD and CQ, destroyed at once: 0 or -errno. */
+static int try_qp(struct resources *res, enum ibv_qp_type type)
+{
+	struct ibv_qp_init_attr attr = {
+		.send_cq = res->cq,
+		.recv_cq = res->cq,
+		.qp_type = type,
+		.cap = {.max_send_wr = 1,
+			.max_recv_wr = 1,
+			.max_send_sge = 1,
+			.max_recv_sge = 1},
+	};
+	struct ibv_qp *qp = ibv_create_qp(res->pd, &attr);
+
+	if (!qp)
+		return -errno;
+	return -ibv_destroy_qp(qp);
+}
+
+static void check_transports(struct check_report *r, struct resources *res)
+{
+	int uc = try_qp(res, IBV_QPT_UC), ud = try_qp(res, IBV_QPT_UD);
+
+	if (uc || ud)
+		check_add(r, "transports", CHECK_WARN,
+			  "use a device with that transport for its lessons",
+			  "RC%s%s%s%s: rules out -c%s%s", uc ? "" : ", UC",
+			  ud ? "" : ", UD", uc ? "; no UC QP: " : "",
+			  uc ? strerror(-uc) : "", uc ? " uc" : "",
+			  ud ? " ud" : "");
+	else
+		check_add(r, "transports", CHECK_PASS, NULL,
+			  "RC, UC and UD QPs can be created: -c rc|uc|ud");
+}
+
+/* The resources of a real run: PD, MR, CQ and QP, then UC and UD QPs. */
+static void check_resources(struct check_report *r, const struct config *cfg,
+			    const struct resources_sizes *sizes,
+			    const struct local *l, struct check_host *host)
+{
+	struct resources res;
+	int ret;
+
+	if (!l->port_ok || !l->gid_ok)
+		return;
+	ret = resources_create(&res, cfg, sizes);
+	if (ret) {
+		check_add(
+			r, "resources", CHECK_FAIL,
+			ret == -ENOMEM || ret == -EPERM
+				? "ulimit -l unlimited, or a memlock line in /etc/security/limits.conf"
+				: NULL,
+			"resources_create: %s (its line on stderr names the step)",
+			strerror(-ret));
+		return;
+	}
+	host->usable = true;
+	check_add(r, "resources", CHECK_PASS, NULL,
+		  "PD, MR of %zu bytes, CQ, RC QP 0x%06x created", res.buf_size,
+		  res.qp->qp_num);
+	check_transports(r, &res);
+	resources_destroy(&res);
+}
+
+/* -R: librdmacm's kernel side, rdma_ucm, and its device node. */
+static void check_rdma_cm(struct check_report *r, const struct config *cfg)
+{
+	enum check_status missing = cfg->use_rdma_cm ? CHECK_FAIL : CHECK_WARN;
+	struct rdma_event_channel *ch;
+	struct stat st;
+	int err;
+
+	if (stat("/dev/infiniband/rdma_cm", &st)) {
+		check_add(
+			r, "rdma-cm", missing, "modprobe rdma_ucm",
+			"/dev/infiniband/rdma_cm: %s: the kernel module rdma_ucm is not loaded%s",
+			strerror(errno),
+			cfg->use_rdma_cm ? "" : "; rules out -R");
+		return;
+	}
+	ch = rdma_create_event_channel();
+	if (!ch) {
+		/* the node is there: ENODEV means no RDMA device behind it */
+		err = errno;
+		check_add(r, "rdma-cm", missing, NULL,
+			  "rdma_create_event_channel: %s%s%s", strerror(err),
+			  err == ENODEV ? " (no RDMA device: see devices)" : "",
+			  cfg->use_rdma_cm ? "" : "; rules out -R");
+		return;
+	}
+	rdma_destroy_event_channel(ch);
+	check_add(r, "rdma-cm", CHECK_PASS, NULL,
+		  "/dev/infiniband/rdma_cm opens: -R can work");
+}
+
+void check_local(struct check_report *r, const struct config *cfg,
+		 const struct resources_sizes *sizes, struct check_host *host)
+{
+	struct local l = {0};
+
+	*host = (struct check_host){0};
+	check_uverbs(r, &l);
+	check_devices(r, &l);
+	check_device(r, cfg, &l);
+	check_port(r, cfg, &l);
+	check_link_layer(r, &l);
+	check_gids(r, cfg, &l);
+	check_mtu(r, &l);
+	check_memlock(r, sizes);
+	check_atomics(r, &l);
+	check_mw(r, &l);
+	if (l.ctx) {
+		host->is_roce = l.port.link_layer == IBV_LINK_LAYER_ETHERNET;
+		ibv_close_device(l.ctx);
+	}
+	if (l.list)
+		ibv_free_device_list(l.list);
+	/* With the device closed: resources_create opens it again. */
+	check_resources(r, cfg, sizes, &l, host);
+	check_rdma_cm(r, cfg);
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/* Private to src/check: the report the checks fill, and the two halves. */
+#ifndef CHECK_PRIV_H
+#define CHECK_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "check.h"
+#include "config.h"
+#include "resources.h"
+
+enum check_status {
+	CHECK_PASS = 0,
+	CHECK_WARN = 1, /* works, but rules something out or costs speed */
+	CHECK_FAIL = 2, /* RDMA with these options will not work */
+};
+
+#define CHECK_NAME_MAX	16
+#define CHECK_VALUE_MAX 320
+#define CHECK_FIX_MAX	240
+/* More checks than a run makes: 14 on the host, 10 for the pair. */
+#define CHECK_ITEMS_MAX 32
+
+/* One check: its name, what it found, and for WARN or FAIL the fix. */
+struct check_item {
+	char name[CHECK_NAME_MAX];
+	enum check_status status;
+	char value[CHECK_VALUE_MAX];
+	char fix[CHECK_FIX_MAX]; /* "" for none */
+};
+
+/* Every check of a run, in order; each line goes to @out as it is added. */
+struct check_report {
+	struct check_item items[CHECK_ITEMS_MAX];
+	size_t count;
+	FILE *out; /* NULL: print nothing */
+};
+
+void check_report_init(struct check_report *r, FILE *out);
+
+/*
+ * Add one check and print its line: status, name, the value from @fmt,
+ * and "fix: @fix" when @fix is not NULL. A check past CHECK_ITEMS_MAX is
+ * printed but not kept.
+ */
+void check_add(struct check_report *r, const char *name,
+	       enum check_status status, const char *fix, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* "PASS", "WARN", "FAIL". */
+const char *check_status_name(enum check_status status);
+
+/* The line of one check, as check_add prints it. */
+void check_print_item(const struct check_item *item, FILE *out);
+
+/* True when no check failed. */
+bool check_passed(const struct check_report *r);
+
+/*
+ * The last line: PASS or FAIL, whether @scope ("this host", "these two
+ * hosts") can do RDMA with these options, and the failed checks' names.
+ */
+void check_print_verdict(const struct check_report *r, const char *scope,
+			 FILE *out);
+
+/* Every check as a JSON object (name, status, value, fix), and the verdict. */
+void check_write_json(const struct check_report *r, const char *scope,
+		      FILE *out);
+
+/* The same into the file at @path; 0, or -errno after one line. */
+int check_save_json(const struct check_report *r, const char *scope,
+		    const char *path);
+
+/*
+ * What an operation's failure @err (a negative errno, as poll_completion
+ * and sock_sync return them) means to a user, and in *@fix what to do
+ * about it (NULL when there is nothing to suggest). Pure.
+ */
+const char *check_op_failure(int err, const char **fix);
+
+/* What the local checks found that the pair checks need. */
+struct check_host {
+	bool usable; /* the resources of a run could be created */
+	bool is_roce;
+};
+
+/*
+ * The host's checks for @cfg, each one line in @r; @sizes are what the
+ * pair round (or a run with these options) creates.
+ */
+void check_local(struct check_report *r, const struct config *cfg,
+		 const struct resources_sizes *sizes, struct check_host *host);
+
+/*
+ * The pair's checks, with the peer that @cfg names (the client) or the
+ * one that connects to us (the server): @cfg runs the check's operations.
+ */
+void check_pair(struct check_report *r, const struct config *cfg,
+		const struct resources_sizes *sizes);
+
+#endif

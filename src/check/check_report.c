@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+/* The check lines, the verdict, the JSON file: pure, unit tested. */
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "check_priv.h"
+
+void check_report_init(struct check_report *r, FILE *out)
+{
+	r->count = 0;
+	r->out = out;
+}
+
+const char *check_status_name(enum check_status status)
+{
+	switch (status) {
+	case CHECK_PASS:
+		return "PASS";
+	case CHECK_WARN:
+		return "WARN";
+	case CHECK_FAIL:
+		break;
+	}
+	return "FAIL";
+}
+
+void check_print_item(const struct check_item *item, FILE *out)
+{
+	fprintf(out, "%s %-11s %s", check_status_name(item->status), item->name,
+		item->value);
+	if (item->fix[0])
+		fprintf(out, "; fix: %s", item->fix);
+	fputc('\n', out);
+}
+
+void check_add(struct check_report *r, const char *name,
+	       enum check_status status, const char *fix, const char *fmt, ...)
+{
+	struct check_item item = {.status = status};
+	va_list ap;
+
+	snprintf(item.name, sizeof(item.name), "%s", name);
+	va_start(ap, fmt);
+	vsnprintf(item.value, sizeof(item.value), fmt, ap);
+	va_end(ap);
+	if (fix)
+		snprintf(item.fix, sizeof(item.fix), "%s", fix);
+	if (r->out)
+		check_print_item(&item, r->out);
+	if (r->count < CHECK_ITEMS_MAX)
+		r->items[r->count++] = item;
+}
+
+static size_t count_status(const struct check_report *r,
+			   enum check_status status)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->count; i++)
+		if (r->items[i].status == status)
+			n++;
+	return n;
+}
+
+bool check_passed(const struct check_report *r)
+{
+	return count_status(r, CHECK_FAIL) == 0;
+}
+
+void check_print_verdict(const struct check_report *r, const char *scope,
+			 FILE *out)
+{
+	size_t warnings = count_status(r, CHECK_WARN);
+	const char *sep = "";
+	size_t i;
+
+	if (check_passed(r)) {
+		fprintf(out,
+			"verdict: PASS: %s can do RDMA with these options (%zu checks, warnings: %zu)\n",
+			scope, r->count, warnings);
+		return;
+	}
+	fprintf(out,
+		"verdict: FAIL: %s cannot do RDMA with these options (failed:",
+		scope);
+	for (i = 0; i < r->count; i++) {
+		if (r->items[i].status != CHECK_FAIL)
+			continue;
+		fprintf(out, "%s %s", sep, r->items[i].name);
+		sep = ",";
+	}
+	fprintf(out, "; warnings: %zu)\n", warnings);
+}
+
+/* @s as a JSON string: quotes, backslashes and control bytes escaped. */
+static void write_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(out, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+void check_write_json(const struct check_report *r, const char *scope,
+		      FILE *out)
+{
+	size_t i;
+
+	fputs("{\"verdict\": ", out);
+	write_string(out, check_passed(r) ? "PASS" : "FAIL");
+	fputs(", \"scope\": ", out);
+	write_string(out, scope);
+	fputs(", \"checks\": [", out);
+	for (i = 0; i < r->count; i++) {
+		const struct check_item *item = &r->items[i];
+
+		fputs(i ? ",\n  {\"name\": " : "\n  {\"name\": ", out);
+		write_string(out, item->name);
+		fputs(", \"status\": ", out);
+		write_string(out, check_status_name(item->status));
+		fputs(", \"value\": ", out);
+		write_string(out, item->value);
+		fputs(", \"fix\": ", out);
+		if (item->fix[0])
+			write_string(out, item->fix);
+		else
+			fputs("null", out);
+		fputc('}', out);
+	}
+	fputs("\n]}\n", out);
+}
+
+int check_save_json(const struct check_report *r, const char *scope,
+		    const char *path)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f) {
+		ret = -errno;
+		fprintf(stderr, "failed to open JSON file %s: %s\n", path,
+			strerror(-ret));
+		return ret;
+	}
+	check_write_json(r, scope, f);
+	ret = ferror(f) ? -EIO : 0;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (ret)
+		fprintf(stderr, "failed to write JSON file %s: %s\n", path,
+			strerror(-ret));
+	return ret;
+}
+
+const char *check_op_failure(int err, const char **fix)
+{
+	*fix = NULL;
+	switch (err) {
+	case -EHOSTUNREACH:
+		*fix = "the GIDs do not reach each other: check that each host answers a ping to the other's GID address, and that both use GIDs of one RoCE version (-g)";
+		return "retry exceeded: no acknowledgement came back, no path between the GIDs";
+	case -EAGAIN:
+		*fix = "post the receive before the peer sends (the check posts its own: run the same version on both sides)";
+		return "RNR retry exceeded: the receiver had no receive posted";
+	case -EACCES:
+		*fix = "run the same version of the program on both sides: the peer refused the rkey or the access rights";
+		return "remote access error: the peer's memory region refused the access";
+	case -ETIMEDOUT:
+		*fix = "check that each host reaches the other's GID address (ping it); if it does, raise -t or look at the peer";
+		return "no completion within the timeout (-t): the packets do not arrive (no path between the GIDs), or the peer is stuck or gone";
+	case -ECONNRESET:
+	case -EPIPE:
+	case -ENOTCONN:
+		return "the peer closed the TCP connection: see its own lines";
+	case -EIO:
+		return "the completion failed (its status is on the line above, on stderr)";
+	}
+	return strerror(-err);
+}

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# --check on the pair of guests: every check passes on a healthy pair and
+# on each guest alone; then each fault is really made, the check that
+# finds it fails with its fix, and the guest is put back as it was:
+#   pair:  healthy over the TCP exchange and with -R (RDMA_CM);
+#          GIDs of two IP families, RoCE packets dropped (no path: retry
+#          exceeded), nothing listening, SYNs dropped (a tc
+#          filter on guest a drops TCP to the port: the rig has no
+#          iptables or nft, and tc filters need no netfilter);
+#   a:     port DOWN, rdma_ucm unloaded with -R, no RDMA device;
+#   b:     netdev MTU too small, -g at an empty index, locked memory.
+# Each guest's faults are undone in its own script, and a trap undoes
+# them if the script ends early; the last runs prove both guests healthy.
+. "$(dirname "$0")/lib.sh"
+
+P="'$RDMA_RC_EXAMPLE'"
+R=$RXE_RUNS
+peer="\"\$RXE_PEER_ADDR\""
+# The guest kernel's module tree, where rxe-vm unpacked it: the host
+# root the guests run in has no /lib/modules of its own.
+cache=${RXE_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/rdma-rc-example/rxe-vm}
+kroot=$(sed -n 's|^KERNEL=\(.*\)/boot/.*|\1|p' "$cache/current")
+mp="modprobe -d '$kroot'"
+# Wait (bounded) until rxe0's port is ACTIVE with its two GIDs again.
+healthy="for i in \$(seq 100); do grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state 2>/dev/null && grep -qv '^0000:0000:0000:0000:0000:0000:0000:0000\$' /sys/class/infiniband/rxe0/ports/1/gids/0 && grep -q ffff /sys/class/infiniband/rxe0/ports/1/gids/1 && break; sleep 0.2; done"
+restore="ip link set eth0 up; ip link set eth0 mtu 1500; tc qdisc del dev eth0 ingress 2>/dev/null; rdma link show rxe0/1 >/dev/null 2>&1 || rdma link add rxe0 type rxe netdev eth0; [ -e /dev/infiniband/rdma_cm ] || $mp rdma_ucm"
+for g in a b; do
+	rxe_step --on $g "trap '$restore' EXIT
+trap 'exit 143' TERM"
+done
+
+# The healthy pair, and each guest alone.
+rxe_pair pair --on a b "$P --check --pair -p 19980 --accept-timeout 60 --json '$R/pair.server.json'" \
+	"$P --check -p 19980 --connect-timeout 60 --json '$R/pair.client.json' $peer"
+# -g 0 (link-local IPv6) on a, -g 1 (IPv4-mapped) on b.
+rxe_pair family --on a b "$P --check --pair -g 0 -p 19981 --accept-timeout 60" \
+	"$P --check -g 1 -p 19981 --connect-timeout 60 $peer"
+# -R: RDMA_CM connects the pair's QP.
+rxe_pair cm --on a b "$P --check -R --pair -p 19984 --accept-timeout 60" \
+	"$P --check -R -p 19984 --connect-timeout 60 $peer"
+# Nothing listens on a's port 19982.
+rxe_solo refused --on b "$P --check -p 19982 --connect-timeout 3 $peer"
+# a drops every TCP packet to its port 19983; b waits until it does.
+rxe_start drop_on --on a "bash -c \"$mp sch_ingress && $mp cls_u32 && $mp act_gact && tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip protocol 6 0xff match ip dport 19983 0xffff action drop && echo dropping\""
+rxe_end drop_on --on a
+rxe_wait_text drop_on dropping --on b
+rxe_solo dropped --on b "$P --check -p 19983 --connect-timeout 4 $peer"
+rxe_start dropped_seen --on b "echo seen"
+rxe_end dropped_seen --on b
+rxe_wait_text dropped_seen seen --on a
+rxe_step --on a "tc qdisc del dev eth0 ingress"
+# b drops the RoCE v2 packets (UDP 4791) that reach it: TCP and the QP
+# connection work, but a's SEND never arrives, and neither side's
+# completion comes within -t (rxe reports no retry exceeded in that time).
+rxe_step --on b "$mp sch_ingress && $mp cls_u32 && $mp act_gact && tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip protocol 17 0xff match ip dport 4791 0xffff action drop"
+rxe_pair no_path --on a b "$P --check --pair -t 6 -p 19985 --accept-timeout 60" \
+	"$P --check -t 4 -p 19985 --connect-timeout 60 $peer"
+rxe_step --on b "tc qdisc del dev eth0 ingress"
+
+# Guest a: port DOWN, rdma_ucm unloaded with -R, no RDMA device.
+rxe_step --on a "ip link set eth0 down; sleep 1"
+rxe_solo down --on a "$P --check"
+rxe_step --on a "ip link set eth0 up; $healthy"
+rxe_step --on a "rmmod rdma_ucm"
+rxe_solo no_ucm --on a "$P --check -R"
+rxe_step --on a "$mp rdma_ucm"
+rxe_step --on a "rdma link delete rxe0"
+rxe_solo no_device --on a "$P --check"
+rxe_step --on a "rdma link add rxe0 type rxe netdev eth0; $healthy"
+rxe_solo healthy --on a "$P --check -R --json '$R/healthy.json'"
+
+# Guest b: the netdev's MTU below what 256-byte RoCE packets need, -g at
+# an empty index, locked memory without CAP_IPC_LOCK (the guests run as
+# root, which the limit does not bind).
+rxe_step --on b "ip link set eth0 mtu 300; sleep 1"
+rxe_solo small_mtu --on b "$P --check"
+rxe_step --on b "ip link set eth0 mtu 1500; $healthy"
+rxe_solo empty_gid --on b "$P --check -g 200"
+nocap="setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock bash -c"
+rxe_solo memlock_8k --on b "$nocap \"ulimit -l 8 && exec '$RDMA_RC_EXAMPLE' --check\""
+rxe_solo memlock_0 --on b "$nocap \"ulimit -l 0 && exec '$RDMA_RC_EXAMPLE' --check\""
+rxe_solo healthy_b --on b "$P --check"
+rxe_go check 240
+
+# PASS lines only, and the verdict, on a healthy pair.
+for side in server client; do
+	out=$R/pair.$side.out
+	expect_rc "$R/pair.$side.rc" 0
+	expect_no_text "$out" "FAIL "
+	for c in uverbs devices device port link-layer gid-table gid mtu memlock atomics mem-window resources transports rdma-cm tcp exchange gid-pair path-mtu connect send read write atomic; do
+		expect_regex "$out" "^PASS $c +[^ ]"
+	done
+	expect_regex "$out" "^verdict: PASS: these two hosts can do RDMA with these options"
+	expect_text "$R/pair.$side.json" '"verdict": "PASS", "scope": "these two hosts"'
+	expect_text "$R/pair.$side.json" '{"name": "atomic", "status": "PASS", "value": "fetch_add '
+done
+expect_regex "$R/pair.client.out" "^PASS tcp +connected to 192.0.2.1 port 19980 in [0-9]+ ms$"
+expect_regex "$R/pair.client.out" "^PASS gid-pair +both RoCE v2 IPv4: ours ::ffff:192.0.2.2, the peer's ::ffff:192.0.2.1, routed from 192.0.2.2$"
+expect_regex "$R/pair.client.out" "^PASS send +send done in [0-9]+ ms$"
+# The steps' own lines (the remote address, the messages) stay out.
+expect_no_text "$R/pair.client.out" "Remote address"
+
+for side in server client; do
+	expect_rc "$R/cm.$side.rc" 0
+	expect_regex "$R/cm.$side.out" "^PASS connect +RDMA_CM connected QP 0x[0-9a-f]{6} and synced in [0-9]+ ms$"
+	expect_regex "$R/cm.$side.out" "^PASS atomic "
+	expect_regex "$R/cm.$side.out" "^verdict: PASS: these two hosts can do RDMA with these options"
+done
+expect_regex "$R/cm.client.out" "^PASS gid-pair +RDMA_CM resolved the path: ours ::ffff:192.0.2.2, the peer's ::ffff:192.0.2.1$"
+
+# GIDs of two families: both sides refuse before RTR.
+for side in server client; do
+	expect_rc "$R/family.$side.rc" 1
+	expect_regex "$R/family.$side.out" "^FAIL gid-pair .*one GID is IPv4 and the other IPv6.*; fix: the same -g on both sides"
+	expect_regex "$R/family.$side.out" "^verdict: FAIL: these two hosts cannot do RDMA with these options \(failed: gid-pair;"
+	expect_no_text "$R/family.$side.out" "PASS connect"
+done
+
+expect_rc "$R/refused.rc" 1
+expect_regex "$R/refused.out" "^FAIL tcp +192.0.2.1 port 19982 refused the connection for 3 s: nothing listens there; fix: start rdma_rc_example --check --pair -p 19982 on 192.0.2.1 first$"
+expect_rc "$R/dropped.rc" 1
+expect_regex "$R/dropped.out" "^FAIL tcp +no answer from 192.0.2.1 port 19983 within 4 s: the packets are dropped on the way; fix: let TCP port 19983 through the firewall"
+for run in refused dropped; do
+	ms=$(cat "$R/$run.ms")
+	if [ "$ms" -lt 60000 ]; then expect_status 0 0 "$run ended in $ms ms (bound 60000)"; else expect_status "$ms" "< 60000" "$run: ms"; fi
+done
+
+# No path between the GIDs: the pair's first operation fails on both
+# sides, each saying why, and nothing runs after it.
+for side in server client; do
+	expect_rc "$R/no_path.$side.rc" 1
+	expect_regex "$R/no_path.$side.out" "^PASS connect "
+	expect_no_text "$R/no_path.$side.out" "PASS read"
+	expect_regex "$R/no_path.$side.out" "^verdict: FAIL: these two hosts cannot do RDMA with these options \(failed: send;"
+done
+for side in server client; do
+	expect_regex "$R/no_path.$side.out" "^FAIL send +send failed after [0-9]+ ms: no completion within the timeout \(-t\): the packets do not arrive \(no path between the GIDs\), or the peer is stuck or gone; fix: check that each host reaches the other's GID address"
+done
+
+expect_rc "$R/down.rc" 1
+expect_regex "$R/down.out" "^FAIL port +port 1 of rxe0: down, physical state Disabled, netdev eth0; fix: ip link set eth0 up$"
+expect_rc "$R/no_ucm.rc" 1
+expect_regex "$R/no_ucm.out" "^FAIL rdma-cm +/dev/infiniband/rdma_cm: No such file or directory: the kernel module rdma_ucm is not loaded; fix: modprobe rdma_ucm$"
+expect_rc "$R/no_device.rc" 1
+expect_regex "$R/no_device.out" "^FAIL devices +no RDMA device found; fix: .*rdma link add rxe0 type rxe netdev eth0$"
+expect_rc "$R/small_mtu.rc" 1
+expect_regex "$R/small_mtu.out" "^FAIL mtu +active 256 bytes, but eth0's MTU 300 cannot carry it .*; fix: ip link set eth0 mtu 1500$"
+expect_rc "$R/empty_gid.rc" 1
+expect_regex "$R/empty_gid.out" "^FAIL gid +-g 200: an empty slot, no address .*; fix: -g 1, or leave -g out"
+# 8 KiB holds the one page a run registers: the check says so, and the
+# real registration (resources) agrees; with 0 both fail.
+expect_rc "$R/memlock_8k.rc" 0
+expect_regex "$R/memlock_8k.out" "^PASS memlock +limit 8 KiB, a run registers 4 KiB"
+expect_regex "$R/memlock_8k.out" "^PASS resources "
+expect_rc "$R/memlock_0.rc" 1
+expect_regex "$R/memlock_0.out" "^FAIL memlock +limit 0 KiB, a run registers 4 KiB: ibv_reg_mr will fail; fix: ulimit -l unlimited"
+expect_regex "$R/memlock_0.out" "^FAIL resources "
+for run in down no_ucm no_device small_mtu empty_gid memlock_0; do
+	expect_regex "$R/$run.out" "^verdict: FAIL: this host cannot do RDMA with these options"
+done
+
+# Both guests healthy again after their faults.
+for run in healthy healthy_b; do
+	expect_rc "$R/$run.rc" 0
+	expect_no_text "$R/$run.out" "FAIL "
+	expect_regex "$R/$run.out" "^verdict: PASS: this host can do RDMA with these options"
+done
+expect_regex "$R/healthy.out" "^PASS rdma-cm "
+expect_text "$R/healthy.json" '"verdict": "PASS", "scope": "this host"'
+finish

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The check mode's pure parts: its options beside the others, the lines
+ * and the verdict a user reads, the JSON file, what a failed operation
+ * means.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "check.h"
+#include "check_priv.h"
+#include "config.h"
+#include "parse_args.h"
+
+static void check_off_by_default(void **state)
+{
+	struct parse_result r = parse(NULL);
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	assert_false(check_is_on(&r.check));
+	assert_false(r.check.pair);
+	assert_null(r.cfg.json_path);
+	free_result(&r);
+}
+
+static void check_alone_client_and_server(void **state)
+{
+	struct parse_result alone = parse("--check", (char *)NULL);
+	struct parse_result server =
+		parse("--check", "--pair", "-p", "19981", (char *)NULL);
+	struct parse_result client = parse("--check", "--json", "c.json", "-g",
+					   "1", "host", (char *)NULL);
+
+	(void)state;
+	assert_int_equal(alone.ret, 0);
+	assert_true(check_is_on(&alone.check));
+	assert_false(alone.check.pair);
+	assert_null(alone.cfg.server_name);
+	assert_int_equal(server.ret, 0);
+	assert_true(server.check.pair);
+	assert_int_equal(server.cfg.tcp_port, 19981);
+	assert_int_equal(client.ret, 0);
+	assert_string_equal(client.cfg.server_name, "host");
+	assert_string_equal(client.cfg.json_path, "c.json");
+	assert_int_equal(client.cfg.gid_idx, 1);
+	free_result(&alone);
+	free_result(&server);
+	free_result(&client);
+}
+
+/* One usage error: -EINVAL, nothing on stdout, exactly @line on stderr. */
+static void expect_refused(struct parse_result r, const char *line)
+{
+	assert_int_equal(r.ret, -EINVAL);
+	assert_string_equal(r.err, line);
+	assert_string_equal(r.out, "");
+	free_result(&r);
+}
+
+static void check_bad_combinations(void **state)
+{
+	(void)state;
+	expect_refused(
+		parse("--check", "--bench", "lat", (char *)NULL),
+		"rdma_rc_example: options --bench lat|bw and --check cannot be given together\n");
+	expect_refused(parse("--pair", (char *)NULL),
+		       "rdma_rc_example: option --pair needs --check\n");
+	expect_refused(
+		parse("--check", "--pair", "host", (char *)NULL),
+		"rdma_rc_example: option --pair makes this side the server: give it no SERVER\n");
+	expect_refused(
+		parse("--check", "-c", "ud", (char *)NULL),
+		"rdma_rc_example: option --check checks RC, not --connection UD\n");
+	expect_refused(
+		parse("--json", "x.json", (char *)NULL),
+		"rdma_rc_example: option --json needs --bench lat|bw or --check\n");
+	expect_refused(
+		parse("--check", "--json", "", (char *)NULL),
+		"rdma_rc_example: invalid --json value '' (expected a file name)\n");
+}
+
+static void check_help_lists_the_mode(void **state)
+{
+	struct parse_result r = parse("--help", (char *)NULL);
+
+	(void)state;
+	assert_int_equal(r.ret, 1);
+	assert_non_null(strstr(r.out, "\ncheck mode (docs/check.md):\n"));
+	assert_non_null(strstr(r.out, "      --pair "));
+	assert_non_null(strstr(r.out, "      --json FILE "));
+	free_result(&r);
+}
+
+/* What the report printed, into a string the test frees. */
+struct printed {
+	char *text;
+	size_t len;
+	FILE *f;
+};
+
+static void printed_open(struct printed *p)
+{
+	p->text = NULL;
+	p->f = open_memstream(&p->text, &p->len);
+	assert_non_null(p->f);
+}
+
+static void printed_close(struct printed *p)
+{
+	fclose(p->f);
+}
+
+static void lines_name_status_value_and_fix(void **state)
+{
+	struct check_report r;
+	struct printed p;
+
+	(void)state;
+	printed_open(&p);
+	check_report_init(&r, p.f);
+	check_add(&r, "port", CHECK_PASS, NULL, "port %d: %s", 1, "active");
+	check_add(&r, "mtu", CHECK_FAIL, "ip link set eth0 mtu 1500",
+		  "active %d bytes", 256);
+	printed_close(&p);
+	assert_string_equal(
+		p.text,
+		"PASS port        port 1: active\n"
+		"FAIL mtu         active 256 bytes; fix: ip link set eth0 mtu 1500\n");
+	assert_int_equal(r.count, 2);
+	assert_string_equal(r.items[1].fix, "ip link set eth0 mtu 1500");
+	free(p.text);
+}
+
+static void verdict_passes_with_warnings_fails_on_one_fail(void **state)
+{
+	struct check_report r;
+	struct printed p;
+
+	(void)state;
+	check_report_init(&r, NULL);
+	check_add(&r, "atomics", CHECK_WARN, "x", "none");
+	check_add(&r, "port", CHECK_PASS, NULL, "active");
+	assert_true(check_passed(&r));
+	printed_open(&p);
+	check_print_verdict(&r, "this host", p.f);
+	printed_close(&p);
+	assert_string_equal(
+		p.text,
+		"verdict: PASS: this host can do RDMA with these options (2 checks, warnings: 1)\n");
+	free(p.text);
+
+	check_add(&r, "gid", CHECK_FAIL, "-g 1", "empty");
+	check_add(&r, "tcp", CHECK_FAIL, NULL, "refused");
+	assert_false(check_passed(&r));
+	printed_open(&p);
+	check_print_verdict(&r, "these two hosts", p.f);
+	printed_close(&p);
+	assert_string_equal(
+		p.text,
+		"verdict: FAIL: these two hosts cannot do RDMA with these options (failed: gid, tcp; warnings: 1)\n");
+	free(p.text);
+}
+
+static void json_has_every_check_escaped(void **state)
+{
+	struct check_report r;
+	struct printed p;
+
+	(void)state;
+	check_report_init(&r, NULL);
+	check_add(&r, "gid", CHECK_FAIL, "-g 1", "entry \"5\" is empty\\");
+	check_add(&r, "port", CHECK_PASS, NULL, "active");
+	printed_open(&p);
+	check_write_json(&r, "this host", p.f);
+	printed_close(&p);
+	assert_string_equal(
+		p.text,
+		"{\"verdict\": \"FAIL\", \"scope\": \"this host\", \"checks\": [\n"
+		"  {\"name\": \"gid\", \"status\": \"FAIL\", \"value\": \"entry \\\"5\\\" is empty\\\\\", \"fix\": \"-g 1\"},\n"
+		"  {\"name\": \"port\", \"status\": \"PASS\", \"value\": \"active\", \"fix\": null}\n"
+		"]}\n");
+	free(p.text);
+}
+
+static void a_long_value_is_cut_not_overrun(void **state)
+{
+	char longer[CHECK_VALUE_MAX * 2];
+	struct check_report r;
+
+	(void)state;
+	memset(longer, 'x', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	check_report_init(&r, NULL);
+	check_add(&r, "gid-table", CHECK_PASS, NULL, "%s", longer);
+	assert_int_equal(strlen(r.items[0].value), CHECK_VALUE_MAX - 1);
+}
+
+static void op_failures_name_the_cause(void **state)
+{
+	const char *fix;
+
+	(void)state;
+	assert_non_null(strstr(check_op_failure(-EHOSTUNREACH, &fix),
+			       "retry exceeded"));
+	assert_non_null(strstr(check_op_failure(-EHOSTUNREACH, &fix),
+			       "no path between the GIDs"));
+	assert_non_null(fix);
+	assert_non_null(strstr(check_op_failure(-EAGAIN, &fix), "RNR"));
+	assert_non_null(fix);
+	assert_non_null(
+		strstr(check_op_failure(-EACCES, &fix), "remote access error"));
+	assert_non_null(fix);
+	assert_non_null(strstr(check_op_failure(-ETIMEDOUT, &fix),
+			       "no completion within the timeout (-t)"));
+	assert_non_null(fix);
+	assert_string_equal(check_op_failure(-ENOMEM, &fix), strerror(ENOMEM));
+	assert_null(fix);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(check_off_by_default),
+		cmocka_unit_test(check_alone_client_and_server),
+		cmocka_unit_test(check_bad_combinations),
+		cmocka_unit_test(check_help_lists_the_mode),
+		cmocka_unit_test(lines_name_status_value_and_fix),
+		cmocka_unit_test(
+			verdict_passes_with_warnings_fails_on_one_fail),
+		cmocka_unit_test(json_has_every_check_escaped),
+		cmocka_unit_test(a_long_value_is_cut_not_overrun),
+		cmocka_unit_test(op_failures_name_the_cause),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
