@@ -85,9 +85,10 @@ void config_defaults(struct config *cfg);
 
 /*
  * Parse the command line into @cfg, and the options of each of @modes (a
- * NULL-terminated array, or NULL for none) into its settings. Pure: no exit(), no globals kept, safe to call repeatedly
- * (getopt is reset); strings in @cfg point into @argv, and GNU getopt may
- * reorder @argv. Help and version go to @out, errors (one line) to @err.
+ * NULL-terminated array, or NULL for none) into its settings. Pure: no
+ * exit(), no globals kept, safe to call repeatedly (getopt is reset);
+ * strings in @cfg point into @argv, and GNU getopt may reorder @argv. Help
+ * and version go to @out, errors (one line) to @err.
  * Returns 0 to run, 1 when help or version was printed, -EINVAL on a usage
  * error.
  */
