@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench_priv.h"
+#include "json.h"
 
 #define BYTES_PER_MIB	1048576.0
 #define BYTES_PER_GBIT	125000000.0 /* 10^9 bits */
@@ -76,20 +77,6 @@ static void write_result(FILE *f, const struct bench_config *bc,
 			r->bw.msg_rate_mpps);
 }
 
-/* A device name is [A-Za-z0-9_]: nothing to escape, but never trust it. */
-static void write_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++)
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, f);
-	fputc('"', f);
-}
-
 int bench_write_json(const struct bench_config *bc, const char *path,
 		     const struct bench_run *run, const char *device,
 		     const struct bench_result *results, size_t count)
@@ -106,7 +93,7 @@ int bench_write_json(const struct bench_config *bc, const char *path,
 	}
 	fprintf(f, "{\"mode\": \"%s\", \"op\": \"%s\", \"device\": ",
 		bench_mode_name(bc->mode), bench_op_name(bc->op));
-	write_string(f, device);
+	json_write_string(f, device);
 	if (bc->mode == BENCH_LAT)
 		fprintf(f, ", \"unit\": \"usec\"");
 	else

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check_priv.h"
+#include "json.h"
 
 void check_report_init(struct check_report *r, FILE *out)
 {
@@ -93,43 +94,28 @@ void check_print_verdict(const struct check_report *r, const char *scope,
 	fprintf(out, "; warnings: %zu)\n", warnings);
 }
 
-/* @s as a JSON string: quotes, backslashes and control bytes escaped. */
-static void write_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 void check_write_json(const struct check_report *r, const char *scope,
 		      FILE *out)
 {
 	size_t i;
 
 	fputs("{\"verdict\": ", out);
-	write_string(out, check_passed(r) ? "PASS" : "FAIL");
+	json_write_string(out, check_passed(r) ? "PASS" : "FAIL");
 	fputs(", \"scope\": ", out);
-	write_string(out, scope);
+	json_write_string(out, scope);
 	fputs(", \"checks\": [", out);
 	for (i = 0; i < r->count; i++) {
 		const struct check_item *item = &r->items[i];
 
 		fputs(i ? ",\n  {\"name\": " : "\n  {\"name\": ", out);
-		write_string(out, item->name);
+		json_write_string(out, item->name);
 		fputs(", \"status\": ", out);
-		write_string(out, check_status_name(item->status));
+		json_write_string(out, check_status_name(item->status));
 		fputs(", \"value\": ", out);
-		write_string(out, item->value);
+		json_write_string(out, item->value);
 		fputs(", \"fix\": ", out);
 		if (item->fix[0])
-			write_string(out, item->fix);
+			json_write_string(out, item->fix);
 		else
 			fputs("null", out);
 		fputc('}', out);
