@@ -58,7 +58,7 @@ if [ "${CI:-}" = true ]; then
 	cmake --build "$plain_dir" -j2
 	(cd "$plain_dir" && ctest -L unit --output-on-failure) || status=$?
 	cmake_args+=(-DRDMA_WERROR=ON -DRDMA_SANITIZE=ON
-		"-DRDMA_PLAIN_PROGRAM=$plain_dir/src/rdma_rc_example")
+		"-DRDMA_PLAIN_PROGRAM=$plain_dir/rdma_rc_example")
 fi
 cmake "${cmake_args[@]}"
 cmake --build "$BUILD_DIR" -j2
