@@ -166,7 +166,7 @@ if [ -n "$DRY_RUN" ]; then
 fi
 
 BUILD=$(readlink -f "$BUILD")
-PROGRAM=$BUILD/src/rdma_rc_example
+PROGRAM=$BUILD/rdma_rc_example
 [ -x "$PROGRAM" ] || die "no $PROGRAM: build first (cmake -S . -B build && cmake --build build)"
 # A binary older than the sources would be measured as if it were them.
 cmake --build "$BUILD" >&2 || die "failed to bring $BUILD up to date (cmake --build $BUILD)"

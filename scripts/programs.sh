@@ -24,13 +24,11 @@ build_programs() {
 	MC_EXAMPLE=$(find_program rdma_mc_example "${RDMA_MC_EXAMPLE:-}")
 }
 
-# find_program NAME [GIVEN]: GIVEN when set, else the executable NAME in
-# the build tree.
+# find_program NAME [GIVEN]: GIVEN when set, else the executable NAME at
+# the top of the build tree, where CMake puts both programs (a search of
+# the tree could find an older copy, or the package test's installed one).
 find_program() {
-	local name=$1 exe=${2:-}
-	if [ -z "$exe" ]; then
-		exe=$(find "$BUILD_DIR" -type f -name "$name" -perm -u+x | head -n 1)
-	fi
+	local name=$1 exe=${2:-$BUILD_DIR/$1}
 	if [ -z "$exe" ] || [ ! -x "$exe" ]; then
 		die "$name was not built under $BUILD_DIR"
 	fi

@@ -22,8 +22,10 @@ case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
 
 # gnuplot-nox: bench_link_restart runs scripts/bench.sh, which draws plots.
 # tshark: the wire tests decode the link's packets with scripts/wire.py.
+# mandoc: the man page tests lint the pages. dpkg-dev (dpkg-shlibdeps) and
+# file: cpack's Debian package finds its dependencies with them.
 BUILD_PACKAGES=(gcc make cmake pkg-config libibverbs-dev librdmacm-dev
-	libcmocka-dev python3 valgrind gnuplot-nox tshark)
+	libcmocka-dev python3 valgrind gnuplot-nox tshark mandoc dpkg-dev file)
 
 die() {
 	echo "test.sh: $*" >&2
@@ -58,7 +60,7 @@ if [ "${CI:-}" = true ]; then
 	cmake --build "$plain_dir" -j2
 	(cd "$plain_dir" && ctest -L unit --output-on-failure) || status=$?
 	cmake_args+=(-DRDMA_WERROR=ON -DRDMA_SANITIZE=ON
-		"-DRDMA_PLAIN_PROGRAM=$plain_dir/src/rdma_rc_example")
+		"-DRDMA_PLAIN_PROGRAM=$plain_dir/rdma_rc_example")
 fi
 cmake "${cmake_args[@]}"
 cmake --build "$BUILD_DIR" -j2

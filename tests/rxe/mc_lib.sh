@@ -7,7 +7,7 @@
 
 . "$(dirname "$0")/lib.sh"
 
-MC_BIN=${RDMA_MC_EXAMPLE:-$BUILD_DIR/src/mc/rdma_mc_example}
+MC_BIN=${RDMA_MC_EXAMPLE:-$BUILD_DIR/rdma_mc_example}
 
 if [ ! -x "$MC_BIN" ]; then
 	echo "FAIL: rdma_mc_example is not built: no executable $MC_BIN"

@@ -33,3 +33,14 @@ rxe_add_test(check check.sh TIMEOUT 300)
 # against what the programs printed: one plan of at most 150 s (plus the
 # rig's 10 s slack).
 rxe_add_test(wire_two_guests wire_two_guests.sh TIMEOUT 200)
+# The Debian package (cpack -G DEB), unpacked into a scratch root, its
+# installed program through the manual's flow across the two guests: one
+# pair of at most 120 s (plus the rig's 10 s slack) after cpack. CPack finds
+# the package's dependencies with dpkg-shlibdeps (dpkg-dev) and file.
+find_program(RDMA_DPKG_SHLIBDEPS dpkg-shlibdeps)
+find_program(RDMA_FILE_COMMAND file)
+if(NOT RDMA_DPKG_SHLIBDEPS OR NOT RDMA_FILE_COMMAND)
+	message(STATUS "dpkg-shlibdeps or file not found (Debian: dpkg-dev, file): the package test is not registered")
+else()
+	rxe_add_test(package package.sh TIMEOUT 200)
+endif()

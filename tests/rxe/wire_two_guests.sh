@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 
-MC_BIN=${RDMA_MC_EXAMPLE:-$BUILD_DIR/src/mc/rdma_mc_example}
+MC_BIN=${RDMA_MC_EXAMPLE:-$BUILD_DIR/rdma_mc_example}
 P="'$RDMA_RC_EXAMPLE'"
 OPS=send,read,write,send_imm,write_imm,fetch_add,cmp_swap,mw
 MC_COUNT=3
