@@ -91,8 +91,8 @@ while [ $# -gt 0 ]; do
 done
 
 case "$GUESTS" in
-1 | 2) SETUPS=$GUESTS ;;
-both) SETUPS="1 2" ;;
+1 | 2) SETUPS=("$GUESTS") ;;
+both) SETUPS=(1 2) ;;
 *) die "invalid --guests value '$GUESTS' (expected 1, 2 or both)" ;;
 esac
 case "$CONTROL" in
@@ -159,7 +159,7 @@ write_plan() {
 }
 
 if [ -n "$DRY_RUN" ]; then
-	for setup in $SETUPS; do
+	for setup in "${SETUPS[@]}"; do
 		write_plan "$setup"
 	done
 	exit 0
@@ -302,9 +302,8 @@ run_setup() {
 	rm -f "$todo"
 }
 
-for setup in $SETUPS; do
+for setup in "${SETUPS[@]}"; do
 	run_setup "$setup"
 done
 
-# shellcheck disable=SC2086 # one argument per set-up
-python3 "$SCRIPTS/bench-report.py" "$OUT" $SETUPS
+python3 "$SCRIPTS/bench-report.py" "$OUT" "${SETUPS[@]}"
