@@ -56,6 +56,10 @@ die() {
 	exit 1
 }
 
+note() {
+	echo "bench.sh: $*" >&2
+}
+
 GUESTS=both
 RUNS=3
 OPS=send,write,read,fetch_add
@@ -180,15 +184,11 @@ else
 	rm -f "$OUT/control"
 fi
 
-command -v gnuplot >/dev/null 2>&1 || {
-	echo "bench.sh: installing gnuplot-nox" >&2
-	if [ "$(id -u)" -eq 0 ]; then
-		apt-get install -y -q --no-install-recommends gnuplot-nox >&2
-	else
-		sudo apt-get install -y -q --no-install-recommends gnuplot-nox >&2
-	fi
-}
-command -v ib_send_lat >/dev/null 2>&1 || die "perftest is not installed (apt-get install perftest)"
+# perftest to measure against, gnuplot to draw the plots, python3 for the
+# report; rxe-vm installs what the guests need.
+# shellcheck source=scripts/packages.sh
+. "$SCRIPTS/packages.sh"
+install_missing_packages perftest gnuplot-nox python3
 
 SESSION=
 cleanup() {
