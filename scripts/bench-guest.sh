@@ -14,10 +14,15 @@
 # on guest a's stdout with two guests, after the client's block with one.
 # CONTROL=ours or CONTROL=perftest (bench.sh --control) runs that tool in
 # both tools' turns; TOOL in the markers still names the turn.
+# PROGRESS, when set, is a file that bench.sh shows as it grows: the side
+# that runs the clients writes a line there as each measurement starts,
+# "measurement K of TOTAL (...)", K counting the whole plan of the set-up.
 set -uo pipefail
 
 : "${PROGRAM:?}" "${PLAN:?}" "${ROLE:?}"
 CONTROL=${CONTROL:-}
+PROGRESS=${PROGRESS:-}
+TOTAL=${TOTAL:-?}
 # Every wait is bounded: a server gives up this long after it started, and
 # is killed 10 s later if SIGTERM did not end it; a side still running would
 # keep the next measurement's clients out.
@@ -103,18 +108,29 @@ show_failed_server() {
 	cat "$file"
 }
 
+# A line for bench.sh to show, from the side that runs the clients.
+progress() {
+	[ -n "$PROGRESS" ] && [ "$ROLE" != server ] || return 0
+	echo "$*" >>"$PROGRESS"
+}
+
 # One measurement of the plan, in this guest's role (the fields of a plan
-# line).
+# line; INDEX "warm" for the warm-up, which says nothing of its own).
 measure() {
 	local setup=$1 run=$2 idx=$3 turn=$4 mode=$5 op=$6 size=$7 iters=$8 port=$9
-	local tool=${CONTROL:-$4} server head
+	local tool=${CONTROL:-$4} server head where='' who=$4 guests="$1 guests"
 	head="$setup $run $idx $turn $mode $op $size $iters"
+	[ "$setup" = 1 ] && guests="1 guest"
+	[ "$idx" = warm ] ||
+		where="measurement $((idx + 1)) of $TOTAL ($guests, run $run): $mode $op $size B, $iters iterations"
+	[ "$tool" = "$turn" ] || who="$tool, in the turn of $turn"
 	if [ "$tool" = ours ]; then
 		ours_command "$mode" "$op" "$size" "$iters" "$port"
-	else
-		perftest_command "$mode" "$op" "$size" "$iters" "$port" ||
-			return 0
+	elif ! perftest_command "$mode" "$op" "$size" "$iters" "$port"; then
+		[ -z "$where" ] || progress "$where: skipped, perftest has no tool for $op"
+		return 0
 	fi
+	[ -z "$where" ] || progress "$where: ${CMD[0]##*/} ($who)"
 	case "$ROLE" in
 	server)
 		# Only a failure's output is kept: it tells why the client's
@@ -148,6 +164,7 @@ measure() {
 # on every boot, would pay for it.  Both tools measure the first line's
 # cell once, 20 iterations, on ports of their own; the output is dropped.
 read -r setup run idx tool mode op size iters port <"$PLAN" || exit 0
+progress "warming up: each tool once on $mode $op $size B, 20 iterations"
 measure "$setup" "$run" warm ours "$mode" "$op" "$size" 20 19990 >/dev/null 2>&1
 measure "$setup" "$run" warm perftest "$mode" "$op" "$size" 20 19991 >/dev/null 2>&1
 

@@ -191,7 +191,12 @@ fi
 install_missing_packages perftest gnuplot-nox python3
 
 SESSION=
+# The rxe-vm exec that runs in the background while its progress is shown.
+EXEC_PID=
 cleanup() {
+	if [ -n "$EXEC_PID" ]; then
+		kill "$EXEC_PID" 2>/dev/null || true
+	fi
 	if [ -n "$SESSION" ]; then
 		"$RXE_VM" stop "$SESSION" >/dev/null 2>&1 || true
 	fi
@@ -224,31 +229,52 @@ output_through() {
 	head -n "$n" "$file"
 }
 
-# Boot the guests of SETUP and run the measurements of plan file TODO;
-# their outputs go to PREFIX.a.out (and .b.out), the consoles to
-# PREFIX.console-a.log (and -b).
+# Show the lines FILE gets, each after "bench.sh: ", until process PID
+# has ended (tail looks once a second) and FILE has been read to its end.
+show_progress() {
+	local file=$1 pid=$2 line
+	tail -n +1 -F --pid="$pid" "$file" 2>/dev/null |
+		while IFS= read -r line; do
+			echo "bench.sh: $line" >&2
+		done
+}
+
+# Boot the guests of SETUP and run the measurements of plan file TODO, out
+# of TOTAL in the set-up's plan; their outputs go to PREFIX.a.out (and
+# .b.out), the consoles to PREFIX.console-a.log (and -b).  Each
+# measurement's line is shown as it starts.
 run_part() {
-	local setup=$1 todo=$2 prefix=$3 g
+	local setup=$1 todo=$2 total=$3 prefix=$4 g
 	SESSION=$OUT/session-$setup
+	note "booting $setup guest(s) for $(wc -l <"$todo") measurement(s)"
 	"$RXE_VM" start --guests "$setup" "$SESSION" >&2
 	# Asked first: after a stopped link the guests are still busy.
 	"$RXE_VM" exec --out "$OUT/setup-$setup" "$SESSION" \
 		-a 'uname -r; nproc' >/dev/null || true
+	# The guests see the session folder read-write at the same path.
+	local progress=$SESSION/progress
+	: >"$progress"
 	local runner="bash $SCRIPTS/bench-guest.sh"
 	local common="PROGRAM='$PROGRAM' PLAN='$todo' CONTROL='$CONTROL'"
+	common+=" PROGRESS='$progress' TOTAL=$total"
 	# Generous: perftest in one guest can take tens of ms per round trip.
 	local timeout=$((600 + $(wc -l <"$todo") * 120))
+	# exec: the background process is rxe-vm exec itself, for cleanup.
 	(
 		cd "$OUT"
 		if [ "$setup" = 1 ]; then
-			"$RXE_VM" exec --timeout "$timeout" --out "$prefix" "$SESSION" \
-				-a "env $common ROLE=both $runner" >/dev/null || true
+			exec "$RXE_VM" exec --timeout "$timeout" --out "$prefix" "$SESSION" \
+				-a "env $common ROLE=both $runner" >/dev/null
 		else
-			"$RXE_VM" exec --timeout "$timeout" --out "$prefix" "$SESSION" \
+			exec "$RXE_VM" exec --timeout "$timeout" --out "$prefix" "$SESSION" \
 				-a "env $common ROLE=server $runner" \
-				-b "env $common ROLE=client $runner" >/dev/null || true
+				-b "env $common ROLE=client $runner" >/dev/null
 		fi
-	)
+	) &
+	EXEC_PID=$!
+	show_progress "$progress" "$EXEC_PID" || true
+	wait "$EXEC_PID" || true
+	EXEC_PID=
 	"$RXE_VM" stop "$SESSION" >&2 || true
 	SESSION=
 	for g in a b; do
@@ -261,17 +287,18 @@ run_part() {
 # measurements kept end up in guests-SETUP.a.out (and .b.out) for
 # bench-report.py, each part's whole outputs in guests-SETUP.partN.*.
 run_setup() {
-	local setup=$1 part=1 client=b last line g
+	local setup=$1 part=1 client=b last line g total
 	local plan=$OUT/plan-$setup.txt todo=$OUT/todo-$setup.txt
 	local prefix=$OUT/guests-$setup
 	[ "$setup" = 1 ] && client=a
 	write_plan "$setup" >"$plan"
-	echo "bench.sh: $setup guest(s): $(wc -l <"$plan") measurements" >&2
+	total=$(wc -l <"$plan")
+	echo "bench.sh: $setup guest(s): $total measurements" >&2
 	cp "$plan" "$todo"
 	: >"$prefix.a.out"
 	[ "$setup" = 1 ] || : >"$prefix.b.out"
 	while :; do
-		run_part "$setup" "$todo" "$prefix.part$part"
+		run_part "$setup" "$todo" "$total" "$prefix.part$part"
 		line=$(cat "$prefix.part$part".console-?.log 2>/dev/null |
 			grep -a -m 1 -E "$FROZEN_LINK") || line=
 		if [ -z "$line" ]; then
