@@ -47,7 +47,8 @@ Options:
 
 perftest's write_imm latency and bandwidth are ib_write_lat/ib_write_bw
 with --write_with_imm; cmp_swap is ib_atomic_* -A CMP_AND_SWAP.
-Writes DIR/table.txt, DIR/results.json, DIR/*.png and the raw outputs.
+Writes DIR/table.txt, DIR/results.json, DIR/*.png and the raw outputs;
+says on stderr as each measurement starts which one it is (K of N).
 EOF
 }
 
