@@ -14,12 +14,15 @@
 # on guest a's stdout with two guests, after the client's block with one.
 # CONTROL=ours or CONTROL=perftest (bench.sh --control) runs that tool in
 # both tools' turns; TOOL in the markers still names the turn.
-# The commands are built as strings and split into words on purpose.
-# shellcheck disable=SC2086
+# PROGRESS, when set, is a file that bench.sh shows as it grows: the side
+# that runs the clients writes a line there as each measurement starts,
+# "measurement K of TOTAL (...)", K counting the whole plan of the set-up.
 set -uo pipefail
 
 : "${PROGRAM:?}" "${PLAN:?}" "${ROLE:?}"
 CONTROL=${CONTROL:-}
+PROGRESS=${PROGRESS:-}
+TOTAL=${TOTAL:-?}
 # Every wait is bounded: a server gives up this long after it started, and
 # is killed 10 s later if SIGTERM did not end it; a side still running would
 # keep the next measurement's clients out.
@@ -37,21 +40,24 @@ server) SERVER_ADDR= ;;
 *) echo "bench-guest.sh: unknown ROLE '$ROLE'" >&2; exit 2 ;;
 esac
 
-# perftest's tool and options for OP in MODE (lat or bw).
+# CMD: perftest's tool and options for OP in MODE (lat or bw); fails for
+# an operation perftest has no tool for.
 perftest_command() {
 	local mode=$1 op=$2 size=$3 iters=$4 port=$5
-	local common="-d rxe0 -x 1 -F -p $port -n $iters"
+	local common=(-d rxe0 -x 1 -F -p "$port" -n "$iters")
 	case "$op" in
-	send | write | read) echo "ib_${op}_$mode $common -s $size" ;;
-	fetch_add) echo "ib_atomic_$mode $common -A FETCH_AND_ADD" ;;
-	cmp_swap) echo "ib_atomic_$mode $common -A CMP_AND_SWAP" ;;
+	send | write | read) CMD=("ib_${op}_$mode" "${common[@]}" -s "$size") ;;
+	fetch_add) CMD=("ib_atomic_$mode" "${common[@]}" -A FETCH_AND_ADD) ;;
+	cmp_swap) CMD=("ib_atomic_$mode" "${common[@]}" -A CMP_AND_SWAP) ;;
 	*) return 1 ;;
 	esac
 }
 
+# CMD: rdma_rc_example's benchmark mode for OP in MODE.
 ours_command() {
 	local mode=$1 op=$2 size=$3 iters=$4 port=$5
-	echo "$PROGRAM --bench $mode --op $op -s $size -n $iters -g 1 -p $port -t 60"
+	CMD=("$PROGRAM" --bench "$mode" --op "$op" -s "$size" -n "$iters" -g 1
+		-p "$port" -t 60)
 }
 
 # Run a command within the bound: SIGTERM at SERVER_BOUND, SIGKILL 10 s on.
@@ -59,19 +65,21 @@ bounded() {
 	timeout -k 10 "$SERVER_BOUND" "$@"
 }
 
+# The server side of CMD, as TOOL runs it.
 run_server() {
-	local tool=$1 cmd=$2
+	local tool=$1
 	if [ "$tool" = ours ]; then
-		bounded $cmd --accept-timeout "$SERVER_BOUND"
+		bounded "${CMD[@]}" --accept-timeout "$SERVER_BOUND"
 	else
-		bounded $cmd
+		bounded "${CMD[@]}"
 	fi
 }
 
+# The client side of CMD, as TOOL runs it, for measurement IDX.
 run_client() {
-	local tool=$1 cmd=$2 idx=$3 try rc=1
+	local tool=$1 idx=$2 try rc=1
 	if [ "$tool" = ours ]; then
-		bounded $cmd --connect-timeout 60 \
+		bounded "${CMD[@]}" --connect-timeout 60 \
 			--json "$WORK/$idx.json" "$SERVER_ADDR"
 		rc=$?
 		[ -e "$WORK/$idx.json" ] && { echo "=== JSON"; cat "$WORK/$idx.json"; }
@@ -79,15 +87,15 @@ run_client() {
 	fi
 	# perftest's client does not retry: try until the server listens.
 	for ((try = 0; try < CONNECT_TRIES; try++)); do
-		bounded $cmd "$SERVER_ADDR" >out.$idx 2>err.$idx
+		bounded "${CMD[@]}" "$SERVER_ADDR" >"out.$idx" 2>"err.$idx"
 		rc=$?
-		if [ $rc -eq 0 ] || ! grep -q "Couldn't connect" err.$idx; then
-			cat out.$idx err.$idx
+		if [ $rc -eq 0 ] || ! grep -q "Couldn't connect" "err.$idx"; then
+			cat "out.$idx" "err.$idx"
 			return $rc
 		fi
 		sleep 1
 	done
-	cat out.$idx err.$idx
+	cat "out.$idx" "err.$idx"
 	return $rc
 }
 
@@ -100,38 +108,50 @@ show_failed_server() {
 	cat "$file"
 }
 
+# A line for bench.sh to show, from the side that runs the clients.
+progress() {
+	[ -n "$PROGRESS" ] && [ "$ROLE" != server ] || return 0
+	echo "$*" >>"$PROGRESS"
+}
+
 # One measurement of the plan, in this guest's role (the fields of a plan
-# line).
+# line; INDEX "warm" for the warm-up, which says nothing of its own).
 measure() {
 	local setup=$1 run=$2 idx=$3 turn=$4 mode=$5 op=$6 size=$7 iters=$8 port=$9
-	local tool=${CONTROL:-$4} cmd server
+	local tool=${CONTROL:-$4} server head where='' who=$4 guests="$1 guests"
+	head="$setup $run $idx $turn $mode $op $size $iters"
+	[ "$setup" = 1 ] && guests="1 guest"
+	[ "$idx" = warm ] ||
+		where="measurement $((idx + 1)) of $TOTAL ($guests, run $run): $mode $op $size B, $iters iterations"
+	[ "$tool" = "$turn" ] || who="$tool, in the turn of $turn"
 	if [ "$tool" = ours ]; then
-		cmd=$(ours_command "$mode" "$op" "$size" "$iters" "$port")
-	else
-		cmd=$(perftest_command "$mode" "$op" "$size" "$iters" "$port") ||
-			return 0
+		ours_command "$mode" "$op" "$size" "$iters" "$port"
+	elif ! perftest_command "$mode" "$op" "$size" "$iters" "$port"; then
+		[ -z "$where" ] || progress "$where: skipped, perftest has no tool for $op"
+		return 0
 	fi
+	[ -z "$where" ] || progress "$where: ${CMD[0]##*/} ($who)"
 	case "$ROLE" in
 	server)
 		# Only a failure's output is kept: it tells why the client's
 		# measurement of the same index failed or stalled.
-		run_server "$tool" "$cmd" >server.$idx 2>&1 ||
-			show_failed_server server.$idx $setup $run $idx $turn $mode $op $size $iters
-		rm -f server.$idx
+		run_server "$tool" >"server.$idx" 2>&1 ||
+			show_failed_server "server.$idx" "$head"
+		rm -f "server.$idx"
 		;;
 	both)
-		run_server "$tool" "$cmd" >server.$idx 2>&1 &
+		run_server "$tool" >"server.$idx" 2>&1 &
 		server=$!
-		echo "=== RESULT $setup $run $idx $turn $mode $op $size $iters"
-		run_client "$tool" "$cmd" "$idx" 2>&1
+		echo "=== RESULT $head"
+		run_client "$tool" "$idx" 2>&1
 		echo "=== END rc=$?"
 		wait "$server" ||
-			show_failed_server server.$idx $setup $run $idx $turn $mode $op $size $iters
-		rm -f server.$idx
+			show_failed_server "server.$idx" "$head"
+		rm -f "server.$idx"
 		;;
 	client)
-		echo "=== RESULT $setup $run $idx $turn $mode $op $size $iters"
-		run_client "$tool" "$cmd" "$idx" 2>&1
+		echo "=== RESULT $head"
+		run_client "$tool" "$idx" 2>&1
 		echo "=== END rc=$?"
 		;;
 	esac
@@ -144,6 +164,7 @@ measure() {
 # on every boot, would pay for it.  Both tools measure the first line's
 # cell once, 20 iterations, on ports of their own; the output is dropped.
 read -r setup run idx tool mode op size iters port <"$PLAN" || exit 0
+progress "warming up: each tool once on $mode $op $size B, 20 iterations"
 measure "$setup" "$run" warm ours "$mode" "$op" "$size" 20 19990 >/dev/null 2>&1
 measure "$setup" "$run" warm perftest "$mode" "$op" "$size" 20 19991 >/dev/null 2>&1
 

@@ -47,13 +47,18 @@ Options:
 
 perftest's write_imm latency and bandwidth are ib_write_lat/ib_write_bw
 with --write_with_imm; cmp_swap is ib_atomic_* -A CMP_AND_SWAP.
-Writes DIR/table.txt, DIR/results.json, DIR/*.png and the raw outputs.
+Writes DIR/table.txt, DIR/results.json, DIR/*.png and the raw outputs;
+says on stderr as each measurement starts which one it is (K of N).
 EOF
 }
 
 die() {
 	echo "bench.sh: $*" >&2
 	exit 1
+}
+
+note() {
+	echo "bench.sh: $*" >&2
 }
 
 GUESTS=both
@@ -91,8 +96,8 @@ while [ $# -gt 0 ]; do
 done
 
 case "$GUESTS" in
-1 | 2) SETUPS=$GUESTS ;;
-both) SETUPS="1 2" ;;
+1 | 2) SETUPS=("$GUESTS") ;;
+both) SETUPS=(1 2) ;;
 *) die "invalid --guests value '$GUESTS' (expected 1, 2 or both)" ;;
 esac
 case "$CONTROL" in
@@ -159,7 +164,7 @@ write_plan() {
 }
 
 if [ -n "$DRY_RUN" ]; then
-	for setup in $SETUPS; do
+	for setup in "${SETUPS[@]}"; do
 		write_plan "$setup"
 	done
 	exit 0
@@ -180,18 +185,19 @@ else
 	rm -f "$OUT/control"
 fi
 
-command -v gnuplot >/dev/null 2>&1 || {
-	echo "bench.sh: installing gnuplot-nox" >&2
-	if [ "$(id -u)" -eq 0 ]; then
-		apt-get install -y -q --no-install-recommends gnuplot-nox >&2
-	else
-		sudo apt-get install -y -q --no-install-recommends gnuplot-nox >&2
-	fi
-}
-command -v ib_send_lat >/dev/null 2>&1 || die "perftest is not installed (apt-get install perftest)"
+# perftest to measure against, gnuplot to draw the plots, python3 for the
+# report; rxe-vm installs what the guests need.
+# shellcheck source=scripts/packages.sh
+. "$SCRIPTS/packages.sh"
+install_missing_packages perftest gnuplot-nox python3
 
 SESSION=
+# The rxe-vm exec that runs in the background while its progress is shown.
+EXEC_PID=
 cleanup() {
+	if [ -n "$EXEC_PID" ]; then
+		kill "$EXEC_PID" 2>/dev/null || true
+	fi
 	if [ -n "$SESSION" ]; then
 		"$RXE_VM" stop "$SESSION" >/dev/null 2>&1 || true
 	fi
@@ -224,31 +230,52 @@ output_through() {
 	head -n "$n" "$file"
 }
 
-# Boot the guests of SETUP and run the measurements of plan file TODO;
-# their outputs go to PREFIX.a.out (and .b.out), the consoles to
-# PREFIX.console-a.log (and -b).
+# Show the lines FILE gets, each after "bench.sh: ", until process PID
+# has ended (tail looks once a second) and FILE has been read to its end.
+show_progress() {
+	local file=$1 pid=$2 line
+	tail -n +1 -F --pid="$pid" "$file" 2>/dev/null |
+		while IFS= read -r line; do
+			echo "bench.sh: $line" >&2
+		done
+}
+
+# Boot the guests of SETUP and run the measurements of plan file TODO, out
+# of TOTAL in the set-up's plan; their outputs go to PREFIX.a.out (and
+# .b.out), the consoles to PREFIX.console-a.log (and -b).  Each
+# measurement's line is shown as it starts.
 run_part() {
-	local setup=$1 todo=$2 prefix=$3 g
+	local setup=$1 todo=$2 total=$3 prefix=$4 g
 	SESSION=$OUT/session-$setup
+	note "booting $setup guest(s) for $(wc -l <"$todo") measurement(s)"
 	"$RXE_VM" start --guests "$setup" "$SESSION" >&2
 	# Asked first: after a stopped link the guests are still busy.
 	"$RXE_VM" exec --out "$OUT/setup-$setup" "$SESSION" \
 		-a 'uname -r; nproc' >/dev/null || true
+	# The guests see the session folder read-write at the same path.
+	local progress=$SESSION/progress
+	: >"$progress"
 	local runner="bash $SCRIPTS/bench-guest.sh"
 	local common="PROGRAM='$PROGRAM' PLAN='$todo' CONTROL='$CONTROL'"
+	common+=" PROGRESS='$progress' TOTAL=$total"
 	# Generous: perftest in one guest can take tens of ms per round trip.
 	local timeout=$((600 + $(wc -l <"$todo") * 120))
+	# exec: the background process is rxe-vm exec itself, for cleanup.
 	(
 		cd "$OUT"
 		if [ "$setup" = 1 ]; then
-			"$RXE_VM" exec --timeout "$timeout" --out "$prefix" "$SESSION" \
-				-a "env $common ROLE=both $runner" >/dev/null || true
+			exec "$RXE_VM" exec --timeout "$timeout" --out "$prefix" "$SESSION" \
+				-a "env $common ROLE=both $runner" >/dev/null
 		else
-			"$RXE_VM" exec --timeout "$timeout" --out "$prefix" "$SESSION" \
+			exec "$RXE_VM" exec --timeout "$timeout" --out "$prefix" "$SESSION" \
 				-a "env $common ROLE=server $runner" \
-				-b "env $common ROLE=client $runner" >/dev/null || true
+				-b "env $common ROLE=client $runner" >/dev/null
 		fi
-	)
+	) &
+	EXEC_PID=$!
+	show_progress "$progress" "$EXEC_PID" || true
+	wait "$EXEC_PID" || true
+	EXEC_PID=
 	"$RXE_VM" stop "$SESSION" >&2 || true
 	SESSION=
 	for g in a b; do
@@ -261,17 +288,18 @@ run_part() {
 # measurements kept end up in guests-SETUP.a.out (and .b.out) for
 # bench-report.py, each part's whole outputs in guests-SETUP.partN.*.
 run_setup() {
-	local setup=$1 part=1 client=b last line g
+	local setup=$1 part=1 client=b last line g total
 	local plan=$OUT/plan-$setup.txt todo=$OUT/todo-$setup.txt
 	local prefix=$OUT/guests-$setup
 	[ "$setup" = 1 ] && client=a
 	write_plan "$setup" >"$plan"
-	echo "bench.sh: $setup guest(s): $(wc -l <"$plan") measurements" >&2
+	total=$(wc -l <"$plan")
+	echo "bench.sh: $setup guest(s): $total measurements" >&2
 	cp "$plan" "$todo"
 	: >"$prefix.a.out"
 	[ "$setup" = 1 ] || : >"$prefix.b.out"
 	while :; do
-		run_part "$setup" "$todo" "$prefix.part$part"
+		run_part "$setup" "$todo" "$total" "$prefix.part$part"
 		line=$(cat "$prefix.part$part".console-?.log 2>/dev/null |
 			grep -a -m 1 -E "$FROZEN_LINK") || line=
 		if [ -z "$line" ]; then
@@ -302,9 +330,8 @@ run_setup() {
 	rm -f "$todo"
 }
 
-for setup in $SETUPS; do
+for setup in "${SETUPS[@]}"; do
 	run_setup "$setup"
 done
 
-# shellcheck disable=SC2086 # one argument per set-up
-python3 "$SCRIPTS/bench-report.py" "$OUT" $SETUPS
+python3 "$SCRIPTS/bench-report.py" "$OUT" "${SETUPS[@]}"

@@ -8,6 +8,8 @@
 #     none of the check mode's names (--check, check.h, check_*, CHECK_*)
 #   - no file of a program reaches itself through calls, and no library
 #     calls one above it (scripts/call_cycles.py, from nm of that build)
+#   - shellcheck on every shell script: *.sh, and every file whose first
+#     line runs a shell (rxe-vm, rxe-vm.d/agent and init, .ci/run)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
@@ -29,7 +31,7 @@ note() {
 . "$ROOT/scripts/packages.sh"
 # The checkers, and clang and nm for the build that call_cycles.py reads.
 install_missing_packages clang clang-format clang-tidy cppcheck binutils \
-	cmake make pkg-config libibverbs-dev librdmacm-dev python3
+	cmake make pkg-config libibverbs-dev librdmacm-dev python3 shellcheck
 
 cd "$ROOT"
 mapfile -t c_files < <(git ls-files '*.c' '*.h')
@@ -77,6 +79,24 @@ echo "lint.sh: no ring of calls between files or libraries"
 cmake --build "$LINT_DIR" -j2 --target rdma_rc_example rdma_mc_example \
 	>/dev/null || status=1
 python3 "$ROOT/scripts/call_cycles.py" "$LINT_DIR" || status=1
+
+# The files git tracks that are shell: by name, or by their #! line.
+shell_scripts() {
+	local f
+	git ls-files | while IFS= read -r f; do
+		[ -f "$f" ] || continue
+		case "$f" in
+		*.sh) echo "$f" ;;
+		*) head -n 1 -- "$f" | grep -qE '^#!.*[/ ](ba|da|k)?sh( |$)' &&
+			echo "$f" ;;
+		esac
+	done
+}
+mapfile -t sh_files < <(shell_scripts)
+echo "lint.sh: shellcheck on ${#sh_files[@]} shell scripts"
+# -x: follow what a script sources, where its directives or a
+# .shellcheckrc say the file is, and check the two together.
+shellcheck -x "${sh_files[@]}" || status=1
 
 if [ "$status" -ne 0 ]; then
 	echo "lint.sh: FAILED" >&2

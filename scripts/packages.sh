@@ -1,7 +1,23 @@
 # shellcheck shell=bash
 # Installing the Debian packages a script needs, once, as root or through
-# sudo.  Sourced by test.sh, lint.sh, fuzz.sh and rxe-vm, each of which
-# defines die MESSAGE (print, exit 1) and note MESSAGE (print) first.
+# sudo.  Sourced by test.sh, lint.sh, fuzz.sh, demo.sh, wire.sh, bench.sh
+# and rxe-vm, each of which defines die MESSAGE (print, exit 1) and note
+# MESSAGE (print) first.  Each installs what it uses itself and no more;
+# the two lists here are those several of them share.
+
+# What building the two programs takes: a compiler, CMake, pkg-config and
+# rdma-core's headers (the tests' own needs are test.sh's).
+# shellcheck disable=SC2034 # for the scripts that source this file
+BUILD_PACKAGES=(gcc make cmake pkg-config libibverbs-dev librdmacm-dev)
+
+# What the soft-RoCE rig (rxe-vm) uses on the host and, through the shared
+# root, inside the guests: QEMU, the initramfs's busybox, kmod's depmod
+# and cpio to build it, the rxe provider of libibverbs, ibv_devinfo (the
+# agent waits for PORT_ACTIVE with it), iproute2's rdma and ss, and
+# util-linux's flock and setsid.
+# shellcheck disable=SC2034 # for the scripts that source this file
+RIG_PACKAGES=(qemu-system-x86 busybox-static rdma-core ibverbs-providers
+	ibverbs-utils iproute2 kmod cpio util-linux)
 
 as_root() {
 	if [ "$(id -u)" -eq 0 ]; then
@@ -25,14 +41,21 @@ is_installed() {
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'
 }
 
-# install_missing_packages PACKAGE...: apt-get install those not installed.
-install_missing_packages() {
+# missing_packages PACKAGE...: print those not installed, on one line.
+missing_packages() {
 	local missing=() p
-	command -v dpkg-query >/dev/null 2>&1 ||
-		die "this script needs a Debian-like system (dpkg-query not found): install $* by hand"
 	for p in "$@"; do
 		is_installed "$p" || missing+=("$p")
 	done
+	echo "${missing[*]}"
+}
+
+# install_missing_packages PACKAGE...: apt-get install those not installed.
+install_missing_packages() {
+	local missing=()
+	command -v dpkg-query >/dev/null 2>&1 ||
+		die "this script needs a Debian-like system (dpkg-query not found): install $* by hand"
+	read -ra missing <<<"$(missing_packages "$@")"
 	[ "${#missing[@]}" -eq 0 ] && return 0
 	note "installing missing packages: ${missing[*]}"
 	apt_update_once

@@ -1,22 +1,33 @@
 # shellcheck shell=bash
 # Building the programs for a script that runs them in the guests, with
-# what test.sh installs, its output in a log so that the caller's own
-# output stays readable.  Sourced by demo.sh and wire.sh, each of which
-# defines die MESSAGE (print, exit 1) and sets ROOT and BUILD_DIR first.
+# only what the build takes, its output in a log so that the caller's own
+# output stays readable; each step is said on stderr.  Sourced by demo.sh
+# and wire.sh, each of which defines die MESSAGE (print, exit 1) and note
+# MESSAGE (print on stderr), sources packages.sh and sets ROOT and
+# BUILD_DIR first.
 
-# build_programs NAME: install what is missing, configure and build (as
-# test.sh --build-only does), then set RC_EXAMPLE and MC_EXAMPLE to the
-# built programs.  NAME labels the log; the log's end is shown on failure.
+# build_programs NAME [PACKAGE...]: install what is missing of the build's
+# packages and of the PACKAGEs the caller uses besides, naming them (or
+# saying that nothing is missing), configure and build BUILD_DIR, then set
+# RC_EXAMPLE and MC_EXAMPLE to the built programs.  NAME labels the log;
+# the log's end is shown on failure.
 build_programs() {
-	local name=$1 log
+	local name=$1 log start
+	shift
+	if [ -z "$(missing_packages "${BUILD_PACKAGES[@]}" "$@")" ]; then
+		note "nothing to install: the $(($# + ${#BUILD_PACKAGES[@]})) packages it needs are installed"
+	fi
+	install_missing_packages "${BUILD_PACKAGES[@]}" "$@"
 	log=$(mktemp "${TMPDIR:-/tmp}/rxe-$name-build.XXXXXX")
-	echo "$name: installing what is missing and building (log: $log)"
-	if ! BUILD_DIR=$BUILD_DIR bash "$ROOT/scripts/test.sh" --build-only \
-		>"$log" 2>&1; then
+	note "building the programs in $BUILD_DIR (log: $log)"
+	start=$SECONDS
+	if ! { cmake -S "$ROOT" -B "$BUILD_DIR" &&
+		cmake --build "$BUILD_DIR" -j2; } >"$log" 2>&1; then
 		tail -n 40 "$log" >&2
 		die "the build failed; the whole log is $log"
 	fi
 	rm -f "$log"
+	note "built in $((SECONDS - start)) s"
 	# Read by the script that sourced this file.
 	# shellcheck disable=SC2034
 	RC_EXAMPLE=$(find_program rdma_rc_example "${RDMA_RC_EXAMPLE:-}")

@@ -20,12 +20,16 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 BUILD_DIR=${BUILD_DIR:-build}
 case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
 
-# gnuplot-nox: bench_link_restart runs scripts/bench.sh, which draws plots.
-# tshark: the wire tests decode the link's packets with scripts/wire.py.
-# mandoc: the man page tests lint the pages. dpkg-dev (dpkg-shlibdeps) and
-# file: cpack's Debian package finds its dependencies with them.
-BUILD_PACKAGES=(gcc make cmake pkg-config libibverbs-dev librdmacm-dev
-	libcmocka-dev python3 valgrind gnuplot-nox tshark mandoc dpkg-dev file)
+# What the tests use beyond the build (packages.sh's BUILD_PACKAGES) and
+# the rig (rxe-vm prepare): cmocka for the unit tests, python3 for the
+# checkers, valgrind for robust_valgrind; perftest and gnuplot-nox because
+# bench_control and bench_link_restart run scripts/bench.sh, which
+# measures against perftest and draws plots; tshark because the wire tests
+# decode the link's packets with scripts/wire.py; mandoc because the man
+# page tests lint the pages; dpkg-dev (dpkg-shlibdeps) and file because
+# cpack's Debian package finds its dependencies with them.
+TEST_PACKAGES=(libcmocka-dev python3 valgrind perftest gnuplot-nox tshark
+	mandoc dpkg-dev file)
 
 die() {
 	echo "test.sh: $*" >&2
@@ -36,11 +40,11 @@ note() {
 	echo "test.sh: $*" >&2
 }
 
-# as_root, install_missing_packages.
+# install_missing_packages, BUILD_PACKAGES.
 # shellcheck source=scripts/packages.sh
 . "$ROOT/scripts/packages.sh"
 
-install_missing_packages "${BUILD_PACKAGES[@]}"
+install_missing_packages "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
 for tool in cc cmake ctest pkg-config; do
 	command -v "$tool" >/dev/null 2>&1 || die "$tool not found after installing packages"
 done

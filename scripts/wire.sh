@@ -50,10 +50,9 @@ done
 
 # shellcheck source=scripts/packages.sh
 . "$ROOT/scripts/packages.sh"
-install_missing_packages "${WIRE_PACKAGES[@]}"
 # shellcheck source=scripts/programs.sh
 . "$ROOT/scripts/programs.sh"
-build_programs wire.sh
+build_programs wire.sh "${WIRE_PACKAGES[@]}" "${RIG_PACKAGES[@]}"
 
 if [ -z "$out" ]; then
 	out=$(mktemp -d "${TMPDIR:-/tmp}/rxe-wire.XXXXXX")

@@ -46,4 +46,10 @@ else
 	echo "not drawn" >"$RXE_OUT_DIR/png"
 fi
 expect_line "$RXE_OUT_DIR/png" drawn
+# bench.sh's progress: one line per measurement as it starts, naming the
+# program that ran and, in the turn of ours, that it was perftest's.
+grep -c '^bench\.sh: measurement ' "$RXE_OUT.log" >"$RXE_OUT_DIR/progress-lines"
+expect_line "$RXE_OUT_DIR/progress-lines" 2
+expect_line "$RXE_OUT.log" "bench.sh: measurement 1 of 2 (1 guest, run 1): lat read 2 B, 20 iterations: ib_read_lat (perftest, in the turn of ours)"
+expect_line "$RXE_OUT.log" "bench.sh: measurement 2 of 2 (1 guest, run 1): lat read 2 B, 20 iterations: ib_read_lat (perftest)"
 finish

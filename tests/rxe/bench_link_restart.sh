@@ -46,4 +46,14 @@ expect_line "$RXE_OUT_DIR/measured.txt" "1 perftest 2 0 figures"
 expect_line "$RXE_OUT_DIR/measured.txt" "2 perftest 64 0 figures"
 expect_line "$RXE_OUT_DIR/measured.txt" "3 ours 64 0 figures"
 expect_no_text "$RXE_OUT.log" "did not run"
+# bench.sh's progress, a line as each measurement starts: K of the plan's
+# 4, in order, the fourth twice since it ran again on the new guests.  In
+# the first part guest b's program was the stand-in; in the second, ours.
+grep -oE '^bench\.sh: measurement [0-9]+ of [0-9]+ ' "$RXE_OUT.log" |
+	awk '{ printf "%s%s/%s", (NR > 1 ? " " : ""), $3, $5 } END { print "" }' \
+	>"$RXE_OUT_DIR/progress"
+expect_line "$RXE_OUT_DIR/progress" "1/4 2/4 3/4 4/4 4/4"
+expect_line "$RXE_OUT.log" "bench.sh: measurement 2 of 4 (2 guests, run 1): lat send 2 B, 20 iterations: ib_send_lat (perftest)"
+expect_line "$RXE_OUT.log" "bench.sh: measurement 3 of 4 (2 guests, run 1): lat send 64 B, 20 iterations: ib_send_lat (perftest)"
+expect_line "$RXE_OUT.log" "bench.sh: measurement 4 of 4 (2 guests, run 1): lat send 64 B, 20 iterations: rdma_rc_example (ours)"
 finish
