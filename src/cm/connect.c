@@ -363,6 +363,8 @@ int cm_connect_qp(struct cm *cm, struct resources *res,
 	*conn = (struct connection){0};
 	if (!cfg->server_name) {
 		ret = wait_request(cm, cfg, &conn->remote);
+		if (!ret)
+			ret = cm_check_device(cm, cfg);
 		if (ret)
 			return ret;
 	}
