@@ -42,8 +42,12 @@ int device_open(const char *name, struct ibv_context **ctx,
 	list = ibv_get_device_list(&count);
 	if (!list) {
 		ret = -errno;
-		fprintf(stderr, "failed to get the RDMA device list: %s\n",
-			strerror(-ret));
+		/* libibverbs finds no uverbs ABI version in sysfs */
+		fprintf(stderr, "failed to get the RDMA device list: %s%s\n",
+			strerror(-ret),
+			ret == -ENOSYS
+				? "; the kernel module ib_uverbs is not loaded: modprobe ib_uverbs"
+				: "");
 		return ret;
 	}
 	dev = find_device(list, count, name);
