@@ -95,6 +95,11 @@ int qp_describe_local(const struct resources *res, const struct config *cfg,
 		      const struct qp_mode *mode, struct qp_info *info);
 /* The manual's "Remote address = ..." lines. */
 void qp_print_remote(const struct qp_info *remote);
+/*
+ * "Path MTU = 1024 bytes": the MTU both sides agreed on (perftest's "Mtu"),
+ * and a warning if the netdev under our GID cannot carry it.
+ */
+void qp_print_path_mtu(const struct resources *res);
 /* The client receives the server's SENDs: post those receives (in INIT). */
 int qp_post_early_receives(struct resources *res, const struct config *cfg);
 

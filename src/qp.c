@@ -419,6 +419,12 @@ void qp_print_remote(const struct qp_info *remote)
 	printf("Remote GID = %s\n", gid_to_str(&gid, text, sizeof(text)));
 }
 
+void qp_print_path_mtu(const struct resources *res)
+{
+	printf("Path MTU = %d bytes\n", mtu_to_bytes(res->mtu));
+	device_warn_small_netdev(&res->gid, res->mtu);
+}
+
 static int exchange_info(struct resources *res, const struct config *cfg,
 			 const struct qp_mode *mode, int sock,
 			 struct connection *conn)
@@ -451,6 +457,7 @@ static int exchange_info(struct resources *res, const struct config *cfg,
 			mtu_to_bytes(res->mtu));
 		res->mtu = (enum ibv_mtu)conn->remote.mtu;
 	}
+	qp_print_path_mtu(res);
 	return 0;
 }
 
