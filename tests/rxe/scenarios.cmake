@@ -33,3 +33,8 @@ rxe_add_test(check check.sh TIMEOUT 300)
 # against what the programs printed: one plan of at most 150 s (plus the
 # rig's 10 s slack).
 rxe_add_test(wire_two_guests wire_two_guests.sh TIMEOUT 200)
+# The hints on the error lines, each fault made for real and undone: an
+# rkey that grants nothing, a peer GID nobody holds, -d with -R, rdma_ucm
+# and ib_uverbs unloaded, GIDs of two IP versions, UDP 4791 dropped, a
+# netdev MTU too small. One plan of at most 200 s (plus the rig's slack).
+rxe_add_test(hints hints.sh TIMEOUT 240)
