@@ -286,6 +286,7 @@ int netdev_mtu(const char *netdev, long *mtu)
 	FILE *f;
 	int ret = 0;
 
+	*mtu = 0;
 	snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", netdev);
 	f = fopen(path, "r");
 	if (!f)
@@ -293,8 +294,10 @@ int netdev_mtu(const char *netdev, long *mtu)
 	if (!fgets(text, sizeof(text), f))
 		ret = -ENODATA;
 	fclose(f);
+	if (ret)
+		return ret;
 	*mtu = strtol(text, NULL, 10);
-	return ret ? ret : *mtu > 0 ? 0 : -EINVAL;
+	return *mtu > 0 ? 0 : -EINVAL;
 }
 
 void device_warn_small_netdev(const struct gid_choice *gid,
@@ -302,7 +305,7 @@ void device_warn_small_netdev(const struct gid_choice *gid,
 {
 	int need = mtu_to_bytes(path_mtu) + ROCE_PACKET_OVERHEAD;
 	char name[IF_NAMESIZE];
-	long mtu;
+	long mtu = 0;
 
 	if (!gid->ndev_ifindex || !if_indextoname(gid->ndev_ifindex, name) ||
 	    netdev_mtu(name, &mtu) || mtu >= need)
