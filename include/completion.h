@@ -4,7 +4,11 @@
 
 #include <infiniband/verbs.h>
 
+#include "post.h"
 #include "trace.h"
+
+/* Room for the line completion_failure_line writes. */
+#define COMPLETION_LINE_MAX 512
 
 /*
  * The wait poll_completion makes, without judging what arrived: one
@@ -23,11 +27,33 @@ int wait_completion(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc,
  * completion is copied to *@wc when @wc is not NULL. A failed status
  * returns -EHOSTUNREACH for retry exceeded (no acknowledgement: no path),
  * -EAGAIN for RNR retry exceeded, -EACCES for a remote access error, -EIO
- * for any other; -EPROTO for another opcode; the wait's own errors as
- * wait_completion.
+ * for any other, after the line of completion_failure_line; -EPROTO for
+ * another opcode; the wait's own errors as wait_completion.
  */
 int poll_completion(struct ibv_cq *cq, int timeout_ms,
 		    enum ibv_wc_opcode expected, struct ibv_wc *wc,
 		    const struct trace *tr);
+
+/*
+ * poll_completion for the send request @posted, with the completion's
+ * line naming it (its opcode, remote address and rkey) if it fails.
+ */
+int poll_send_completion(struct ibv_cq *cq, int timeout_ms,
+			 const struct send_request *posted,
+			 enum ibv_wc_opcode expected, const struct trace *tr);
+
+/*
+ * Pure, unit tested: the one line (no newline) for a failed completion
+ * @wc, naming the work request from our own record, since the opcode of
+ * a failed completion is undefined: @posted when given, otherwise the
+ * request that completes as @expected (a receive, a bind). Then the
+ * status and its hint.
+ */
+void completion_failure_line(char *buf, size_t len, const struct ibv_wc *wc,
+			     const struct send_request *posted,
+			     enum ibv_wc_opcode expected);
+
+/* What a failed status means to the user, or NULL when none is known. */
+const char *wc_status_hint(enum ibv_wc_status status);
 
 #endif

@@ -15,7 +15,18 @@ struct gid_choice {
 	union ibv_gid gid;
 	enum ibv_gid_type type;
 	bool automatic;
+	uint32_t ndev_ifindex; /* RoCE: the netdev under the GID; 0: none */
 };
+
+/*
+ * The bytes a RoCE v2 packet adds to its payload on the netdev: IPv6 (40,
+ * the larger IP header), UDP 8, BTH 12, the largest extended header of the
+ * operations here (AtomicETH 28) and the ICRC 4. The netdev's MTU must
+ * carry the IB MTU plus these.
+ */
+#define ROCE_PACKET_OVERHEAD (40 + 8 + 12 + 28 + 4)
+/* A netdev MTU every Ethernet takes, to suggest in a fix. */
+#define ETHERNET_MTU 1500
 
 /* Open the device called @name (NULL: the first one found). */
 int device_open(const char *name, struct ibv_context **ctx,
@@ -32,6 +43,16 @@ int device_query_port(struct ibv_context *ctx, uint8_t port,
 int device_choose_gid(struct ibv_context *ctx, uint8_t port,
 		      const struct ibv_port_attr *attr, int requested,
 		      struct gid_choice *out, const struct trace *tr);
+
+/* The MTU of network interface @netdev, from sysfs; -errno if unknown. */
+int netdev_mtu(const char *netdev, long *mtu);
+
+/*
+ * RoCE: if the netdev under @gid cannot carry packets of @path_mtu, say
+ * so in one line on stderr (a warning: small messages still arrive).
+ */
+void device_warn_small_netdev(const struct gid_choice *gid,
+			      enum ibv_mtu path_mtu);
 
 /* Pure choices from given port data, for the above and for unit tests. */
 

@@ -60,10 +60,17 @@ struct qp_path {
 
 /*
  * ibv_modify_qp to attr->qp_state, with the one error line naming the QP
- * ("failed to modify @kind QP 0x11 to RTR: ..."; @kind "UC ", "UD " or "").
+ * ("failed to modify @kind QP 0x11 to RTR: ..."; @kind "UC ", "UD " or ""),
+ * and qp_modify_hint's hint.
  */
 int qp_modify(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 	      const char *kind);
+
+/*
+ * Pure, unit tested: what a transition to @state refused with errno @err
+ * (positive) most likely means, for its error line; NULL if nothing.
+ */
+const char *qp_modify_hint(enum ibv_qp_state state, int err);
 
 /*
  * The manual's three transitions, for each transport. INIT: the port and
@@ -88,6 +95,11 @@ int qp_describe_local(const struct resources *res, const struct config *cfg,
 		      const struct qp_mode *mode, struct qp_info *info);
 /* The manual's "Remote address = ..." lines. */
 void qp_print_remote(const struct qp_info *remote);
+/*
+ * "Path MTU = 1024 bytes": the MTU both sides agreed on (perftest's "Mtu"),
+ * and a warning if the netdev under our GID cannot carry it.
+ */
+void qp_print_path_mtu(const struct resources *res);
 /* The client receives the server's SENDs: post those receives (in INIT). */
 int qp_post_early_receives(struct resources *res, const struct config *cfg);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Step 9 of the manual, second half: poll the CQ for a completion (poll_completion). */
 #include <errno.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,10 +28,98 @@ static int status_errno(enum ibv_wc_status status)
 	}
 }
 
+const char *wc_status_hint(enum ibv_wc_status status)
+{
+	switch (status) {
+	case IBV_WC_REM_ACCESS_ERR:
+		return "the rkey or address range the peer sent does not grant this access";
+	case IBV_WC_RETRY_EXC_ERR:
+		return "no acknowledgement came back: no path to the peer's GID (check -g and the route; on RoCE, UDP port 4791 must be open), or the peer is gone";
+	case IBV_WC_RNR_RETRY_EXC_ERR:
+		return "the peer had no receive posted for it";
+	case IBV_WC_WR_FLUSH_ERR:
+		return "flushed: an earlier failure moved the QP to the error state";
+	case IBV_WC_LOC_LEN_ERR:
+		return "the message is longer than the buffer posted for it";
+	case IBV_WC_REM_INV_REQ_ERR:
+		return "the peer refused the request: longer than its receive buffer, or not allowed on its QP";
+	case IBV_WC_LOC_PROT_ERR:
+		return "the local buffer is not in a memory region of that lkey";
+	default:
+		return NULL;
+	}
+}
+
+/* The operations whose work request names remote memory. */
+static bool names_remote_memory(enum ibv_wr_opcode opcode)
+{
+	switch (opcode) {
+	case IBV_WR_RDMA_READ:
+	case IBV_WR_RDMA_WRITE:
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* "RDMA_READ (wr_id 2, remote address 0x..., rkey 0x...)", from our record. */
+static void name_work_request(char *buf, size_t len, const struct ibv_wc *wc,
+			      const struct send_request *posted,
+			      enum ibv_wc_opcode expected)
+{
+	if (posted && posted->wr_id != wc->wr_id)
+		snprintf(
+			buf, len,
+			"wr_id %" PRIu64 " (not the %s wr_id %" PRIu64
+			" just posted; the opcode of a failed completion is undefined)",
+			wc->wr_id, wr_opcode_str(posted->opcode),
+			posted->wr_id);
+	else if (posted && names_remote_memory(posted->opcode))
+		snprintf(buf, len,
+			 "%s (wr_id %" PRIu64 ", remote address 0x%" PRIx64
+			 ", rkey 0x%x)",
+			 wr_opcode_str(posted->opcode), wc->wr_id,
+			 posted->remote_addr, posted->rkey);
+	else if (posted)
+		snprintf(buf, len, "%s (wr_id %" PRIu64 ")",
+			 wr_opcode_str(posted->opcode), wc->wr_id);
+	else
+		/* A receive, whichever operation of the peer's it was for. */
+		snprintf(buf, len, "%s (wr_id %" PRIu64 ")",
+			 expected == IBV_WC_RECV_RDMA_WITH_IMM
+				 ? "RECV"
+				 : wc_opcode_str(expected),
+			 wc->wr_id);
+}
+
+void completion_failure_line(char *buf, size_t len, const struct ibv_wc *wc,
+			     const struct send_request *posted,
+			     enum ibv_wc_opcode expected)
+{
+	const char *hint = wc_status_hint(wc->status);
+	char what[COMPLETION_LINE_MAX / 2];
+
+	name_work_request(what, sizeof(what), wc, posted, expected);
+	snprintf(
+		buf, len,
+		"failed completion of %s on QP 0x%06x: %s (vendor error 0x%x)%s%s",
+		what, wc->qp_num, ibv_wc_status_str(wc->status), wc->vendor_err,
+		hint ? "; " : "", hint ? hint : "");
+}
+
+/* What a completion that never comes means, and how to find out which. */
+#define COMPLETION_TIMEOUT_HINT                                              \
+	"the peer is stuck or gone, or its packets do not arrive (on RoCE: " \
+	"UDP port 4791 closed by a firewall, a netdev MTU below the path "   \
+	"MTU, no route to its GID)"
+
 static int report_timeout(int timeout_ms)
 {
-	fprintf(stderr, "failed to get a completion within %d ms: %s\n",
-		timeout_ms, strerror(ETIMEDOUT));
+	fprintf(stderr, "failed to get a completion within %d ms: %s; %s\n",
+		timeout_ms, strerror(ETIMEDOUT), COMPLETION_TIMEOUT_HINT);
 	return -ETIMEDOUT;
 }
 
@@ -53,24 +142,22 @@ int wait_completion(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc,
 	return ret;
 }
 
-int poll_completion(struct ibv_cq *cq, int timeout_ms,
+/* Wait for one completion and judge it: see poll_completion. */
+static int poll_one(struct ibv_cq *cq, int timeout_ms,
+		    const struct send_request *posted,
 		    enum ibv_wc_opcode expected, struct ibv_wc *wc,
 		    const struct trace *tr)
 {
-	struct ibv_wc local;
+	char line[COMPLETION_LINE_MAX];
 	int ret;
 
-	if (!wc)
-		wc = &local;
 	ret = wait_completion(cq, timeout_ms, wc, tr);
 	if (ret)
 		return ret;
 	if (wc->status != IBV_WC_SUCCESS) {
-		fprintf(stderr,
-			"failed completion of wr_id %" PRIu64
-			" (opcode %s, undefined on error) on QP 0x%06x: %s (vendor error 0x%x)\n",
-			wc->wr_id, wc_opcode_str(wc->opcode), wc->qp_num,
-			ibv_wc_status_str(wc->status), wc->vendor_err);
+		completion_failure_line(line, sizeof(line), wc, posted,
+					expected);
+		fprintf(stderr, "%s\n", line);
 		return status_errno(wc->status);
 	}
 	if (wc->opcode != expected) {
@@ -87,4 +174,22 @@ int poll_completion(struct ibv_cq *cq, int timeout_ms,
 		   wc_opcode_str(wc->opcode), wc->wr_id,
 		   ibv_wc_status_str(wc->status), wc->byte_len, wc->qp_num);
 	return 0;
+}
+
+int poll_completion(struct ibv_cq *cq, int timeout_ms,
+		    enum ibv_wc_opcode expected, struct ibv_wc *wc,
+		    const struct trace *tr)
+{
+	struct ibv_wc local;
+
+	return poll_one(cq, timeout_ms, NULL, expected, wc ? wc : &local, tr);
+}
+
+int poll_send_completion(struct ibv_cq *cq, int timeout_ms,
+			 const struct send_request *posted,
+			 enum ibv_wc_opcode expected, const struct trace *tr)
+{
+	struct ibv_wc wc;
+
+	return poll_one(cq, timeout_ms, posted, expected, &wc, tr);
 }

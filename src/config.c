@@ -406,6 +406,16 @@ int config_parse(struct config *cfg, const struct config_mode *const *modes,
 	}
 	if (optind < argc)
 		cfg->server_name = argv[optind++];
+	/*
+	 * "" would reach getaddrinfo, whose "Name or service not known"
+	 * hides that no name was given.
+	 */
+	if (cfg->server_name && cfg->server_name[0] == '\0') {
+		fprintf(err,
+			"%s: invalid server name '' (expected a host name or an IP address; leave it out to be the server)\n",
+			PROGRAM_NAME);
+		return -EINVAL;
+	}
 	if (optind < argc) {
 		fprintf(err, "%s: unexpected argument '%s'\n", PROGRAM_NAME,
 			argv[optind]);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Steps 1-3 of the manual: find the device, open it, query its port and GID. */
 #include <errno.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,8 +43,12 @@ int device_open(const char *name, struct ibv_context **ctx,
 	list = ibv_get_device_list(&count);
 	if (!list) {
 		ret = -errno;
-		fprintf(stderr, "failed to get the RDMA device list: %s\n",
-			strerror(-ret));
+		/* libibverbs finds no uverbs ABI version in sysfs */
+		fprintf(stderr, "failed to get the RDMA device list: %s%s\n",
+			strerror(-ret),
+			ret == -ENOSYS
+				? "; the kernel module ib_uverbs is not loaded: modprobe ib_uverbs"
+				: "");
 		return ret;
 	}
 	dev = find_device(list, count, name);
@@ -241,6 +246,7 @@ static int query_chosen_gid(struct ibv_context *ctx, uint8_t port,
 	}
 	out->gid = entry.gid;
 	out->type = entry.gid_type;
+	out->ndev_ifindex = entry.ndev_ifindex;
 	return 0;
 }
 
@@ -272,4 +278,39 @@ int device_choose_gid(struct ibv_context *ctx, uint8_t port,
 	trace_step(tr, "GID index %d: %s, type %s", out->index, text,
 		   gid_type_str(out->type));
 	return 0;
+}
+
+int netdev_mtu(const char *netdev, long *mtu)
+{
+	char path[IF_NAMESIZE + 32], text[16] = "";
+	FILE *f;
+	int ret = 0;
+
+	*mtu = 0;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", netdev);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	if (!fgets(text, sizeof(text), f))
+		ret = -ENODATA;
+	fclose(f);
+	if (ret)
+		return ret;
+	*mtu = strtol(text, NULL, 10);
+	return *mtu > 0 ? 0 : -EINVAL;
+}
+
+void device_warn_small_netdev(const struct gid_choice *gid,
+			      enum ibv_mtu path_mtu)
+{
+	int need = mtu_to_bytes(path_mtu) + ROCE_PACKET_OVERHEAD;
+	char name[IF_NAMESIZE];
+	long mtu = 0;
+
+	if (!gid->ndev_ifindex || !if_indextoname(gid->ndev_ifindex, name) ||
+	    netdev_mtu(name, &mtu) || mtu >= need)
+		return;
+	fprintf(stderr,
+		"warning: %s's MTU %ld cannot carry RoCE packets of the path MTU %d (they need %d bytes): messages that fill a packet will not arrive; fix: ip link set %s mtu %d\n",
+		name, mtu, mtu_to_bytes(path_mtu), need, name, ETHERNET_MTU);
 }

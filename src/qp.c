@@ -21,15 +21,27 @@
 /* Routers a RoCE v2 packet may cross (the GRH hop limit). */
 #define QP_HOP_LIMIT 64
 
+const char *qp_modify_hint(enum ibv_qp_state state, int err)
+{
+	if (state != IBV_QPS_RTR)
+		return NULL;
+	/* On RoCE the kernel resolves the peer's GID to a MAC address here. */
+	if (err == ETIMEDOUT)
+		return "on RoCE, the peer's GID address (Remote GID) did not answer ARP or neighbour discovery: check that it is the peer's address and that its link is up";
+	return "check that both sides use GIDs of one type and IP version (-g), a path MTU both ports support, and the peer's QP number";
+}
+
 int qp_modify(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 	      const char *kind)
 {
 	int ret = ibv_modify_qp(qp, attr, mask);
+	const char *hint;
 
 	if (ret) {
-		fprintf(stderr, "failed to modify %sQP 0x%06x to %s: %s\n",
+		hint = qp_modify_hint(attr->qp_state, ret);
+		fprintf(stderr, "failed to modify %sQP 0x%06x to %s: %s%s%s\n",
 			kind, qp->qp_num, qp_state_str(attr->qp_state),
-			strerror(ret));
+			strerror(ret), hint ? "; " : "", hint ? hint : "");
 		return -ret;
 	}
 	return 0;
@@ -407,6 +419,12 @@ void qp_print_remote(const struct qp_info *remote)
 	printf("Remote GID = %s\n", gid_to_str(&gid, text, sizeof(text)));
 }
 
+void qp_print_path_mtu(const struct resources *res)
+{
+	printf("Path MTU = %d bytes\n", mtu_to_bytes(res->mtu));
+	device_warn_small_netdev(&res->gid, res->mtu);
+}
+
 static int exchange_info(struct resources *res, const struct config *cfg,
 			 const struct qp_mode *mode, int sock,
 			 struct connection *conn)
@@ -439,6 +457,7 @@ static int exchange_info(struct resources *res, const struct config *cfg,
 			mtu_to_bytes(res->mtu));
 		res->mtu = (enum ibv_mtu)conn->remote.mtu;
 	}
+	qp_print_path_mtu(res);
 	return 0;
 }
 

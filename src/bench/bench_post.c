@@ -197,11 +197,13 @@ int bench_post_recvs(struct bench_run *run, uint32_t count)
 
 static int report_failed(const struct ibv_wc *wc)
 {
+	const char *hint = wc_status_hint(wc->status);
+
 	fprintf(stderr,
 		"failed completion of wr_id %" PRIu64
-		" on QP 0x%06x: %s (vendor error 0x%x)\n",
+		" on QP 0x%06x: %s (vendor error 0x%x)%s%s\n",
 		wc->wr_id, wc->qp_num, ibv_wc_status_str(wc->status),
-		wc->vendor_err);
+		wc->vendor_err, hint ? "; " : "", hint ? hint : "");
 	return -EIO;
 }
 

@@ -20,15 +20,6 @@
 #include "check_priv.h"
 #include "ops.h"
 
-/*
- * The bytes a RoCE v2 packet adds to its payload on the netdev: IPv6 (40,
- * the larger IP header), UDP 8, BTH 12, the largest extended header of the
- * operations here (AtomicETH 28) and the ICRC 4. The netdev's MTU must
- * carry the IB MTU plus these.
- */
-#define ROCE_PACKET_OVERHEAD (40 + 8 + 12 + 28 + 4)
-/* A netdev MTU every Ethernet takes, to suggest in a fix. */
-#define ETHERNET_MTU 1500
 /* ibv_port_attr.phys_state of a port whose link is up. */
 #define PHYS_STATE_LINK_UP 5
 
@@ -446,8 +437,8 @@ static void check_gids(struct check_report *r, const struct config *cfg,
 static void check_mtu(struct check_report *r, const struct local *l)
 {
 	int ib = mtu_to_bytes(l->port.active_mtu);
-	char path[80], text[16], fix[CHECK_FIX_MAX];
-	long netdev_mtu;
+	char fix[CHECK_FIX_MAX];
+	long mtu;
 
 	if (!l->port_ok)
 		return;
@@ -457,27 +448,25 @@ static void check_mtu(struct check_report *r, const struct local *l)
 			  mtu_to_bytes(l->port.max_mtu));
 		return;
 	}
-	snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", l->netdev);
-	if (read_line(path, text, sizeof(text))) {
+	if (netdev_mtu(l->netdev, &mtu)) {
 		check_add(r, "mtu", CHECK_WARN, NULL,
 			  "active %d bytes; the MTU of %s is unknown", ib,
 			  l->netdev);
 		return;
 	}
-	netdev_mtu = strtol(text, NULL, 10);
-	if (netdev_mtu < ib + ROCE_PACKET_OVERHEAD) {
+	if (mtu < ib + ROCE_PACKET_OVERHEAD) {
 		snprintf(fix, sizeof(fix), "ip link set %s mtu %d", l->netdev,
 			 ETHERNET_MTU);
 		check_add(
 			r, "mtu", CHECK_FAIL, fix,
 			"active %d bytes, but %s's MTU %ld cannot carry it (RoCE packets of it need %d)",
-			ib, l->netdev, netdev_mtu, ib + ROCE_PACKET_OVERHEAD);
+			ib, l->netdev, mtu, ib + ROCE_PACKET_OVERHEAD);
 		return;
 	}
 	check_add(
 		r, "mtu", CHECK_PASS, NULL,
 		"active %d bytes (port's largest %d); %s's MTU %ld carries it",
-		ib, mtu_to_bytes(l->port.max_mtu), l->netdev, netdev_mtu);
+		ib, mtu_to_bytes(l->port.max_mtu), l->netdev, mtu);
 }
 
 /* True if this process holds CAP_IPC_LOCK: no locked-memory limit then. */

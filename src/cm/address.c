@@ -279,6 +279,27 @@ static int resolve_server(struct cm *cm, const struct config *cfg)
 	return ret;
 }
 
+int cm_check_device(struct cm *cm, const struct config *cfg)
+{
+	const char *found = ibv_get_device_name(cm->id->verbs->device);
+
+	if (!cfg->ib_devname || strcmp(found, cfg->ib_devname) == 0)
+		return 0;
+	if (cfg->server_name) {
+		fprintf(stderr,
+			"failed to use device %s with -R: RDMA_CM resolved %s to device %s port %u (%s); give -d %s, or leave -d out\n",
+			cfg->ib_devname, cfg->server_name, found,
+			cm->id->port_num, strerror(ENODEV), found);
+		return -ENODEV;
+	}
+	fprintf(stderr,
+		"failed to use device %s with -R: the client's request came on device %s port %u (%s); give -d %s, or leave -d out\n",
+		cfg->ib_devname, found, cm->id->port_num, strerror(ENODEV),
+		found);
+	rdma_reject(cm->id, NULL, 0);
+	return -ENODEV;
+}
+
 int cm_open(struct cm *cm, const struct config *cfg)
 {
 	int ret;
@@ -289,6 +310,9 @@ int cm_open(struct cm *cm, const struct config *cfg)
 		return ret;
 	ret = cfg->server_name ? resolve_server(cm, cfg)
 			       : listen_on_port(cm, cfg);
+	/* The server learns its device from the request (cm_connect_qp). */
+	if (!ret && cfg->server_name)
+		ret = cm_check_device(cm, cfg);
 	if (ret)
 		cm_close(cm);
 	return ret;

@@ -27,4 +27,12 @@ int cm_wait_event(struct cm *cm, int timeout_sec,
 		  enum rdma_cm_event_type expected,
 		  struct rdma_cm_event **event);
 
+/*
+ * -d with -R: the device RDMA_CM found for the address (client) or the
+ * request came on (server) must be the one named, if one was. Otherwise
+ * one line and -ENODEV; the server rejects the request, so the client
+ * hears.
+ */
+int cm_check_device(struct cm *cm, const struct config *cfg);
+
 #endif

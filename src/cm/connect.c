@@ -112,6 +112,7 @@ static int cm_note_gid(struct cm *cm, struct resources *res,
 		res->gid.index = ah->grh.sgid_index;
 		res->gid.gid = entry.gid;
 		res->gid.type = entry.gid_type;
+		res->gid.ndev_ifindex = entry.ndev_ifindex;
 	}
 	printf("RDMA_CM connection on device %s port %u, GID index %d (%s)\n",
 	       ibv_get_device_name(cm->id->verbs->device), cm->id->port_num,
@@ -147,6 +148,8 @@ static int cm_modify_qp_to_rtr(struct cm *cm, struct resources *res,
 	ret = qp_modify(res->qp, &attr, mask, "");
 	if (ret)
 		return ret;
+	/* The CM chose the path MTU from the route: it is the one used. */
+	res->mtu = attr.path_mtu;
 	conn->remote.psn = attr.rq_psn;
 	conn->remote.lid = attr.ah_attr.dlid;
 	memcpy(conn->remote.gid, attr.ah_attr.grh.dgid.raw,
@@ -308,6 +311,7 @@ static int connect_on_id(struct cm *cm, struct resources *res,
 	if (ret)
 		return ret;
 	qp_print_remote(&conn->remote);
+	qp_print_path_mtu(res);
 	/* The server checked the request before accepting it. */
 	ret = cfg->server_name
 		      ? qp_info_match(&conn->local, &conn->remote, mode, &why)
@@ -363,6 +367,8 @@ int cm_connect_qp(struct cm *cm, struct resources *res,
 	*conn = (struct connection){0};
 	if (!cfg->server_name) {
 		ret = wait_request(cm, cfg, &conn->remote);
+		if (!ret)
+			ret = cm_check_device(cm, cfg);
 		if (ret)
 			return ret;
 	}

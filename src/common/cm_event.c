@@ -13,8 +13,16 @@ int cm_event_channel_create(struct rdma_event_channel **channel)
 	*channel = rdma_create_event_channel();
 	if (!*channel) {
 		ret = -errno;
-		fprintf(stderr, "failed to create RDMA_CM event channel: %s\n",
-			strerror(-ret));
+		/*
+		 * librdmacm opens /dev/infiniband/rdma_cm, rdma_ucm's node:
+		 * ENOENT without it (ENODEV from some librdmacm versions).
+		 */
+		fprintf(stderr,
+			"failed to create RDMA_CM event channel: %s%s\n",
+			strerror(-ret),
+			ret == -ENOENT || ret == -ENODEV
+				? "; the kernel module rdma_ucm is not loaded (modprobe rdma_ucm), or there is no RDMA device (ibv_devices)"
+				: "");
 		return ret;
 	}
 	return 0;

@@ -91,8 +91,8 @@ static inline int op_post_and_wait(struct op_ctx *ctx,
 
 	if (ret)
 		return ret;
-	return poll_completion(ctx->res->cq, ctx->timeout_ms, expected, NULL,
-			       &ctx->res->trace);
+	return poll_send_completion(ctx->res->cq, ctx->timeout_ms, req,
+				    expected, &ctx->res->trace);
 }
 
 /* Our message area, as a scatter/gather element. */

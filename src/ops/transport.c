@@ -107,15 +107,10 @@ int transport_fit(struct config *cfg, const char *ops_arg, FILE *out, FILE *err)
 		return -EINVAL;
 	}
 	/*
-	 * The CM finds device, port and GID from the address: -d, -i and
-	 * -g would be lost.
+	 * The CM finds port and GID from the address: -i and -g would be
+	 * lost. -d is kept as a check: src/cm refuses a device the CM
+	 * resolved that is not the one named.
 	 */
-	if (cfg->use_rdma_cm && cfg->ib_devname) {
-		fprintf(err,
-			"%s: invalid --ib-dev value '%s' with --rdma-cm: RDMA_CM finds the device from the address\n",
-			PROGRAM_NAME, cfg->ib_devname);
-		return -EINVAL;
-	}
 	if (cfg->use_rdma_cm && cfg->ib_port_given) {
 		fprintf(err,
 			"%s: invalid --ib-port value '%u' with --rdma-cm: RDMA_CM finds the port from the address\n",

@@ -18,6 +18,11 @@ send never fails), then misbehaves as --mode says:
                the program's one-byte sync, then kill itself with SIGKILL:
                to the program this is a peer that died once the QPs were
                connected
+  bad-rkey     (--listen, --relay HOST:PORT) stand between a client and
+               the real server at HOST:PORT: pass everything on, but the
+               server's QP-info message with another rkey, so that the
+               client's RDMA READ or WRITE is refused by the server's
+               device (remote access error)
 
 Wire layout (include/exchange.h), network byte order: magic u32, version
 u16, body length u16, then the 64-byte body: address u64, length u32, rkey
@@ -30,6 +35,7 @@ import signal
 import socket
 import struct
 import sys
+import threading
 import time
 
 MAGIC = 0x52434558
@@ -105,9 +111,14 @@ def open_connection(args):
 
 
 MODES = ("close-mid", "short", "bad-magic", "bad-version", "oversize",
-         "silent", "no-gid", "roce-v1", "fake-qp")
+         "silent", "no-gid", "roce-v1", "fake-qp", "bad-rkey")
 USAGE = ("usage: bad_peer.py (--connect HOST | --listen) --port PORT "
-         "--mode MODE [--gid-ipv4 ADDR] [--timeout SEC]")
+         "--mode MODE [--gid-ipv4 ADDR] [--relay HOST:PORT] [--timeout SEC]")
+# Where the rkey sits in the message: header, then address u64, length u32.
+RKEY_OFFSET = HEADER.size + 8 + 4
+# What the relay changes in the rkey: its low byte, the key part of it, so
+# that the index still names the region but the key no longer matches.
+RKEY_FLIP = 0x5A
 
 
 class Args:
@@ -117,6 +128,7 @@ class Args:
     def __init__(self, argv):
         self.connect, self.listen, self.port, self.mode = None, False, 0, ""
         self.gid_ipv4, self.timeout = "192.0.2.1", 30.0
+        self.relay = None
         i = 0
         while i < len(argv):
             opt = argv[i]
@@ -137,11 +149,58 @@ class Args:
                 self.gid_ipv4 = value
             elif opt == "--timeout":
                 self.timeout = float(value)
+            elif opt == "--relay":
+                host, _, port = value.rpartition(":")
+                self.relay = (host, int(port))
             else:
                 sys.exit(USAGE)
             i += 2
         if bool(self.connect) == self.listen or not self.port or not self.mode:
             sys.exit(USAGE)
+        if (self.mode == "bad-rkey") != bool(self.relay) or \
+                (self.relay and not self.listen):
+            sys.exit(USAGE)
+
+
+def pump(src, dst):
+    """Copy src to dst until src closes, then close dst's sending side."""
+    try:
+        while True:
+            data = src.recv(4096)
+            if not data:
+                break
+            dst.sendall(data)
+    except OSError:
+        pass
+    try:
+        dst.shutdown(socket.SHUT_WR)
+    except OSError:
+        pass
+
+
+def relay_bad_rkey(client, args):
+    """The client's QP-info message as it is, the server's with a bad rkey,
+    then every byte both ways until both sides have closed."""
+    deadline = time.monotonic() + args.timeout
+    while True:
+        try:
+            server = socket.create_connection(args.relay, timeout=args.timeout)
+            break
+        except ConnectionRefusedError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+    server.settimeout(args.timeout)
+    info = bytearray(recv_exactly(server, WIRE_SIZE))
+    rkey, = struct.unpack_from("!I", info, RKEY_OFFSET)
+    struct.pack_into("!I", info, RKEY_OFFSET, rkey ^ RKEY_FLIP)
+    print(f"bad_peer: relaying, the server's rkey 0x{rkey:x} sent on as "
+          f"0x{rkey ^ RKEY_FLIP:x}", flush=True)
+    client.sendall(info)
+    back = threading.Thread(target=pump, args=(client, server))
+    back.start()
+    pump(server, client)
+    back.join()
 
 
 def main():
@@ -150,6 +209,9 @@ def main():
     good = message(gid)
     conn = open_connection(args)
     conn.settimeout(args.timeout)
+    if args.mode == "bad-rkey":
+        relay_bad_rkey(conn, args)
+        return
     if args.mode == "silent":
         linger(conn)
         return

@@ -44,3 +44,8 @@ if(NOT RDMA_DPKG_SHLIBDEPS OR NOT RDMA_FILE_COMMAND)
 else()
 	rxe_add_test(package package.sh TIMEOUT 200)
 endif()
+# The hints on the error lines, each fault made for real and undone: an
+# rkey that grants nothing, a peer GID nobody holds, -d with -R, rdma_ucm
+# unloaded, GIDs of two IP versions, UDP 4791 dropped, a netdev MTU too
+# small. One plan of at most 200 s (plus the rig's slack).
+rxe_add_test(hints hints.sh TIMEOUT 240)

@@ -151,6 +151,20 @@ static void test_bad_values(void **state)
 	check_rejected("host1", "host2", "unexpected argument", "host2");
 }
 
+/* An empty SERVER is a usage error, not a name for the resolver. */
+static void test_empty_server_name(void **state)
+{
+	struct parse_result r = parse("-p", "2000", "", (char *)NULL);
+
+	(void)state;
+	assert_int_equal(r.ret, -EINVAL);
+	assert_string_equal(
+		r.err,
+		"rdma_rc_example: invalid server name '' (expected a host name or an IP address; leave it out to be the server)\n");
+	assert_string_equal(r.out, "");
+	free_result(&r);
+}
+
 static void test_too_many_ops(void **state)
 {
 	char list[OPS_MAX * 5 + 8] = "send";
@@ -171,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_help_and_version),
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_too_many_ops),
+		cmocka_unit_test(test_empty_server_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

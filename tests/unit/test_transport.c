@@ -139,11 +139,12 @@ static void test_rdma_cm_option(void **state)
 	assert_int_equal(r.ret, -EINVAL);
 	free_result(&r);
 
+	/* -d is kept, to be checked against the device the CM resolves */
 	r = parse("-R", "-d", "rxe0", (char *)NULL);
-	assert_int_equal(r.ret, -EINVAL);
-	assert_string_equal(
-		r.err,
-		"rdma_rc_example: invalid --ib-dev value 'rxe0' with --rdma-cm: RDMA_CM finds the device from the address\n");
+	assert_int_equal(r.ret, 0);
+	assert_string_equal(r.cfg.ib_devname, "rxe0");
+	assert_true(r.cfg.use_rdma_cm);
+	assert_string_equal(r.err, "");
 	free_result(&r);
 
 	r = parse("-g", "1", "-R", (char *)NULL);
