@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Peer faults, one guest: tests/peer/bad_peer.py speaks the QP-info protocol
-# wrongly on purpose, or dies once the QPs are connected.  Each case must end
-# with a line naming what was wrong, exit status 1, and no hang.
+# Peer faults: tests/peer/bad_peer.py speaks the QP-info protocol wrongly on
+# purpose, or dies once the QPs are connected.  Each case must end with a
+# line naming what was wrong, exit status 1, and no hang.  Each case runs on
+# one guest; the cases alternate between the two guests, which have a host
+# CPU each.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/robust_lib.sh"
 
 port=19910
+g=a
 for mode in close-mid short bad-magic bad-version oversize silent no-gid roce-v1; do
 	port=$((port + 1))
-	rb_server_vs_peer "server_$mode" "$port" "$mode" "-t 3"
+	rb_server_vs_peer --on $g "server_$mode" "$port" "$mode" "-t 3"
+	[ $g = a ] && g=b || g=a
 done
-rb_server_vs_peer server_fake-qp 19919 fake-qp "-t 10"
+rb_server_vs_peer --on b server_fake-qp 19919 fake-qp "-t 10"
 rb_client_vs_peer client_fake-qp 19920 fake-qp "-t 3"
 rxe_go peer 280
 
