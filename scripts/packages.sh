@@ -63,3 +63,22 @@ install_missing_packages() {
 		--no-install-recommends "${missing[@]}" >&2 ||
 		die "apt-get install ${missing[*]} failed"
 }
+
+# installed_version PACKAGE: its installed version, or nothing.
+installed_version() {
+	is_installed "$1" && dpkg-query -W -f='${Version}' "$1"
+}
+
+# install_package_version PACKAGE VERSION: have PACKAGE installed at exactly
+# VERSION (apt-get install PACKAGE=VERSION unless it already is), or die.
+install_package_version() {
+	local pkg=$1 version=$2
+	[ "$(installed_version "$pkg")" = "$version" ] && return 0
+	note "installing $pkg=$version"
+	apt_update_once
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends "$pkg=$version" >&2 ||
+		die "apt-get install $pkg=$version failed (is that version in apt's sources?)"
+	[ "$(installed_version "$pkg")" = "$version" ] ||
+		die "$pkg is at version '$(installed_version "$pkg")' after apt-get install $pkg=$version"
+}
