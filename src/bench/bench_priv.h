@@ -447,8 +447,9 @@ bool bench_gid_listed(const struct ibv_gid_entry *entries, size_t count,
 /*
  * Whether the peer of the QP-info exchange runs on this host: its GID is
  * one of the GIDs of a port of @ctx (which has @ports ports), or, with no
- * GID (InfiniBand without a GRH), its LID is @local's. *@here is false
- * unless that is known; 0, or -errno if the GID table could not be read.
+ * GID (InfiniBand without a GRH), its LID is @local's, and not 0. *@here
+ * is false unless that is known; 0, or -errno if the GID table could not
+ * be read.
  */
 int bench_peer_on_this_host(struct ibv_context *ctx, uint8_t ports,
 			    const struct qp_info *local,

@@ -57,16 +57,18 @@ int bench_peer_on_this_host(struct ibv_context *ctx, uint8_t ports,
 			    const struct qp_info *remote, bool *here)
 {
 	struct ibv_gid_entry *entries;
-	size_t room = gid_table_room(ctx, ports);
+	size_t room;
 	ssize_t n;
 	int ret = 0;
 
-	/* InfiniBand without a GRH: only a LID names the port. */
+	/* InfiniBand without a GRH: only a LID names the port. RoCE has no
+	 * LIDs (0 on both sides): no GID there tells nothing, so elsewhere. */
 	if (gid_is_zero(remote->gid)) {
-		*here = remote->lid == local->lid;
+		*here = remote->lid != 0 && remote->lid == local->lid;
 		return 0;
 	}
 	*here = false;
+	room = gid_table_room(ctx, ports);
 	entries = room ? calloc(room, sizeof(*entries)) : NULL;
 	if (!entries)
 		return room ? -ENOMEM : -EIO;

@@ -923,6 +923,27 @@ static void gid_listed_in_the_table(void **state)
 	assert_false(bench_gid_listed(table, 0, mapped));
 }
 
+/* Without a GID (InfiniBand without a GRH) the LID tells, and RoCE's LID
+ * of 0 tells nothing: the device is not asked. */
+static void peer_without_gid_by_its_lid(void **state)
+{
+	struct qp_info local = {.lid = 5}, remote = {.lid = 5};
+	bool here = false;
+
+	(void)state;
+	assert_int_equal(
+		bench_peer_on_this_host(NULL, 1, &local, &remote, &here), 0);
+	assert_true(here);
+	remote.lid = 6;
+	assert_int_equal(
+		bench_peer_on_this_host(NULL, 1, &local, &remote, &here), 0);
+	assert_false(here);
+	local.lid = remote.lid = 0;
+	assert_int_equal(
+		bench_peer_on_this_host(NULL, 1, &local, &remote, &here), 0);
+	assert_false(here);
+}
+
 /* --- the JSON --- */
 
 /* The JSON written for @count results of @bc, read back into @buf. */
@@ -1069,6 +1090,7 @@ int main(void)
 		cmocka_unit_test(wait_follows_where_the_peer_is),
 		cmocka_unit_test(wait_options_override_where),
 		cmocka_unit_test(gid_listed_in_the_table),
+		cmocka_unit_test(peer_without_gid_by_its_lid),
 		cmocka_unit_test(json_has_test_info_and_schema),
 		cmocka_unit_test(json_keeps_the_sizes_done_and_no_nan),
 		cmocka_unit_test(json_path_unwritable_is_refused),
