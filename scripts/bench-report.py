@@ -516,6 +516,9 @@ def plot(out, rows, guests, mode, control=None):
         f"set ylabel '{what}'",
         "set logscale x 2",
         "set logscale y 10",
+        # a little room either side, which one size alone also needs
+        f"set xrange [{min(r['bytes'] for r in rows) / 1.5}:"
+        f"{max(r['bytes'] for r in rows) * 1.5}]",
         "set xtics (" + ", ".join(
             f"'{size_label(size)}' {size}"
             for size in sorted({r['bytes'] for r in rows})) + ")",
