@@ -104,7 +104,8 @@ static bool is_ping_pong(const struct bench_config *bc)
 /*
  * How the waits go: where the peer runs decides (bench_wait.c). A GID
  * table that cannot be read leaves the peer elsewhere: the wait of two
- * hosts polls as perftest's does, which suits one host too, if not best.
+ * hosts polls as perftest's does, slower than the one-host wait where
+ * both sides share a CPU, but never wrong.
  */
 static void choose_wait(struct bench_run *run, const struct config *cfg,
 			const struct resources *res,
