@@ -52,13 +52,14 @@ Options:
                       port), and exit: no build, no guests
   -h, --help          this help
 
-The defaults make one run of both set-ups, sized to take about an hour on
-an idle 2-core host (docs/benchmarks.md). perftest's write_imm latency and
-bandwidth are ib_write_lat/ib_write_bw with --write_with_imm; cmp_swap is
-ib_atomic_* -A CMP_AND_SWAP. Writes DIR/table.txt, DIR/results.json,
-DIR/*.png and the raw outputs; says on stderr as each measurement starts
-which one it is (K of N). Exits 1 if a cell is behind, or a measurement
-gave no figures or did not run.
+The defaults are the plan of the run docs/benchmarks.md records: both
+set-ups, 10 rounds of the 52 cells (SEND, WRITE, READ at 2 B, 4 KiB,
+64 KiB, 1 MiB and fetch_add, latency and bandwidth). perftest's write_imm
+latency and bandwidth are ib_write_lat/ib_write_bw with --write_with_imm;
+cmp_swap is ib_atomic_* -A CMP_AND_SWAP. Writes DIR/table.txt,
+DIR/results.json, DIR/*.png and the raw outputs; says on stderr as each
+measurement starts which one it is (K of N). Exits 1 if a cell is behind,
+or a measurement gave no figures or did not run.
 EOF
 }
 
