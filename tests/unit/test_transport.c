@@ -248,6 +248,7 @@ static void test_cm_private_data(void **state)
 		.op_count = 3,
 		.ops = {OP_SEND, OP_READ, OP_WRITE},
 		.flags = QP_INFO_HAS_ATOMICS,
+		.qp_num = 0x000123,
 	};
 	uint8_t buf[CM_REQ_PRIVATE_DATA_MAX] = {0};
 	struct qp_info out;
@@ -266,6 +267,8 @@ static void test_cm_private_data(void **state)
 	assert_memory_equal(out.ops, in.ops, OPS_MAX);
 	assert_int_equal(out.flags, in.flags);
 	assert_int_equal(out.transport, TRANSPORT_RC);
+	/* iWARP's CM names no QP: ours travels here */
+	assert_int_equal(out.qp_num, 0x000123);
 
 	assert_int_equal(cm_priv_decode(buf, CM_PRIV_SIZE - 1, &out, &why),
 			 -EPROTO);
