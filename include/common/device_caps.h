@@ -25,7 +25,7 @@ struct device_caps {
 };
 
 /* Room for the name of a lesson, "operation fetch_add", with its '\0'. */
-#define DEVICE_LESSON_MAX 40
+#define DEVICE_LESSON_MAX 64
 
 /*
  * What a run asks of the device. Each lesson field names the first lesson

@@ -106,6 +106,11 @@ int device_refusal(const struct device_caps *caps,
 	int ret;
 
 	line[0] = '\0';
+	/* First: on iWARP it is the lesson that is missing, not UD. */
+	if (needs->multicast[0] && caps->max_mcast_grp == 0)
+		return refuse_lesson(caps, needs->multicast,
+				     "max_mcast_grp 0, no multicast groups",
+				     line, len);
 	if (caps->transport == IBV_TRANSPORT_IWARP) {
 		ret = refuse_on_iwarp(caps, needs, line, len);
 		if (ret)
@@ -131,10 +136,6 @@ int device_refusal(const struct device_caps *caps,
 			caps, needs->rnr_nak,
 			"device_cap_flags without IBV_DEVICE_RC_RNR_NAK_GEN, no RNR NAK",
 			line, len);
-	if (needs->multicast[0] && caps->max_mcast_grp == 0)
-		return refuse_lesson(caps, needs->multicast,
-				     "max_mcast_grp 0, no multicast groups",
-				     line, len);
 	return 0;
 }
 
