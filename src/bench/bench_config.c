@@ -247,17 +247,12 @@ int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
 
 /*
  * The benchmark runs where perftest's RC tests do: UC has no READ or
- * atomics, UD no RDMA at all, and RDMA_CM sets its own READ depth.
+ * atomics, UD no RDMA at all. With -R, RDMA_CM connects the same RC QP
+ * (perftest's -R): the way iWARP devices connect.
  */
 static int check_transport(const struct bench_config *bc,
 			   const struct config *cfg, FILE *err)
 {
-	if (cfg->use_rdma_cm) {
-		fprintf(err,
-			"%s: option --bench runs over the TCP exchange, not with --rdma-cm\n",
-			PROGRAM_NAME);
-		return -EINVAL;
-	}
 	if (cfg->transport != TRANSPORT_RC) {
 		fprintf(err,
 			"%s: option --bench runs over RC, not --connection %s\n",
@@ -508,6 +503,14 @@ void bench_size_resources(const struct bench_config *bc,
 	sizes->max_rd_atomic = UINT8_MAX;
 	/* It posts receives of its own, per message size. */
 	sizes->early_receives = 0;
+	/* What the device must do is the benchmark's operation's, checked
+	 * before connecting as the lessons' are. */
+	if (bench_op_is_atomic(bc->op))
+		snprintf(sizes->needs.atomics, sizeof(sizes->needs.atomics),
+			 "--bench --op %s", bench_op_name(bc->op));
+	if (bc->op == BENCH_OP_WRITE_IMM)
+		snprintf(sizes->needs.immediate, sizeof(sizes->needs.immediate),
+			 "--bench --op %s", bench_op_name(bc->op));
 }
 
 void bench_qp_mode(const struct bench_config *bc, struct qp_mode *mode)

@@ -25,7 +25,8 @@ pair() {
 }
 
 pair rc 19970 -o "$OPS"
-pair cm 19971 -R -o rnr
+# -R: RDMA_CM on 19975, the syncs' TCP on 19976, apart from the others.
+pair cm 19975 -R -o rnr
 pair uc 19972 -c uc
 pair ud 19973 -c ud
 pair mtu 19974 --bench lat --op write -s "$MSG_SIZE" -n 5

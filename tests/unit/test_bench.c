@@ -591,15 +591,20 @@ static void bench_bad_combinations(void **state)
 		"rdma_rc_example: options -e and --busy-poll contradict (sleep on the completion channel, or never)\n");
 }
 
-static void bench_needs_rc_over_tcp(void **state)
+static void bench_needs_rc(void **state)
 {
+	struct parse_result r;
+
 	(void)state;
 	expect_usage_error(
 		parse("--bench", "lat", "-c", "ud", (char *)NULL),
 		"rdma_rc_example: option --bench runs over RC, not --connection UD\n");
-	expect_usage_error(
-		parse("--bench", "bw", "-R", (char *)NULL),
-		"rdma_rc_example: option --bench runs over the TCP exchange, not with --rdma-cm\n");
+	/* RDMA_CM connects the same RC QP: how iWARP devices connect */
+	r = parse("--bench", "bw", "-R", "--op", "read", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_true(r.cfg.use_rdma_cm);
+	assert_string_equal(r.err, "");
+	free_result(&r);
 }
 
 /* --- the parameter message --- */
@@ -1084,7 +1089,7 @@ int main(void)
 		cmocka_unit_test(bench_rx_depth_covers_the_send_window),
 		cmocka_unit_test(bench_bad_values),
 		cmocka_unit_test(bench_bad_combinations),
-		cmocka_unit_test(bench_needs_rc_over_tcp),
+		cmocka_unit_test(bench_needs_rc),
 		cmocka_unit_test(params_round_trip),
 		cmocka_unit_test(params_mismatch_names_the_difference),
 		cmocka_unit_test(wait_follows_where_the_peer_is),
