@@ -40,7 +40,7 @@
 # rc_common.sh's rc_pair NAME PORT SERVER_ARGS CLIENT_ARGS [options] is
 # rxe_pair for rdma_rc_example, with -p PORT and the address filled in.
 #
-# rxe_go NAME TIMEOUT [--capture FILE]
+# rxe_go NAME TIMEOUT [--capture FILE] [--capture-siw FILE]
 #   Runs the plan: one `rxe-vm exec` of a bash script per guest
 #   ($RXE_RUNS/NAME.a.sh, NAME.b.sh, run by runs_guest.sh), each doing its
 #   steps in the order they were added, both guests at once, all bounded
@@ -55,7 +55,8 @@
 #   TIMEOUT alone (timeout is one more process per run, and costs a good
 #   part of a second under the guests' software CPU).
 #   --capture FILE: the frames the link carried during the plan go to FILE
-#   (pcap; rxe-vm exec --capture, the fixture records the link).
+#   (pcap; rxe-vm exec --capture, the fixture records the link);
+#   --capture-siw FILE: the same for the siw link (eth1, siw0).
 #
 # What each run leaves in RXE_RUNS, the session folder's runs/TEST/ (the
 # host and both guests see it read-write at this path, so a command may
@@ -294,11 +295,17 @@ rxe_pair() {
 	[ "$side" = server ] || rxe_end "$name.server" --on "$gs"
 }
 
-# rxe_go NAME TIMEOUT [--capture FILE]: run the plan (see the top of
-# this file).
+# rxe_go NAME TIMEOUT [--capture FILE] [--capture-siw FILE]: run the plan
+# (see the top of this file).
 rxe_go() {
 	local name=$1 timeout=$2 g file args=() run rc
-	[ "${3:-}" = --capture ] && args+=(--capture "${4:?--capture needs a file}")
+	shift 2
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--capture | --capture-siw) args+=("$1" "${2:?$1 needs a file}"); shift 2 ;;
+		*) echo "rxe_go: unknown option $1" >&2; return 2 ;;
+		esac
+	done
 	mkdir -p "$RXE_RUNS"
 	for g in a b; do
 		[ -n "${RXE_PLAN[$g]}" ] || continue

@@ -49,3 +49,6 @@ endif()
 # unloaded, GIDs of two IP versions, UDP 4791 dropped, a netdev MTU too
 # small. One plan of at most 200 s (plus the rig's slack).
 rxe_add_test(hints hints.sh TIMEOUT 240)
+# The rig's siw0 on both guests (iWARP, port active) and rping between
+# them over it, its packets on the siw link only: one plan of at most 60 s.
+rxe_add_test(siw_rig siw_rig.sh TIMEOUT 90)
