@@ -49,8 +49,9 @@ for tool in cc cmake ctest pkg-config; do
 	command -v "$tool" >/dev/null 2>&1 || die "$tool not found after installing packages"
 done
 
-# The rig's packages, kernel and initramfs (cached between runs).
-"$ROOT/scripts/rxe-vm" prepare
+# The rig's packages, kernel, initramfs and siw.ko (cached between runs):
+# the shared guests of the rxe tests start with siw0 beside rxe0.
+"$ROOT/scripts/rxe-vm" prepare --siw
 
 status=0
 cmake_args=(-S "$ROOT" -B "$BUILD_DIR")
