@@ -723,9 +723,12 @@ def packet_label(p):
         label = msc_label(f"{p.name}, {p.ddp_text()}")
     else:
         label = msc_label(f"{p.name} PSN 0x{p.psn:06x}")
-    fields = p.fields_text()
+    fields = msc_label(p.fields_text())
+    if p.transport == "iWARP":
+        # A READ request's source and sink, one line each.
+        fields = fields.replace(" into ", "\\ninto ")
     if fields:
-        label += "\\n" + msc_label(fields)
+        label += "\\n" + fields
     return label
 
 
