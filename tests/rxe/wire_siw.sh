@@ -13,14 +13,9 @@ CAP=$RXE_OUT_DIR/siw.pcap
 ROWS=$RXE_OUT_DIR/siw.rows
 
 lat="ib_read_lat -R -d \"\$RXE_SIW_DEV\" -s $SIZE -n $COUNT -p $PORT"
-# perftest's client does not retry: it tries again until the server
-# listens, ten times at most.
-client="for try in 1 2 3 4 5 6 7 8 9 10; do
-	$lat \"\$RXE_SIW_PEER_ADDR\" && exit 0
-	sleep 0.5
-done
-exit 1"
-rxe_pair read_lat --on a b "$lat" "bash -c $(printf %q "$client")"
+# perftest's client does not retry: it starts once the server listens.
+rxe_pair read_lat --on a b --ready "listening on TCP port $PORT" \
+	"$(rxe_when_listening "$PORT" "$lat")" "$lat \"\$RXE_SIW_PEER_ADDR\""
 rxe_go wire_siw 90 --capture-siw "$CAP"
 
 expect_rc "$RXE_RUNS/read_lat.server.rc" 0
