@@ -417,7 +417,8 @@ def split_frames(frames, names):
     iwarp = {}
     for f in frames:
         if f["tcp.srcport"] and (f["iwarp_rdma.opcode"]
-                                 or f["iwarp_mpa.key.req"]):
+                                 or f["iwarp_mpa.key.req"]
+                                 or f["iwarp_mpa.key.rep"]):
             iwarp.setdefault(connection(f), {"port": None, "other": 0})
     for f in frames:
         if f["tcp.srcport"] and f["tcp.flags.syn"] == "1" \
