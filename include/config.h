@@ -95,6 +95,17 @@ void config_defaults(struct config *cfg);
 int config_parse(struct config *cfg, const struct config_mode *const *modes,
 		 int argc, char **argv, FILE *out, FILE *err);
 
+/*
+ * The TCP port of the program's own socket (the QP-info exchange, the
+ * syncs between operations): -p; with -R the port after it, because on
+ * iWARP RDMA_CM's listen takes -p as a real TCP port. The same on every
+ * device, so that a command line means one thing everywhere.
+ */
+static inline uint16_t config_sock_port(const struct config *cfg)
+{
+	return cfg->use_rdma_cm ? (uint16_t)(cfg->tcp_port + 1) : cfg->tcp_port;
+}
+
 /* "RC" for TRANSPORT_RC, and so on. */
 static inline const char *transport_name(enum transport transport)
 {

@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "device.h"
+#include "device_caps.h"
 #include "grh.h"
 #include "trace.h"
 
@@ -44,9 +45,16 @@ struct resources_sizes {
 	uint8_t max_rd_atomic;
 	/* receives the client posts in INIT, for the SENDs it is sent */
 	size_t early_receives;
+	/* what the run asks of the device: checked once it is open, before
+	 * anything is connected (resources_default_sizes fills the
+	 * transport and -R; the lessons add what they need) */
+	struct device_needs needs;
 };
 
-/* The sizes the operations need (-e: with a completion channel). */
+/*
+ * The sizes the operations need (-e: with a completion channel), and the
+ * transport and -R in sizes->needs.
+ */
 void resources_default_sizes(struct resources_sizes *sizes,
 			     const struct config *cfg);
 

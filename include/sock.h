@@ -9,8 +9,9 @@
 
 /*
  * Client (cfg->server_name set): connect, retrying until
- * cfg->connect_timeout_sec. Server: listen on cfg->tcp_port and accept one
- * client within cfg->accept_timeout_sec. The connected socket goes to *@fd.
+ * cfg->connect_timeout_sec. Server: listen and accept one client within
+ * cfg->accept_timeout_sec. The port is config_sock_port's: -p, or with -R
+ * the one after it. The connected socket goes to *@fd.
  */
 int sock_connect(const struct config *cfg, int *fd);
 

@@ -27,8 +27,12 @@ TOTAL=${TOTAL:-?}
 # is killed 10 s later if SIGTERM did not end it; a side still running would
 # keep the next measurement's clients out.
 SERVER_BOUND=300
-# A client retries connecting this many times, a second apart.
-CONNECT_TRIES=60
+# perftest's client retries connecting this many times, RETRY_PAUSE
+# seconds apart (60 s in all): its server, started at the same time, takes
+# about a second to listen on the guests, and a pause of a whole second
+# would be lost in most measurements.
+CONNECT_TRIES=300
+RETRY_PAUSE=0.2
 
 WORK=$(mktemp -d)
 cd "$WORK" || exit 1
@@ -93,7 +97,7 @@ run_client() {
 			cat "out.$idx" "err.$idx"
 			return $rc
 		fi
-		sleep 1
+		sleep "$RETRY_PAUSE"
 	done
 	cat "out.$idx" "err.$idx"
 	return $rc
@@ -122,7 +126,7 @@ measure() {
 	head="$setup $run $idx $turn $mode $op $size $iters"
 	[ "$setup" = 1 ] && guests="1 guest"
 	[ "$idx" = warm ] ||
-		where="measurement $((idx + 1)) of $TOTAL ($guests, run $run): $mode $op $size B, $iters iterations"
+		where="measurement $((idx + 1)) of $TOTAL ($guests, round $run): $mode $op $size B, $iters iterations"
 	[ "$tool" = "$turn" ] || who="$tool, in the turn of $turn"
 	if [ "$tool" = ours ]; then
 		ours_command "$mode" "$op" "$size" "$iters" "$port"

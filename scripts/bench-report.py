@@ -5,9 +5,17 @@ Reads the guest outputs bench.sh collected in OUT (guests-1.a.out for one
 guest, guests-2.b.out for the client guest of two), takes every
 measurement's figures (ours from its JSON, perftest's from its text table),
 and writes:
-  OUT/results.json   every measurement, and the medians with their ratios
-  OUT/table.txt      the side-by-side table (also printed)
+  OUT/results.json   every measurement, and per cell the medians, the
+                     paired ratios and the verdict
+  OUT/table.txt      the side-by-side table with each cell's verdict and
+                     the count of verdicts (also printed)
   OUT/lat-Ng.png, OUT/bw-Ng.png   latency and bandwidth vs size, N guests
+Each cell's verdict, by the paired per-round ratio (ours / perftest for
+latency, perftest / ours for bandwidth: above 1, ours did worse): behind
+if its median is above 1.03 and the Wilcoxon signed-rank p over the rounds
+is below 0.05, ahead if the median is below 0.97 and p below 0.05, even
+otherwise. Exits 1 if a cell is behind, or a measurement gave no figures
+or did not run.
 An A/A run (bench.sh --control, which leaves OUT/control naming the tool)
 ran that tool in both turns of every cell; the columns "ours" and
 "perftest" then name the turns, and the ratios are the tool against itself.
@@ -275,6 +283,78 @@ def signed_rank_p(pairs):
     return extreme / 2 ** len(ranks)
 
 
+# The verdict rule: a median paired ratio beyond these, with a paired p
+# below VERDICT_P, is a difference; anything else is even.
+BEHIND_ABOVE = 1.03
+AHEAD_BELOW = 0.97
+VERDICT_P = 0.05
+# The rule wants at least this many paired rounds for a verdict.
+MIN_ROUNDS = 10
+# The level of the interval shown around the median ratio.
+INTERVAL_LEVEL = 0.95
+
+
+def round_ratios(mode, pairs):
+    """Per round, the ratio the verdict reads: ours / perftest for latency,
+    perftest / ours for bandwidth, so that above 1 ours did worse. Rounds
+    with a figure of 0 give none."""
+    ratios = []
+    for ours, perf in pairs:
+        if ours[0] <= 0 or perf[0] <= 0:
+            continue
+        ratios.append(ours[0] / perf[0] if mode == "lat"
+                      else perf[0] / ours[0])
+    return ratios
+
+
+def median_interval(values, level=INTERVAL_LEVEL):
+    """(low, high): the distribution-free interval for the median, from the
+    order statistics. With n values sorted, the k-th smallest and the k-th
+    largest bound the median at least LEVEL of the time when fewer than k
+    of n fair coin tosses come up heads with probability (1 - LEVEL) / 2 at
+    most; the largest such k is taken. None if n is too small for any k
+    (below 6 at 95%)."""
+    n = len(values)
+    tail = (1.0 - level) / 2.0
+    below = 0.0  # P(heads < k)
+    k = 0
+    while k < n:
+        step = math.comb(n, k) / 2.0 ** n
+        if below + step > tail:
+            break
+        below += step
+        k += 1
+    if k == 0:
+        return None
+    ordered = sorted(values)
+    return ordered[k - 1], ordered[n - k]
+
+
+def verdict(median_ratio, p, rounds):
+    """'behind', 'ahead' or 'even' by the rule; 'short' when fewer than
+    MIN_ROUNDS paired rounds were measured (or none gave a ratio)."""
+    if median_ratio is None or rounds < MIN_ROUNDS:
+        return "short"
+    if p is not None and p < VERDICT_P:
+        if median_ratio > BEHIND_ABOVE:
+            return "behind"
+        if median_ratio < AHEAD_BELOW:
+            return "ahead"
+    return "even"
+
+
+def verdict_counts(rows):
+    """The last line of the report: 'N ahead, M even, K behind', and the
+    cells with too few rounds for a verdict, if any."""
+    count = {v: sum(1 for r in rows if r["verdict"] == v)
+             for v in ("ahead", "even", "behind", "short")}
+    line = f"{count['ahead']} ahead, {count['even']} even, {count['behind']} behind"
+    if count["short"]:
+        line += (f" ({count['short']} cell(s) with fewer than {MIN_ROUNDS}"
+                 " paired rounds: no verdict)")
+    return line
+
+
 def medians(records):
     """Median of the compared figure per (guests, mode, op, bytes, tool)."""
     groups = {}
@@ -296,14 +376,15 @@ def medians(records):
                "ours": ours, "perftest": perf,
                "ours_median": statistics.median(ours) if ours else None,
                "perftest_median": statistics.median(perf) if perf else None}
-        if row["ours_median"] and row["perftest_median"]:
-            row["ratio"] = row["ours_median"] / row["perftest_median"]
-        else:
-            row["ratio"] = None
         row["p_value"] = rank_sum_p(ours, perf)
         pairs = paired_rounds(rounds[(guests, mode, op, size)])
         row["wins"], row["ties"], row["rounds"] = paired_wins(mode, pairs)
         row["p_paired"] = signed_rank_p(pairs)
+        ratios = round_ratios(mode, pairs)
+        row["ratios"] = ratios
+        row["ratio"] = statistics.median(ratios) if ratios else None
+        row["interval"] = median_interval(ratios)
+        row["verdict"] = verdict(row["ratio"], row["p_paired"], len(ratios))
         rows.append(row)
     return rows
 
@@ -339,37 +420,57 @@ def tool_name(tool):
     return "rdma_rc_example" if tool == "ours" else "perftest"
 
 
+def setup_name(guests):
+    return "one" if guests == 1 else "two"
+
+
+def ratio_text(ratio):
+    return "-" if ratio is None else f"{ratio:.3f}"
+
+
+def interval_text(interval):
+    if interval is None:
+        return "-"
+    return f"{interval[0]:.3f}-{interval[1]:.3f}"
+
+
 def table(rows, control=None):
+    """The report: one line per cell, then the count of verdicts."""
     lines = []
     if control:
         lines.append(f"A/A control: {tool_name(control)} ran in both turns; "
                      "the columns name the turns, the ratio is the tool "
                      "against itself")
-    head = (f"{'guests':>6} {'mode':<4} {'op':<9} {'bytes':>8} "
-            f"{'ours':>11} {'perftest':>11} {'ratio':>7} {'goal':<4} "
-            f"{'spread ours':>11} {'spread perf':>11} {'wins':>13} "
-            f"{'p':>5} {'paired':>6}  figure")
+    head = (f"{'setup':<5} {'mode':<4} {'op':<9} {'bytes':>8} "
+            f"{'ours':>11} {'perftest':>11} {'ratio':>6} "
+            f"{'95% interval':>13} {'paired p':>8} {'verdict':<7} "
+            f"{'wins':>13} {'p':>5}  figure")
     lines.append(head)
     lines.append("-" * len(head))
     for r in rows:
-        ratio = r["ratio"]
-        if ratio is None:
-            goal = "n/a"
-        elif r["mode"] == "lat":
-            goal = "ok" if ratio <= 1.0 else "BEHIND"
-        else:
-            goal = "ok" if ratio >= 1.0 else "BEHIND"
-        so, sp = spread(r["ours"]), spread(r["perftest"])
         lines.append(
-            f"{r['guests']:>6} {r['mode']:<4} {r['op']:<9} {r['bytes']:>8} "
+            f"{setup_name(r['guests']):<5} {r['mode']:<4} {r['op']:<9} "
+            f"{r['bytes']:>8} "
             f"{fmt(r['ours_median']):>11} {fmt(r['perftest_median']):>11} "
-            f"{fmt(ratio, 3):>7} {goal:<4} "
-            f"{(fmt(so, 0) + '%') if so is not None else '-':>11} "
-            f"{(fmt(sp, 0) + '%') if sp is not None else '-':>11} "
-            f"{wins_text(r):>13} "
-            f"{p_text(r['p_value']):>5} {p_text(r['p_paired']):>6}  "
-            f"{r['figure']} [{r['unit']}], median of {len(r['ours'])}/{len(r['perftest'])} runs")
+            f"{ratio_text(r['ratio']):>6} "
+            f"{interval_text(r['interval']):>13} "
+            f"{p_text(r['p_paired']):>8} {r['verdict']:<7} "
+            f"{wins_text(r):>13} {p_text(r['p_value']):>5}  "
+            f"{r['figure']} [{r['unit']}], median of "
+            f"{len(r['ours'])}/{len(r['perftest'])} runs")
+    lines.append("")
+    lines.append(verdict_counts(rows))
     return "\n".join(lines)
+
+
+def size_label(size):
+    """A message size in binary units, as the plots label it: 2 B, 4 KiB,
+    64 KiB, 1 MiB; a size that is no whole number of its unit keeps the
+    unit below."""
+    for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if size >= scale and size % scale == 0:
+            return f"{size // scale} {unit}"
+    return f"{size} B"
 
 
 def plot(out, rows, guests, mode, control=None):
@@ -411,11 +512,16 @@ def plot(out, rows, guests, mode, control=None):
         "set terminal pngcairo size 1000,650 font ',11' noenhanced dashed",
         f"set output '{png}'",
         f"set title \"{title}\"",
-        "set xlabel 'message size [bytes] (log 2)'",
+        "set xlabel 'message size (log 2)'",
         f"set ylabel '{what}'",
         "set logscale x 2",
         "set logscale y 10",
-        "set format x '%.0s%cB'",
+        # a little room either side, which one size alone also needs
+        f"set xrange [{min(r['bytes'] for r in rows) / 1.5}:"
+        f"{max(r['bytes'] for r in rows) * 1.5}]",
+        "set xtics (" + ", ".join(
+            f"'{size_label(size)}' {size}"
+            for size in sorted({r['bytes'] for r in rows})) + ")",
         "set grid",
         "set key outside right top",
         "plot " + ", \\\n     ".join(series),
@@ -473,7 +579,8 @@ def main():
     print("\nwrote " + ", ".join(
         [os.path.join(out, "results.json"), os.path.join(out, "table.txt")]
         + [p for p in pngs if p]))
-    return 1 if failed or missing else 0
+    behind = any(r["verdict"] == "behind" for r in rows)
+    return 1 if failed or missing or behind else 0
 
 
 if __name__ == "__main__":

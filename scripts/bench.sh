@@ -14,25 +14,32 @@ usage() {
 	cat <<'EOF'
 Usage: scripts/bench.sh [OPTIONS]
 
-Boot soft-RoCE guests with scripts/rxe-vm and measure, for each operation,
-mode and size, rdma_rc_example --bench and the perftest tool that measures
-the same thing (ib_send_lat, ib_write_lat, ib_read_lat, ib_atomic_lat,
-ib_send_bw, ib_write_bw, ib_read_bw, ib_atomic_bw), one after the other;
-which tool goes first turns from one measurement, and one run, to the next.
+Boot soft-RoCE guests with scripts/rxe-vm and measure, for each cell (mode,
+operation, size), rdma_rc_example --bench and the perftest tool that
+measures the same thing (ib_send_lat, ib_write_lat, ib_read_lat,
+ib_atomic_lat, ib_send_bw, ib_write_bw, ib_read_bw, ib_atomic_bw), one
+after the other, round after round; which tool goes first turns from one
+cell, and one round, to the next. The report gives each cell a verdict
+(behind, even or ahead of perftest) by the paired per-round ratio and the
+Wilcoxon signed-rank test, and ends with "N ahead, M even, K behind".
 
 Options:
-  --guests 1|2|both   one guest (both sides on it), two guests, or both
+  --setup one|two|both  one guest (both sides on it), two guests, or both
                       set-ups in turn (default both)
-  --runs N            repetitions; the table shows medians (default 3)
+  --rounds N          rounds of every cell; a verdict needs 10 (default 10)
+  --only CELLS        only these cells, comma-separated MODE:OP:SIZE, as
+                      lat:send:2,bw:write:65536 (an atomic's size is 8 and
+                      may be left out: lat:fetch_add); instead of --modes,
+                      --ops and --sizes
+  --modes LIST        lat,bw (default lat,bw)
   --ops LIST          comma-separated: send,write,read,fetch_add,cmp_swap,
                       write_imm (default send,write,read,fetch_add)
-  --modes LIST        lat,bw (default lat,bw)
   --sizes LIST        message sizes in bytes (default 2,4096,65536,1048576)
   --lat-iters N       iterations per latency measurement (default 200)
   --bw-iters N        iterations per bandwidth measurement (default 1000)
   --max-bytes N       fewer iterations for large messages: at most N bytes
                       per measurement, never fewer than 20 iterations
-                      (default 67108864; both tools get the same count)
+                      (default 16777216; both tools get the same count)
   --out DIR           where results go (default build/bench-<date>)
   --build DIR         the build tree with rdma_rc_example, brought up to
                       date with cmake --build first (default build)
@@ -40,15 +47,19 @@ Options:
                       perftest), so each ratio is TOOL against itself, in
                       the same order and on the same guests as a real run:
                       how far the rig's noise alone moves a ratio
-  --dry-run           print the plan, one line per measurement (guests, run,
-                      index, tool, mode, op, size, iterations, port), and
-                      exit: no build, no guests
+  --dry-run           print the plan, one line per measurement (guests,
+                      round, index, tool, mode, op, size, iterations,
+                      port), and exit: no build, no guests
   -h, --help          this help
 
-perftest's write_imm latency and bandwidth are ib_write_lat/ib_write_bw
-with --write_with_imm; cmp_swap is ib_atomic_* -A CMP_AND_SWAP.
-Writes DIR/table.txt, DIR/results.json, DIR/*.png and the raw outputs;
-says on stderr as each measurement starts which one it is (K of N).
+The defaults are the plan of the run docs/benchmarks.md records: both
+set-ups, 10 rounds of the 52 cells (SEND, WRITE, READ at 2 B, 4 KiB,
+64 KiB, 1 MiB and fetch_add, latency and bandwidth). perftest's write_imm
+latency and bandwidth are ib_write_lat/ib_write_bw with --write_with_imm;
+cmp_swap is ib_atomic_* -A CMP_AND_SWAP. Writes DIR/table.txt,
+DIR/results.json, DIR/*.png and the raw outputs; says on stderr as each
+measurement starts which one it is (K of N). Exits 1 if a cell is behind,
+or a measurement gave no figures or did not run.
 EOF
 }
 
@@ -61,56 +72,126 @@ note() {
 	echo "bench.sh: $*" >&2
 }
 
-GUESTS=both
-RUNS=3
+SETUP=both
+ROUNDS=10
 OPS=send,write,read,fetch_add
 MODES=lat,bw
 SIZES=2,4096,65536,1048576
+ONLY=
 LAT_ITERS=200
 BW_ITERS=1000
-MAX_BYTES=67108864
+MAX_BYTES=16777216
 # Fewest iterations a large message is cut down to.
 MIN_ITERS=20
 OUT=
 BUILD=$SOURCE_DIR/build
 CONTROL=
 DRY_RUN=
+# The options among --modes, --ops and --sizes given, refused with --only.
+PICKED=
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--guests) GUESTS=${2:?}; shift 2 ;;
-	--runs) RUNS=${2:?}; shift 2 ;;
-	--ops) OPS=${2:?}; shift 2 ;;
-	--modes) MODES=${2:?}; shift 2 ;;
-	--sizes) SIZES=${2:?}; shift 2 ;;
-	--lat-iters) LAT_ITERS=${2:?}; shift 2 ;;
-	--bw-iters) BW_ITERS=${2:?}; shift 2 ;;
-	--max-bytes) MAX_BYTES=${2:?}; shift 2 ;;
-	--out) OUT=${2:?}; shift 2 ;;
-	--build) BUILD=${2:?}; shift 2 ;;
-	--control) CONTROL=${2:?}; shift 2 ;;
-	--dry-run) DRY_RUN=1; shift ;;
+	--dry-run) DRY_RUN=1; shift; continue ;;
 	-h | --help) usage; exit 0 ;;
+	--setup | --rounds | --only | --ops | --modes | --sizes | --lat-iters | \
+		--bw-iters | --max-bytes | --out | --build | --control)
+		[ $# -ge 2 ] || die "option $1 needs a value (see --help)"
+		;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
+	case "$1" in
+	--setup) SETUP=$2 ;;
+	--rounds) ROUNDS=$2 ;;
+	--only) ONLY=$2 ;;
+	--ops) OPS=$2; PICKED+=" $1" ;;
+	--modes) MODES=$2; PICKED+=" $1" ;;
+	--sizes) SIZES=$2; PICKED+=" $1" ;;
+	--lat-iters) LAT_ITERS=$2 ;;
+	--bw-iters) BW_ITERS=$2 ;;
+	--max-bytes) MAX_BYTES=$2 ;;
+	--out) OUT=$2 ;;
+	--build) BUILD=$2 ;;
+	--control) CONTROL=$2 ;;
+	esac
+	shift 2
 done
 
-case "$GUESTS" in
-1 | 2) SETUPS=("$GUESTS") ;;
+case "$SETUP" in
+one) SETUPS=(1) ;;
+two) SETUPS=(2) ;;
 both) SETUPS=(1 2) ;;
-*) die "invalid --guests value '$GUESTS' (expected 1, 2 or both)" ;;
+*) die "invalid --setup value '$SETUP' (expected one, two or both)" ;;
 esac
 case "$CONTROL" in
 '' | ours | perftest) ;;
 *) die "invalid --control value '$CONTROL' (expected ours or perftest)" ;;
 esac
-for n in "$RUNS" "$LAT_ITERS" "$BW_ITERS" "$MAX_BYTES"; do
-	if ! [[ "$n" =~ ^[0-9]+$ ]] || [ "$n" -lt 1 ]; then
-		die "invalid number '$n'"
+# A whole number, at least 1, for option $1 with value $2.
+check_count() {
+	if ! [[ "$2" =~ ^[0-9]+$ ]] || [ "$2" -lt 1 ]; then
+		die "invalid $1 value '$2' (expected a whole number, at least 1)"
 	fi
-done
+}
+check_count --rounds "$ROUNDS"
+check_count --lat-iters "$LAT_ITERS"
+check_count --bw-iters "$BW_ITERS"
+check_count --max-bytes "$MAX_BYTES"
 if [ "$LAT_ITERS" -lt 5 ] || [ "$BW_ITERS" -lt 5 ]; then
 	die "perftest needs at least 5 iterations"
+fi
+if [ -n "$ONLY" ] && [ -n "$PICKED" ]; then
+	die "--only names the cells itself: leave out${PICKED}"
+fi
+
+# Cell $1 of --only (MODE:OP:SIZE) on stdout as the plan writes it, an
+# atomic's size made 8; fails if it is no cell.
+check_cell() {
+	local mode op size rest
+	IFS=: read -r mode op size rest <<<"$1"
+	case "$mode" in
+	lat | bw) ;;
+	*) return 1 ;;
+	esac
+	case "$op" in
+	fetch_add | cmp_swap)
+		[ -z "$size" ] || [ "$size" = 8 ] || return 1
+		size=8
+		;;
+	send | write | read | write_imm)
+		[[ "$size" =~ ^[1-9][0-9]{0,6}$ ]] || return 1
+		[ "$size" -le 8388608 ] || return 1
+		;;
+	*) return 1 ;;
+	esac
+	[ -z "$rest" ] || return 1
+	echo "$mode:$op:$size"
+}
+
+# CELLS: the cells of one round, MODE:OP:SIZE, in order.
+CELLS=()
+if [ -n "$ONLY" ]; then
+	IFS=, read -r -a wanted <<<"$ONLY"
+	[ "${#wanted[@]}" -gt 0 ] || die "invalid --only value '' (expected MODE:OP:SIZE,...)"
+	for cell in "${wanted[@]}"; do
+		checked=$(check_cell "$cell") ||
+			die "invalid --only cell '$cell' (expected MODE:OP:SIZE: lat or bw; send, write, read, write_imm, fetch_add or cmp_swap; 1 to 8388608 bytes, 8 for an atomic)"
+		CELLS+=("$checked")
+	done
+else
+	for mode in ${MODES//,/ }; do
+		for op in ${OPS//,/ }; do
+			for size in ${SIZES//,/ }; do
+				case "$op" in
+				fetch_add | cmp_swap)
+					CELLS+=("$mode:$op:8")
+					break
+					;;
+				esac
+				CELLS+=("$mode:$op:$size")
+			done
+		done
+	done
 fi
 
 # Iterations for SIZE: ITERS, cut so that SIZE * iterations <= MAX_BYTES.
@@ -123,41 +204,30 @@ iterations_for() {
 }
 
 # The measurement plan, one line per measurement:
-#   SETUP RUN INDEX TOOL MODE OP SIZE ITERS PORT
-# Within a run both tools measure one (mode, op, size), a cell, back to
-# back. Which goes first alternates from one cell to the next and, for each
-# cell, from one run to the next, so that whatever going first costs falls
-# on both tools alike: the first of a pair follows another cell's
-# measurement, the second the same cell's. The turn counts the cells of
-# this run only; a count carried over from the runs before would, with an
-# odd number of cells per run, give each cell the same order in every run.
+#   SETUP ROUND INDEX TOOL MODE OP SIZE ITERS PORT
+# Within a round both tools measure one cell back to back. Which goes
+# first alternates from one cell to the next and, for each cell, from one
+# round to the next, so that whatever going first costs falls on both
+# tools alike: the first of a pair follows another cell's measurement, the
+# second the same cell's. The turn counts the cells of this round only; a
+# count carried over from the rounds before would, with an odd number of
+# cells per round, give each cell the same order in every round.
 write_plan() {
-	local setup=$1 run idx=0 cell mode op size iters base first second
-	for ((run = 1; run <= RUNS; run++)); do
-		cell=0
-		for mode in ${MODES//,/ }; do
+	local setup=$1 round idx=0 n mode op size iters base first second
+	for ((round = 1; round <= ROUNDS; round++)); do
+		for ((n = 0; n < ${#CELLS[@]}; n++)); do
+			IFS=: read -r mode op size <<<"${CELLS[n]}"
 			base=$LAT_ITERS
 			[ "$mode" = bw ] && base=$BW_ITERS
-			for op in ${OPS//,/ }; do
-				for size in ${SIZES//,/ }; do
-					case "$op" in
-					fetch_add | cmp_swap) size=8 ;;
-					esac
-					iters=$(iterations_for "$size" "$base")
-					if (((run + cell) % 2)); then
-						first=ours second=perftest
-					else
-						first=perftest second=ours
-					fi
-					for tool in $first $second; do
-						echo "$setup $run $idx $tool $mode $op $size $iters $((20000 + idx))"
-						idx=$((idx + 1))
-					done
-					cell=$((cell + 1))
-					case "$op" in
-					fetch_add | cmp_swap) break ;;
-					esac
-				done
+			iters=$(iterations_for "$size" "$base")
+			if (((round + n) % 2)); then
+				first=ours second=perftest
+			else
+				first=perftest second=ours
+			fi
+			for tool in $first $second; do
+				echo "$setup $round $idx $tool $mode $op $size $iters $((20000 + idx))"
+				idx=$((idx + 1))
 			done
 		done
 	done

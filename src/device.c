@@ -258,6 +258,15 @@ int device_choose_gid(struct ibv_context *ctx, uint8_t port,
 	int ret;
 
 	*out = (struct gid_choice){.index = requested};
+	/*
+	 * iWARP addresses by IP, through RDMA_CM: its one GID (the netdev's
+	 * MAC) is the one there is, and no RoCE GID is to be picked.
+	 */
+	if (requested < 0 &&
+	    ctx->device->transport_type == IBV_TRANSPORT_IWARP) {
+		out->index = 0;
+		requested = 0;
+	}
 	if (requested < 0 && attr->link_layer != IBV_LINK_LAYER_ETHERNET) {
 		trace_step(tr,
 			   "no GID given on InfiniBand: no GRH, LID routing");

@@ -40,6 +40,7 @@ static void plan_run(struct run *run)
 {
 	resources_default_sizes(&run->sizes, &run->cfg);
 	run->sizes.early_receives = ops_receives_before_rtr(&run->cfg);
+	ops_device_needs(&run->cfg, &run->sizes.needs);
 	bench_size_resources(&run->bench, &run->sizes);
 	bench_qp_mode(&run->bench, &run->mode);
 }
@@ -72,7 +73,7 @@ static int run_rdma_cm(const struct run *run)
 	struct connection conn;
 	int sock, ret, destroy_ret;
 
-	ret = cm_open(&cm, &run->cfg);
+	ret = cm_open(&cm, &run->cfg, &run->sizes.needs);
 	if (ret)
 		return ret;
 	ret = sock_connect(&run->cfg, &sock);

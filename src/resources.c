@@ -20,6 +20,19 @@
 /* Every work request here describes one contiguous piece of the buffer. */
 #define QP_MAX_SGE 1
 
+static enum ibv_qp_type qp_type_of(enum transport transport)
+{
+	switch (transport) {
+	case TRANSPORT_RC:
+		break;
+	case TRANSPORT_UC:
+		return IBV_QPT_UC;
+	case TRANSPORT_UD:
+		return IBV_QPT_UD;
+	}
+	return IBV_QPT_RC;
+}
+
 void resources_default_sizes(struct resources_sizes *sizes,
 			     const struct config *cfg)
 {
@@ -33,6 +46,8 @@ void resources_default_sizes(struct resources_sizes *sizes,
 		.comp_channel = cfg->use_events,
 		.max_rd_atomic = QP_MAX_RD_ATOMIC,
 		.early_receives = 0,
+		.needs = {.through_cm = cfg->use_rdma_cm,
+			  .qp_type = qp_type_of(cfg->transport)},
 	};
 }
 
@@ -64,6 +79,10 @@ static int query_device(struct resources *res, const struct config *cfg)
 			ibv_get_device_name(res->ctx->device), strerror(ret));
 		return -ret;
 	}
+	/* Before the port and the GID: an iWARP device has no RoCE GID. */
+	ret = device_check_needs(res->ctx, &res->sizes.needs);
+	if (ret)
+		return ret;
 	ret = device_query_port(res->ctx, cfg->ib_port, &res->port_attr,
 				&res->trace);
 	if (ret)
@@ -168,19 +187,6 @@ static int create_comp_channel(struct resources *res)
 	trace_step(&res->trace, "created completion channel (fd %d)",
 		   res->comp_channel->fd);
 	return 0;
-}
-
-static enum ibv_qp_type qp_type_of(enum transport transport)
-{
-	switch (transport) {
-	case TRANSPORT_RC:
-		break;
-	case TRANSPORT_UC:
-		return IBV_QPT_UC;
-	case TRANSPORT_UD:
-		return IBV_QPT_UD;
-	}
-	return IBV_QPT_RC;
 }
 
 static int create_qp(struct resources *res, const struct config *cfg)

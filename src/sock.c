@@ -84,10 +84,11 @@ static int connect_to_server(const struct config *cfg, int *fd)
 	const struct addrinfo hints = {.ai_family = AF_UNSPEC,
 				       .ai_socktype = SOCK_STREAM};
 	long long deadline = now_ms() + cfg->connect_timeout_sec * 1000LL;
+	uint16_t port = config_sock_port(cfg);
 	char service[8];
 	int ret = -ETIMEDOUT;
 
-	snprintf(service, sizeof(service), "%u", cfg->tcp_port);
+	snprintf(service, sizeof(service), "%u", port);
 	do {
 		struct addrinfo *list, *ai;
 		int gai = getaddrinfo(cfg->server_name, service, &hints, &list);
@@ -117,12 +118,12 @@ static int connect_to_server(const struct config *cfg, int *fd)
 		ret = -EINTR;
 	if (ret == -EINTR)
 		fprintf(stderr, "failed to connect to %s port %u: %s\n",
-			cfg->server_name, cfg->tcp_port, strerror(EINTR));
+			cfg->server_name, port, strerror(EINTR));
 	else
 		fprintf(stderr,
 			"failed to connect to %s port %u within %d s: %s\n",
-			cfg->server_name, cfg->tcp_port,
-			cfg->connect_timeout_sec, strerror(-ret));
+			cfg->server_name, port, cfg->connect_timeout_sec,
+			strerror(-ret));
 	return ret;
 }
 
@@ -156,16 +157,17 @@ static int open_listener(const struct config *cfg, int *fd)
 				       .ai_socktype = SOCK_STREAM,
 				       .ai_flags = AI_PASSIVE};
 	static const int families[] = {AF_INET6, AF_INET};
+	uint16_t port = config_sock_port(cfg);
 	struct addrinfo *list, *ai;
 	char service[8];
 	int gai, ret = -EAFNOSUPPORT;
 	size_t i;
 
-	snprintf(service, sizeof(service), "%u", cfg->tcp_port);
+	snprintf(service, sizeof(service), "%u", port);
 	gai = getaddrinfo(NULL, service, &hints, &list);
 	if (gai) {
-		fprintf(stderr, "failed to resolve local port %u: %s\n",
-			cfg->tcp_port, gai_strerror(gai));
+		fprintf(stderr, "failed to resolve local port %u: %s\n", port,
+			gai_strerror(gai));
 		return -EADDRNOTAVAIL;
 	}
 	for (i = 0; i < 2 && ret; i++)
@@ -174,8 +176,8 @@ static int open_listener(const struct config *cfg, int *fd)
 				ret = listen_on(ai, fd);
 	freeaddrinfo(list);
 	if (ret)
-		fprintf(stderr, "failed to listen on TCP port %u: %s\n",
-			cfg->tcp_port, strerror(-ret));
+		fprintf(stderr, "failed to listen on TCP port %u: %s\n", port,
+			strerror(-ret));
 	return ret;
 }
 
@@ -234,21 +236,22 @@ static int accept_until(int listener, long long deadline, int *fd)
 static int accept_client(const struct config *cfg, int *fd)
 {
 	long long deadline = now_ms() + cfg->accept_timeout_sec * 1000LL;
+	uint16_t port = config_sock_port(cfg);
 	int listener = -1, ret;
 
 	ret = open_listener(cfg, &listener);
 	if (ret)
 		return ret;
-	printf("waiting on port %u for TCP connection\n", cfg->tcp_port);
+	printf("waiting on port %u for TCP connection\n", port);
 	fflush(stdout);
 	ret = accept_until(listener, deadline, fd);
 	if (ret == -EINTR)
 		fprintf(stderr, "failed to accept a client on port %u: %s\n",
-			cfg->tcp_port, strerror(EINTR));
+			port, strerror(EINTR));
 	else if (ret)
 		fprintf(stderr,
 			"failed to accept a client on port %u within %d s: %s\n",
-			cfg->tcp_port, cfg->accept_timeout_sec, strerror(-ret));
+			port, cfg->accept_timeout_sec, strerror(-ret));
 	close(listener);
 	return ret;
 }

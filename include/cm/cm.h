@@ -22,22 +22,26 @@
 #include <rdma/rdma_cma.h>
 
 #include "config.h"
+#include "device_caps.h"
 #include "exchange.h"
 #include "qp.h"
 #include "resources.h"
 
 /*
- * What the private data carries, in network byte order (40 bytes):
+ * What the private data carries, in network byte order (44 bytes):
  *   magic u32, version u8, transport u8, flags u8, op count u8,
- *   buffer address u64, buffer length u32, rkey u32, op ids 16 x u8.
+ *   buffer address u64, buffer length u32, rkey u32, op ids 16 x u8,
+ *   QP number u32.
  * The QP-info message of the TCP path (72 bytes) does not fit the 56
- * bytes an IB CM REQ carries; its QPN, PSN, LID and GID are the CM's own
- * business here, so they are left out.
+ * bytes an IB CM REQ carries; its PSN, LID and GID are the CM's own
+ * business here, so they are left out. The QP number is the IB CM's too,
+ * but iWARP's CM names no QP (the TCP connection is the QP's address):
+ * ours travels here, for the "Remote QP number" line.
  */
 #define CM_PRIV_MAGIC 0x52434d31u /* "RCM1" */
-/* 2: send and send_imm end with a TCP sync; the flags may hold HAS_GID. */
-#define CM_PRIV_VERSION 2
-#define CM_PRIV_SIZE	40
+/* 3: the QP number at the end. */
+#define CM_PRIV_VERSION 3
+#define CM_PRIV_SIZE	44
 /* The private data an RDMA_CM connect request may carry on IB/RoCE. */
 #define CM_REQ_PRIVATE_DATA_MAX 56
 
@@ -50,12 +54,15 @@ struct cm {
 };
 
 /*
- * Server: create the channel, bind to the wildcard address on cfg->tcp_port
- * (IPv6 and IPv4) and listen. Client: resolve cfg->server_name:cfg->tcp_port
- * to an address and a route, trying each address the name has in turn,
- * all within cfg->timeout_sec.
+ * Server: refuse @needs if no device here (or -d's) can do them, then
+ * create the channel, bind to the wildcard address on cfg->tcp_port (IPv6
+ * and IPv4) and listen. Client: resolve cfg->server_name:cfg->tcp_port to
+ * an address and a route, trying each address the name has in turn, all
+ * within cfg->timeout_sec, then refuse @needs if the device it resolved to
+ * cannot do them. A refusal is one line on stderr.
  */
-int cm_open(struct cm *cm, const struct config *cfg);
+int cm_open(struct cm *cm, const struct config *cfg,
+	    const struct device_needs *needs);
 
 /*
  * Create the resources (of @sizes) on the CM's device, connect the QP to

@@ -29,6 +29,12 @@ enum op_flag {
 	OP_NEEDS_MW = 1 << 5,
 	/* relies on RC's acknowledgements (RNR NAK, remote access NAK) */
 	OP_NEEDS_RC = 1 << 6,
+	/* carries immediate data (iWARP's RDMAP has none) */
+	OP_NEEDS_IMM = 1 << 7,
+	/* the responder must NAK a SEND it has no receive for, and the
+	 * sender retry it (IBV_DEVICE_RC_RNR_NAK_GEN; iWARP ends the
+	 * connection instead) */
+	OP_NEEDS_RNR_NAK = 1 << 8,
 };
 
 /* One row of the operations table. */
@@ -56,6 +62,13 @@ int ops_check_order(const enum op_id *ops, size_t count,
 
 /* How many receives the client posts before RTR for @cfg's operations. */
 size_t ops_receives_before_rtr(const struct config *cfg);
+
+/*
+ * Add to @needs what @cfg's operations ask of the device (atomics, memory
+ * windows, immediate data, the RNR NAK), each named by the first
+ * operation that needs it, for the line that refuses it.
+ */
+void ops_device_needs(const struct config *cfg, struct device_needs *needs);
 
 /* Run @cfg's operations in order, the server or the client half of each. */
 int ops_run(const struct config *cfg, struct op_ctx *ctx);

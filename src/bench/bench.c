@@ -9,12 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <time.h>
 
 #include "bench_priv.h"
 #include "config.h"
 #include "qp.h"
 #include "resources.h"
 #include "sock.h"
+#include "trace.h"
 
 /*
  * What the client's figures of one size may take, per iteration: a sort
@@ -87,14 +89,6 @@ static int query_max_inline(struct ibv_qp *qp, uint32_t *max_inline)
 	return 0;
 }
 
-/* The same LID and GID: the peer is a process on this very port. */
-static bool peer_shares_port(const struct connection *conn)
-{
-	return conn->local.lid == conn->remote.lid &&
-	       memcmp(conn->local.gid, conn->remote.gid,
-		      sizeof(conn->local.gid)) == 0;
-}
-
 /*
  * A ping-pong: both sides wait in turn, each for the other's message, and
  * a latency sample is a round trip. Otherwise (READ, atomics) the client
@@ -108,57 +102,25 @@ static bool is_ping_pong(const struct bench_config *bc)
 }
 
 /*
- * How the waits go (see bench_priv.h): run->spin_ns, nap_ns and own_cpu.
- *
- * - --busy-poll polls only, -e sleeps on the channel at once.
- * - The peer on this port (one host runs both sides and soft-RoCE's work
- *   too), and any bandwidth run: poll for BENCH_SPIN_US, then sleep on the
- *   channel. A bandwidth run leaves soft-RoCE's work for many messages to
- *   the CPU.
- * - Latency with the peer on another port, ping-pongs: poll for
- *   BENCH_SPIN_US, then nap BENCH_NAP_US at a time. Both sides wait in
- *   turn. A small message on a real NIC comes back well within the spin,
- *   so there the loop never naps. A wait that outlasts it is soft-RoCE's,
- *   or a large message's, and its CPU does more good to the kernel's
- *   soft-RoCE work (and, with guests on one host, to the other guest and
- *   to QEMU's threads that carry the frames) than to a spinning loop. Two
- *   guests on a 2-core host: half the round trip of a 4 KiB SEND went
- *   from 1360 to 512 us, a 1 MiB WRITE from 86 to 53 ms
- *   (on the rig). The channel's wake-up costs more than a nap.
- * - Latency with the peer on another port, READ and atomics: the same,
- *   but the spin is BENCH_LONG_SPIN_US. Only this side waits, so no one
- *   needs its CPU while the peer answers a short request; there a nap
- *   only adds its wake-up (2 B READ between the guests: 479 against 370
- *   us when it napped at once). The answer to a long READ is many frames,
- *   which this side's kernel, and with guests on one host QEMU's threads,
- *   must take in; the CPU does more good there than in a spinning loop:
- *   1 MiB READ between the guests, 31 against 38 ms (on the rig).
- *   Not so for 64 frames: a 64 KiB READ there takes 2.5-3 ms, and naps
- *   after 1 ms made it 4% slower than polling through (2727 against 2610
- *   us); after 4 ms it never naps, and 1 MiB still gains (30 against 35
- *   ms).
+ * How the waits go: where the peer runs decides (bench_wait.c). A GID
+ * table that cannot be read leaves the peer elsewhere: the wait of two
+ * hosts polls as perftest's does, slower than the one-host wait where
+ * both sides share a CPU, but never wrong.
  */
 static void choose_wait(struct bench_run *run, const struct config *cfg,
 			const struct resources *res,
 			const struct connection *conn)
 {
-	const struct bench_config *bc = run->bc;
-	bool peer_elsewhere = !peer_shares_port(conn);
+	bool here = false;
+	int ret;
 
-	run->spin_ns = (uint64_t)BENCH_SPIN_US * 1000;
-	run->nap_ns = 0;
-	run->own_cpu = false;
-	if (!res->cq->channel) {
-		run->spin_ns = UINT64_MAX; /* --busy-poll made no channel */
-		run->own_cpu = peer_elsewhere;
-	} else if (cfg->use_events) {
-		run->spin_ns = 0;
-	} else if (bc->mode == BENCH_LAT && peer_elsewhere) {
-		run->own_cpu = true;
-		run->nap_ns = (uint64_t)BENCH_NAP_US * 1000;
-		if (!is_ping_pong(bc))
-			run->spin_ns = (uint64_t)BENCH_LONG_SPIN_US * 1000;
-	}
+	ret = bench_peer_on_this_host(res->ctx, res->dev_attr.phys_port_cnt,
+				      &conn->local, &conn->remote, &here);
+	if (ret)
+		fprintf(stderr,
+			"warning: failed to read the GID table of %s: %s; the peer is taken to be on another host\n",
+			ibv_get_device_name(res->ctx->device), strerror(-ret));
+	bench_wait_choose(run, res->cq->channel != NULL, cfg->use_events, here);
 }
 
 static int run_init(struct bench_run *run, const struct config *cfg,
@@ -369,20 +331,34 @@ static void restore_timer_slack(long old)
 static void print_banner(const struct bench_config *bc,
 			 const struct bench_run *run, const char *device)
 {
+	char wait[96];
+
 	printf("benchmark: %s %s on %s, %u iterations per size, tx depth %u, cq mod %u, max inline %u\n",
 	       bench_op_name(bc->op), bench_mode_name(bc->mode), device,
 	       bc->iters, bc->tx_depth, run->signal_every, run->max_inline);
-	if (bc->busy_poll)
-		printf("waits: polling only (--busy-poll)\n");
-	else if (run->nap_ns)
-		printf("waits: poll for %u us, then nap %u us at a time (latency, the peer is on another port)\n",
-		       (unsigned int)(run->spin_ns / 1000),
-		       (unsigned int)(run->nap_ns / 1000));
-	else if (run->spin_ns == 0)
-		printf("waits: sleep on the completion channel at once (-e)\n");
-	else
-		printf("waits: poll for %u us, then sleep on the completion channel\n",
-		       (unsigned int)(run->spin_ns / 1000));
+	bench_wait_describe(run, wait, sizeof(wait));
+	printf("waits: %s (%s)\n", wait, bench_wait_reason(run->wait_why));
+}
+
+/* What the JSON's test_info says of the run: the port, its path, the QP. */
+static void test_info_fill(struct bench_test_info *info,
+			   const struct config *cfg,
+			   const struct resources *res, const char *device)
+{
+	*info = (struct bench_test_info){
+		.device = device,
+		.port = res->ib_port,
+		.link_layer =
+			res->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET
+				? "Ethernet"
+				: "InfiniBand",
+		.path_mtu = 128u << res->mtu, /* IBV_MTU_256 is 1 */
+		.gid_index = res->gid.index,
+		.gid_type = res->gid.index >= 0 ? gid_type_str(res->gid.type)
+						: "none",
+		.transport = transport_name(cfg->transport),
+		.started = time(NULL),
+	};
 }
 
 int bench_run(const struct config *cfg, const struct bench_config *bc,
@@ -391,10 +367,11 @@ int bench_run(const struct config *cfg, const struct bench_config *bc,
 	const char *device = ibv_get_device_name(res->ctx->device);
 	struct bench_result results[BENCH_MAX_SIZES];
 	uint32_t sizes[BENCH_MAX_SIZES];
-	size_t count = bench_sizes(bc, sizes), i;
+	size_t count = bench_sizes(bc, sizes), done;
+	struct bench_test_info info;
 	struct bench_run run;
 	long slack;
-	int ret;
+	int ret, json_ret;
 
 	ret = agree_on_params(bc, sock, cfg->timeout_sec * 1000);
 	if (!ret)
@@ -403,19 +380,26 @@ int bench_run(const struct config *cfg, const struct bench_config *bc,
 		ret = run_init(&run, cfg, bc, res, conn);
 	if (ret)
 		return ret;
+	test_info_fill(&info, cfg, res, device);
 	print_banner(bc, &run, device);
 	if (run.client)
 		bench_print_header(bc, stdout);
 	slack = tighten_timer_slack(&run);
-	for (i = 0; i < count && !ret; i++) {
-		ret = run_size(&run, sock, sizes[i], &results[i]);
-		if (!ret && run.client)
-			bench_print_result(bc, &results[i], stdout);
+	for (done = 0; done < count && !ret; done++) {
+		ret = run_size(&run, sock, sizes[done], &results[done]);
+		if (ret)
+			break;
+		if (run.client)
+			bench_print_result(bc, &results[done], stdout);
 	}
 	restore_timer_slack(slack);
-	if (!ret && run.client && cfg->json_path)
-		ret = bench_write_json(bc, cfg->json_path, &run, device,
-				       results, count);
+	/* The sizes that completed are kept, even when a later one failed. */
+	if (run.client && cfg->json_path) {
+		json_ret = bench_write_json(bc, cfg->json_path, &run, &info,
+					    results, done, !ret);
+		if (!ret)
+			ret = json_ret;
+	}
 	free(run.tposted);
 	free(run.tcompleted);
 	return ret;

@@ -2,8 +2,11 @@
 /* The bench options: parsing, defaults, the checks that need all of them. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bench_priv.h"
 
@@ -103,17 +106,17 @@ void bench_print_usage(FILE *out)
 		"      --json FILE          (above) the figures, on the client side\n"
 		"      --gbps               bandwidth in Gb/s instead of MiB/s\n"
 		"      --busy-poll          wait for completions by polling only, as\n"
-		"                           perftest does (default: poll for %u us, then\n"
-		"                           sleep on a completion channel; for latency\n"
-		"                           with the peer on another port, nap %u us at a\n"
-		"                           time instead of sleeping, after %u us for\n"
-		"                           READ and atomics; with -e: sleep at once, as\n"
-		"                           perftest's -e)\n",
+		"                           perftest does (default: latency with the\n"
+		"                           peer on another host polls for %u us, then\n"
+		"                           naps %u us at a time; bandwidth, and any run\n"
+		"                           with the peer on this host, polls for %u us,\n"
+		"                           then sleeps on a completion channel; with\n"
+		"                           -e: sleep at once, as perftest's -e)\n",
 		BENCH_SIZE_MAX, BENCH_DEFAULT_LAT_SIZE, BENCH_DEFAULT_BW_SIZE,
 		BENCH_ITERS_MIN, BENCH_DEFAULT_LAT_ITERS,
 		BENCH_DEFAULT_BW_ITERS, BENCH_DEFAULT_TX_DEPTH,
-		BENCH_DEFAULT_LAT_TX_DEPTH, BENCH_DEFAULT_CQ_MOD, BENCH_SPIN_US,
-		BENCH_NAP_US, BENCH_LONG_SPIN_US);
+		BENCH_DEFAULT_LAT_TX_DEPTH, BENCH_DEFAULT_CQ_MOD,
+		BENCH_LONG_SPIN_US, BENCH_NAP_US, BENCH_SPIN_US);
 }
 
 /* A decimal number in [min, max], nothing else (no sign, spaces, suffix). */
@@ -244,17 +247,12 @@ int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
 
 /*
  * The benchmark runs where perftest's RC tests do: UC has no READ or
- * atomics, UD no RDMA at all, and RDMA_CM sets its own READ depth.
+ * atomics, UD no RDMA at all. With -R, RDMA_CM connects the same RC QP
+ * (perftest's -R): the way iWARP devices connect.
  */
 static int check_transport(const struct bench_config *bc,
 			   const struct config *cfg, FILE *err)
 {
-	if (cfg->use_rdma_cm) {
-		fprintf(err,
-			"%s: option --bench runs over the TCP exchange, not with --rdma-cm\n",
-			PROGRAM_NAME);
-		return -EINVAL;
-	}
 	if (cfg->transport != TRANSPORT_RC) {
 		fprintf(err,
 			"%s: option --bench runs over RC, not --connection %s\n",
@@ -270,9 +268,52 @@ static int check_transport(const struct bench_config *bc,
 	return 0;
 }
 
+/*
+ * The client writes --json after the run: refuse, before it starts, a path
+ * it could not write then. Nothing is created or truncated here: an
+ * existing file must be writable, a new one's folder writable.
+ */
+static int check_json_path(const struct config *cfg, FILE *err)
+{
+	const char *path = cfg->json_path;
+	char folder[PATH_MAX];
+	const char *slash;
+	struct stat st;
+	int ret = 0;
+
+	if (!path || !cfg->server_name)
+		return 0;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			ret = EISDIR;
+		else if (access(path, W_OK))
+			ret = errno;
+	} else if (errno != ENOENT) {
+		ret = errno;
+	} else {
+		slash = strrchr(path, '/');
+		if (!slash)
+			snprintf(folder, sizeof(folder), ".");
+		else if (slash == path)
+			snprintf(folder, sizeof(folder), "/");
+		else
+			snprintf(folder, sizeof(folder), "%.*s",
+				 (int)(slash - path), path);
+		if (access(folder, W_OK | X_OK))
+			ret = errno;
+	}
+	if (!ret)
+		return 0;
+	fprintf(err, "%s: invalid --json value '%s' (cannot write it: %s)\n",
+		PROGRAM_NAME, path, strerror(ret));
+	return -EINVAL;
+}
+
 int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 			FILE *err)
 {
+	int ret;
+
 	if (bc->mode == BENCH_OFF) {
 		if (bc->first_option) {
 			fprintf(err, "%s: option %s needs --bench lat|bw\n",
@@ -316,7 +357,10 @@ int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 		bc->size = BENCH_DEFAULT_BW_SIZE;
 	if (!bc->iters_set && bc->mode == BENCH_BW)
 		bc->iters = BENCH_DEFAULT_BW_ITERS;
-	return check_transport(bc, cfg, err);
+	ret = check_transport(bc, cfg, err);
+	if (!ret)
+		ret = check_json_path(cfg, err);
+	return ret;
 }
 
 static bool settings_on(const void *settings)
@@ -459,6 +503,14 @@ void bench_size_resources(const struct bench_config *bc,
 	sizes->max_rd_atomic = UINT8_MAX;
 	/* It posts receives of its own, per message size. */
 	sizes->early_receives = 0;
+	/* What the device must do is the benchmark's operation's, checked
+	 * before connecting as the lessons' are. */
+	if (bench_op_is_atomic(bc->op))
+		snprintf(sizes->needs.atomics, sizeof(sizes->needs.atomics),
+			 "--bench --op %s", bench_op_name(bc->op));
+	if (bc->op == BENCH_OP_WRITE_IMM)
+		snprintf(sizes->needs.immediate, sizeof(sizes->needs.immediate),
+			 "--bench --op %s", bench_op_name(bc->op));
 }
 
 void bench_qp_mode(const struct bench_config *bc, struct qp_mode *mode)

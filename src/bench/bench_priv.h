@@ -17,6 +17,7 @@
 #include <infiniband/verbs.h>
 
 #include "bench.h"
+#include "exchange.h"
 #include "interrupt.h"
 
 /* -a: every power of two from 2 bytes to 8 MiB, as perftest's -a (with -s:
@@ -226,6 +227,15 @@ size_t bench_half_size(const struct bench_config *bc);
 #define BENCH_RX_REFILL	   64u
 uint32_t bench_rx_depth(const struct bench_config *bc);
 
+/* Why a run waits as it does (bench_wait.c). */
+enum bench_wait_why {
+	BENCH_WHY_BUSY_POLL,  /* --busy-poll: polling only */
+	BENCH_WHY_EVENTS,     /* -e: sleep on the channel at once */
+	BENCH_WHY_ONE_HOST,   /* the peer on this host: spin, then sleep */
+	BENCH_WHY_BANDWIDTH,  /* bandwidth, peer elsewhere: spin, then sleep */
+	BENCH_WHY_OTHER_HOST, /* latency, peer elsewhere: poll, then nap */
+};
+
 /* Everything the loops of one size need. */
 struct bench_run {
 	const struct bench_config *bc;
@@ -243,6 +253,8 @@ struct bench_run {
 	uint64_t nap_ns;       /* >0: past spin_ns, nap this long at a time */
 	uint32_t signal_every; /* a completion for one send in this many */
 	bool own_cpu;	       /* the peer elsewhere: never yield */
+	enum bench_wait_why wait_why;
+	bool peer_here;		  /* the peer's GID is one of this device's */
 	struct bench_clock start; /* when the run began, for the tick rate */
 
 	/* Per size. */
@@ -318,18 +330,17 @@ static inline struct bench_clock bench_clock_read(void)
  * sleeps on the completion channel, if there is one: the kernel then has
  * the CPU to itself. A real NIC answers a small message well within
  * BENCH_SPIN_US, so there the loops never sleep; --busy-poll never does,
- * -e sleeps at once, and a latency run with the peer on another port
- * naps instead (bench.c's choose_wait says after how long, and why).
+ * -e sleeps at once, and a latency run with the peer on another host
+ * polls for BENCH_LONG_SPIN_US and then naps (bench_wait.c says why).
  *
- * A side whose peer is on another port (another host, as a rule) has
- * nobody to give its CPU to while it polls (run->own_cpu): it never
- * yields. If it polls for long (only, or BENCH_LONG_SPIN_US before a
- * nap), it looks at the clock once every BENCH_SPINS_PER_LOOK empty
- * polls: between two guests that loop beat the yielding one in 16 of 20
- * paired rounds of fetch_add latency (on the rig). If it must see
- * a spin of BENCH_SPIN_US end, it looks every BENCH_SPINS_PER_YIELD polls.
- * After the spin it naps (run->nap_ns) at a time, in nanosleep() rather
- * than on the channel, whose wake-up costs more than the nap.
+ * A side whose peer is on another host has nobody to give its CPU to
+ * while it polls (run->own_cpu): it never yields, and if it polls for
+ * long (only, or BENCH_LONG_SPIN_US before a nap) it looks at the clock
+ * once every BENCH_SPINS_PER_LOOK empty polls: between two guests that
+ * loop beat the yielding one in 16 of 20 paired rounds of fetch_add
+ * latency (on the rig). After the spin it naps (run->nap_ns) at a time,
+ * in nanosleep() rather than on the channel, whose wake-up costs more
+ * than the nap.
  */
 #define BENCH_SPINS_PER_YIELD 16
 #define BENCH_SPINS_PER_LOOK  1024
@@ -428,6 +439,34 @@ static inline void bench_nap(const struct bench_run *run)
 	nanosleep(&ts, NULL);
 }
 
+/* bench_wait.c: where the peer is, and the wait that suits it. */
+
+/* True if @gid (16 bytes) is the GID of one of @entries. */
+bool bench_gid_listed(const struct ibv_gid_entry *entries, size_t count,
+		      const uint8_t gid[16]);
+/*
+ * Whether the peer of the QP-info exchange runs on this host: its GID is
+ * one of the GIDs of a port of @ctx (which has @ports ports), or, with no
+ * GID (InfiniBand without a GRH), its LID is @local's, and not 0. *@here
+ * is false unless that is known; 0, or -errno if the GID table could not
+ * be read.
+ */
+int bench_peer_on_this_host(struct ibv_context *ctx, uint8_t ports,
+			    const struct qp_info *local,
+			    const struct qp_info *remote, bool *here);
+/*
+ * Set run->spin_ns, nap_ns, own_cpu and wait_why for run->bc's mode and
+ * operation: @has_channel is false with --busy-poll, @use_events is -e,
+ * @peer_here says the peer runs on this host.
+ */
+void bench_wait_choose(struct bench_run *run, bool has_channel, bool use_events,
+		       bool peer_here);
+/* The wait's reason in words, and a one-word name of it for the JSON. */
+const char *bench_wait_reason(enum bench_wait_why why);
+const char *bench_wait_name(enum bench_wait_why why);
+/* The wait of @run in words ("poll for 100 us, then ..."), snprintf's way. */
+int bench_wait_describe(const struct bench_run *run, char *buf, size_t len);
+
 /* bench_post.c: lean versions of post_send, post_receive, poll_completion. */
 
 /* The one work request of this run's operation, for @run->size bytes. */
@@ -498,9 +537,35 @@ struct bench_result {
 void bench_print_header(const struct bench_config *bc, FILE *out);
 void bench_print_result(const struct bench_config *bc,
 			const struct bench_result *r, FILE *out);
-/* The figures as JSON, into the file at @path (--json). */
+/*
+ * The version of the JSON that --json writes: 2 added test_info, complete
+ * and schema_version itself.
+ */
+#define BENCH_JSON_SCHEMA_VERSION 2
+#ifndef BENCH_PROGRAM_VERSION
+#define BENCH_PROGRAM_VERSION "unknown" /* CMake defines it, from project() */
+#endif
+
+/* What the JSON's test_info says of the run beside @bc and the run. */
+struct bench_test_info {
+	const char *device;
+	uint8_t port;
+	const char *link_layer; /* "Ethernet", "InfiniBand" */
+	uint32_t path_mtu;	/* bytes */
+	int gid_index;		/* -1: none */
+	const char *gid_type;	/* "RoCE v2", "IB", ... */
+	const char *transport;
+	time_t started; /* written in UTC */
+};
+
+/*
+ * The figures of the @count sizes measured, as JSON, into the file at
+ * @path (--json); @complete is false when a size after them failed.
+ */
 int bench_write_json(const struct bench_config *bc, const char *path,
-		     const struct bench_run *run, const char *device,
-		     const struct bench_result *results, size_t count);
+		     const struct bench_run *run,
+		     const struct bench_test_info *info,
+		     const struct bench_result *results, size_t count,
+		     bool complete);
 
 #endif

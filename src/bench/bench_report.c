@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* The perftest-style table on stdout, and the same figures as JSON. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench_priv.h"
 #include "json.h"
@@ -59,27 +61,120 @@ void bench_print_result(const struct bench_config *bc,
 	fflush(out);
 }
 
+/*
+ * "key": value, with @decimals digits after the point; JSON has no NaN or
+ * infinity, so a figure that is not finite is written as null.
+ */
+static void write_number(FILE *f, const char *key, double v, int decimals)
+{
+	if (isfinite(v))
+		fprintf(f, "\"%s\": %.*f", key, decimals, v);
+	else
+		fprintf(f, "\"%s\": null", key);
+}
+
 static void write_result(FILE *f, const struct bench_config *bc,
 			 const struct bench_result *r)
 {
-	if (bc->mode == BENCH_LAT)
-		fprintf(f,
-			"{\"bytes\": %u, \"iterations\": %u, \"t_min\": %.3f, \"t_max\": %.3f, \"t_typical\": %.3f, \"t_avg\": %.3f, \"t_stdev\": %.3f, \"p99\": %.3f, \"p99_9\": %.3f}",
-			r->size, r->iters, r->lat.t_min, r->lat.t_max,
-			r->lat.t_typical, r->lat.t_avg, r->lat.t_stdev,
-			r->lat.p99, r->lat.p99_9);
+	fprintf(f, "{\"bytes\": %u, \"iterations\": %u", r->size, r->iters);
+	if (bc->mode == BENCH_LAT) {
+		const struct lat_stats *l = &r->lat;
+		const char *keys[] = {"t_min",	 "t_max", "t_typical", "t_avg",
+				      "t_stdev", "p99",	  "p99_9"};
+		const double values[] = {l->t_min, l->t_max,   l->t_typical,
+					 l->t_avg, l->t_stdev, l->p99,
+					 l->p99_9};
+		size_t i;
+
+		for (i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+			fputs(", ", f);
+			write_number(f, keys[i], values[i], 3);
+		}
+	} else {
+		fputs(", ", f);
+		write_number(f, "bw_peak",
+			     bw_in_unit(bc, r->bw.peak_bytes_per_sec), 3);
+		fputs(", ", f);
+		write_number(f, "bw_avg",
+			     bw_in_unit(bc, r->bw.avg_bytes_per_sec), 3);
+		fputs(", ", f);
+		write_number(f, "msg_rate", r->bw.msg_rate_mpps, 6);
+	}
+	fputc('}', f);
+}
+
+/* "key": "text", escaped. */
+static void write_text(FILE *f, const char *key, const char *text)
+{
+	fprintf(f, "\"%s\": ", key);
+	json_write_string(f, text);
+}
+
+/* The wait of the run: its name, spin and nap (null: none), and why. */
+static void write_wait(FILE *f, const struct bench_run *run)
+{
+	char words[96];
+
+	bench_wait_describe(run, words, sizeof(words));
+	fputs("\"wait\": {", f);
+	write_text(f, "name", bench_wait_name(run->wait_why));
+	if (run->spin_ns == UINT64_MAX)
+		fputs(", \"spin_us\": null", f);
 	else
-		fprintf(f,
-			"{\"bytes\": %u, \"iterations\": %u, \"bw_peak\": %.3f, \"bw_avg\": %.3f, \"msg_rate\": %.6f}",
-			r->size, r->iters,
-			bw_in_unit(bc, r->bw.peak_bytes_per_sec),
-			bw_in_unit(bc, r->bw.avg_bytes_per_sec),
-			r->bw.msg_rate_mpps);
+		fprintf(f, ", \"spin_us\": %llu",
+			(unsigned long long)(run->spin_ns / 1000));
+	if (run->nap_ns)
+		fprintf(f, ", \"nap_us\": %llu",
+			(unsigned long long)(run->nap_ns / 1000));
+	else
+		fputs(", \"nap_us\": null", f);
+	fprintf(f, ", \"peer_on_this_host\": %s, ",
+		run->peer_here ? "true" : "false");
+	write_text(f, "words", words);
+	fputs(", ", f);
+	write_text(f, "reason", bench_wait_reason(run->wait_why));
+	fputc('}', f);
+}
+
+/* The "test_info" object: what ran, where, and how it waited. */
+static void write_test_info(FILE *f, const struct bench_config *bc,
+			    const struct bench_run *run,
+			    const struct bench_test_info *info)
+{
+	char stamp[32] = "";
+	struct tm tm;
+
+	if (gmtime_r(&info->started, &tm))
+		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fputs("\"test_info\": {", f);
+	write_text(f, "program", PROGRAM_NAME);
+	fputs(", ", f);
+	write_text(f, "version", BENCH_PROGRAM_VERSION);
+	fputs(", ", f);
+	write_text(f, "device", info->device);
+	fprintf(f, ", \"port\": %u, ", info->port);
+	write_text(f, "link_layer", info->link_layer);
+	fprintf(f, ", \"path_mtu\": %u", info->path_mtu);
+	if (info->gid_index >= 0)
+		fprintf(f, ", \"gid_index\": %d, ", info->gid_index);
+	else
+		fputs(", \"gid_index\": null, ", f);
+	write_text(f, "gid_type", info->gid_type);
+	fputs(", ", f);
+	write_text(f, "transport", info->transport);
+	fprintf(f, ", \"tx_depth\": %u, \"cq_mod\": %u, \"max_inline\": %u, ",
+		bc->tx_depth, run->signal_every, run->max_inline);
+	write_wait(f, run);
+	fputs(", ", f);
+	write_text(f, "timestamp", stamp);
+	fputc('}', f);
 }
 
 int bench_write_json(const struct bench_config *bc, const char *path,
-		     const struct bench_run *run, const char *device,
-		     const struct bench_result *results, size_t count)
+		     const struct bench_run *run,
+		     const struct bench_test_info *info,
+		     const struct bench_result *results, size_t count,
+		     bool complete)
 {
 	FILE *f = fopen(path, "w");
 	size_t i;
@@ -91,16 +186,19 @@ int bench_write_json(const struct bench_config *bc, const char *path,
 			strerror(-ret));
 		return ret;
 	}
-	fprintf(f, "{\"mode\": \"%s\", \"op\": \"%s\", \"device\": ",
+	fprintf(f, "{\"schema_version\": %d, ", BENCH_JSON_SCHEMA_VERSION);
+	fprintf(f, "\"mode\": \"%s\", \"op\": \"%s\", ",
 		bench_mode_name(bc->mode), bench_op_name(bc->op));
-	json_write_string(f, device);
-	if (bc->mode == BENCH_LAT)
-		fprintf(f, ", \"unit\": \"usec\"");
-	else
-		fprintf(f, ", \"unit\": \"%s\"", bw_unit(bc));
+	write_text(f, "device", info->device);
+	fputs(", ", f);
+	write_text(f, "unit", bc->mode == BENCH_LAT ? "usec" : bw_unit(bc));
 	/* the signalling the loops used: READ and atomic latency, every one */
-	fprintf(f, ", \"tx_depth\": %u, \"cq_mod\": %u, \"results\": [",
-		bc->tx_depth, run->signal_every);
+	fprintf(f, ", \"tx_depth\": %u, \"cq_mod\": %u, ", bc->tx_depth,
+		run->signal_every);
+	write_test_info(f, bc, run, info);
+	/* false: a size failed, and results holds the ones before it */
+	fprintf(f, ", \"complete\": %s, \"results\": [",
+		complete ? "true" : "false");
 	for (i = 0; i < count; i++) {
 		fputs(i ? ",\n  " : "\n  ", f);
 		write_result(f, bc, &results[i]);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "check_priv.h"
+#include "device_caps.h"
 #include "ops.h"
 
 /* ibv_port_attr.phys_state of a port whose link is up. */
@@ -192,6 +193,61 @@ static void check_device(struct check_report *r, const struct config *cfg,
 		  cfg->ib_devname ? "" : " (the first one, without -d)",
 		  l->dev.phys_port_cnt, l->dev.phys_port_cnt == 1 ? "" : "s",
 		  l->dev.fw_ver[0] ? l->dev.fw_ver : "unknown");
+}
+
+/* What the device's transport and capabilities rule out, as "no atomics, ...". */
+static void ruled_out(const struct device_caps *caps, char *buf, size_t len)
+{
+	bool iwarp = caps->transport == IBV_TRANSPORT_IWARP;
+	size_t used = 0;
+
+	buf[0] = '\0';
+#define RULE_OUT(cond, text)                                               \
+	do {                                                               \
+		if ((cond) && used < len)                                  \
+			used += (size_t)snprintf(buf + used, len - used,   \
+						 "%s%s", used ? ", " : "", \
+						 text);                    \
+	} while (0)
+	RULE_OUT(caps->atomic_cap == IBV_ATOMIC_NONE, "no atomics");
+	RULE_OUT(caps->max_mw == 0 ||
+			 !(caps->device_cap_flags & IBV_DEVICE_MEM_WINDOW),
+		 "no memory windows");
+	RULE_OUT(iwarp, "no immediate data");
+	RULE_OUT(!(caps->device_cap_flags & IBV_DEVICE_RC_RNR_NAK_GEN),
+		 "no RNR NAK (--ops rnr)");
+	RULE_OUT(iwarp, "no UC/UD");
+	RULE_OUT(caps->max_mcast_grp == 0, "no multicast");
+#undef RULE_OUT
+}
+
+/*
+ * The device's transport, and what it and the capabilities rule out.
+ * iWARP connects QPs only through RDMA_CM: without -R that is a FAIL.
+ */
+static void check_transport_type(struct check_report *r,
+				 const struct config *cfg,
+				 const struct local *l)
+{
+	char out[160];
+	struct device_caps caps;
+
+	if (!l->ctx)
+		return;
+	device_caps_of(l->ctx, &l->dev, &caps);
+	ruled_out(&caps, out, sizeof(out));
+	if (caps.transport == IBV_TRANSPORT_IWARP)
+		check_add(
+			r, "transport",
+			cfg->use_rdma_cm ? CHECK_PASS : CHECK_FAIL,
+			cfg->use_rdma_cm ? NULL : "add -R",
+			"iWARP (IBV_TRANSPORT_IWARP): connects only with -R%s%s",
+			out[0] ? "; " : "", out);
+	else
+		check_add(r, "transport", CHECK_PASS, NULL, "%s: %s",
+			  device_transport_str(caps.transport),
+			  out[0] ? out
+				 : "every lesson, over the TCP exchange or -R");
 }
 
 static const char *phys_state_str(uint8_t state)
@@ -375,6 +431,15 @@ static void check_gid(struct check_report *r, const struct config *cfg,
 	if (n < 0)
 		return;
 	gid_list(e, n, list, sizeof(list));
+	if (cfg->gid_idx < 0 &&
+	    l->ctx->device->transport_type == IBV_TRANSPORT_IWARP) {
+		l->gid_ok = true;
+		check_add(
+			r, "gid", CHECK_PASS, NULL,
+			"none to choose on iWARP: RDMA_CM connects by IP address (entries: %s)",
+			n ? list : "none");
+		return;
+	}
 	if (cfg->gid_idx < 0 && l->port.link_layer != IBV_LINK_LAYER_ETHERNET) {
 		l->gid_ok = true;
 		check_add(
@@ -682,6 +747,7 @@ void check_local(struct check_report *r, const struct config *cfg,
 	check_uverbs(r, &l);
 	check_devices(r, &l);
 	check_device(r, cfg, &l);
+	check_transport_type(r, cfg, &l);
 	check_port(r, cfg, &l);
 	check_link_layer(r, &l);
 	check_gids(r, cfg, &l);

@@ -36,17 +36,19 @@ static void check_tcp(struct check_report *r, struct pair *p, int ret,
 		      long long ms)
 {
 	const struct config *cfg = p->cfg;
+	/* the program's own socket: with -R, the port after -p */
+	unsigned int port = config_sock_port(cfg);
 	char fix[CHECK_FIX_MAX];
 
 	if (!ret) {
 		if (p->client)
 			check_add(r, "tcp", CHECK_PASS, NULL,
 				  "connected to %s port %u in %lld ms",
-				  cfg->server_name, cfg->tcp_port, ms);
+				  cfg->server_name, port, ms);
 		else
 			check_add(r, "tcp", CHECK_PASS, NULL,
 				  "a client connected to port %u after %lld ms",
-				  cfg->tcp_port, ms);
+				  port, ms);
 		return;
 	}
 	if (!p->client && ret != -ETIMEDOUT) {
@@ -55,7 +57,7 @@ static void check_tcp(struct check_report *r, struct pair *p, int ret,
 			ret == -EADDRINUSE
 				? "stop what holds the port, or give both sides another -p"
 				: NULL,
-			"port %u: %s", cfg->tcp_port, strerror(-ret));
+			"port %u: %s", port, strerror(-ret));
 		return;
 	}
 	if (!p->client) {
@@ -64,7 +66,7 @@ static void check_tcp(struct check_report *r, struct pair *p, int ret,
 			"run rdma_rc_example --check -p %u THIS_HOST on the peer within --accept-timeout",
 			cfg->tcp_port);
 		check_add(r, "tcp", CHECK_FAIL, fix,
-			  "no client on port %u within %d s: %s", cfg->tcp_port,
+			  "no client on port %u within %d s: %s", port,
 			  cfg->accept_timeout_sec, strerror(-ret));
 		return;
 	}
@@ -76,22 +78,19 @@ static void check_tcp(struct check_report *r, struct pair *p, int ret,
 		check_add(
 			r, "tcp", CHECK_FAIL, fix,
 			"%s port %u refused the connection for %d s: nothing listens there",
-			cfg->server_name, cfg->tcp_port,
-			cfg->connect_timeout_sec);
+			cfg->server_name, port, cfg->connect_timeout_sec);
 	} else if (ret == -ETIMEDOUT) {
 		snprintf(
 			fix, sizeof(fix),
 			"let TCP port %u through the firewall of %s (iptables -I INPUT -p tcp --dport %u -j ACCEPT), and check the route: ping %s",
-			cfg->tcp_port, cfg->server_name, cfg->tcp_port,
-			cfg->server_name);
+			port, cfg->server_name, port, cfg->server_name);
 		check_add(
 			r, "tcp", CHECK_FAIL, fix,
 			"no answer from %s port %u within %d s: the packets are dropped on the way",
-			cfg->server_name, cfg->tcp_port,
-			cfg->connect_timeout_sec);
+			cfg->server_name, port, cfg->connect_timeout_sec);
 	} else {
 		check_add(r, "tcp", CHECK_FAIL, NULL, "%s port %u: %s",
-			  cfg->server_name, cfg->tcp_port, strerror(-ret));
+			  cfg->server_name, port, strerror(-ret));
 	}
 }
 
@@ -372,7 +371,7 @@ static void check_pair_cm(struct check_report *r, struct pair *p,
 	struct cm cm;
 	int ret;
 
-	ret = cm_open(&cm, p->cfg);
+	ret = cm_open(&cm, p->cfg, &sizes->needs);
 	if (ret) {
 		check_add(r, "rdma-cm", CHECK_FAIL, NULL,
 			  "cm_open: %s (its line on stderr names the step)",

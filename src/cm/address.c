@@ -15,6 +15,7 @@
 #include "cm.h"
 #include "cm_event.h"
 #include "cm_internal.h"
+#include "device_caps.h"
 #include "interrupt.h"
 #include "trace.h"
 
@@ -300,19 +301,94 @@ int cm_check_device(struct cm *cm, const struct config *cfg)
 	return -ENODEV;
 }
 
-int cm_open(struct cm *cm, const struct config *cfg)
+/* The refusal of @dev for @needs into @line; 0 if it fits. */
+static int device_fits(struct ibv_device *dev, const struct device_needs *needs,
+		       char *line, size_t len)
+{
+	struct ibv_device_attr attr;
+	struct device_caps caps;
+	struct ibv_context *ctx = ibv_open_device(dev);
+	int ret;
+
+	if (!ctx) {
+		ret = -errno;
+		snprintf(line, len, "failed to open device %s: %s",
+			 ibv_get_device_name(dev), strerror(-ret));
+		return ret;
+	}
+	ret = -ibv_query_device(ctx, &attr);
+	if (ret) {
+		snprintf(line, len, "failed to query device %s: %s",
+			 ibv_get_device_name(dev), strerror(-ret));
+	} else {
+		device_caps_of(ctx, &attr, &caps);
+		ret = device_refusal(&caps, needs, line, len);
+	}
+	ibv_close_device(ctx);
+	return ret;
+}
+
+/*
+ * Server: the request names its device only once it comes; refuse now
+ * what no device here could serve (-d's, or every one), so that both
+ * sides say it before anything connects. A device that fits but is not
+ * the one the request comes on is checked again then.
+ */
+static int check_local_devices(const struct config *cfg,
+			       const struct device_needs *needs)
+{
+	char first_line[DEVICE_REFUSAL_MAX] = "", line[DEVICE_REFUSAL_MAX];
+	struct ibv_device **list;
+	int count, i, ret, first = 0, refused = 0;
+
+	list = ibv_get_device_list(&count);
+	if (!list)
+		return 0; /* the connect request's device says it then */
+	for (i = 0; i < count; i++) {
+		if (cfg->ib_devname &&
+		    strcmp(ibv_get_device_name(list[i]), cfg->ib_devname) != 0)
+			continue;
+		ret = device_fits(list[i], needs, line, sizeof(line));
+		if (!ret) {
+			first = 0;
+			break;
+		}
+		if (!refused++) {
+			first = ret;
+			snprintf(first_line, sizeof(first_line), "%s", line);
+		}
+	}
+	ibv_free_device_list(list);
+	if (first)
+		fprintf(stderr, "%s%s\n", first_line,
+			refused > 1 ? "; no other device here can either" : "");
+	return first;
+}
+
+int cm_open(struct cm *cm, const struct config *cfg,
+	    const struct device_needs *needs)
 {
 	int ret;
 
 	*cm = (struct cm){.trace = {.on = cfg->verbose}};
+	if (!cfg->server_name) {
+		ret = check_local_devices(cfg, needs);
+		if (ret)
+			return ret;
+	}
 	ret = cm_event_channel_create(&cm->channel);
 	if (ret)
 		return ret;
 	ret = cfg->server_name ? resolve_server(cm, cfg)
 			       : listen_on_port(cm, cfg);
-	/* The server learns its device from the request (cm_connect_qp). */
+	/*
+	 * The client knows its device now; the server learns it from the
+	 * request (cm_connect_qp), and checks it there.
+	 */
 	if (!ret && cfg->server_name)
 		ret = cm_check_device(cm, cfg);
+	if (!ret && cfg->server_name)
+		ret = device_check_needs(cm->id->verbs, needs);
 	if (ret)
 		cm_close(cm);
 	return ret;

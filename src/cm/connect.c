@@ -16,6 +16,28 @@
 #include "sock.h"
 #include "trace.h"
 
+/*
+ * The peer's QP number as the IB CM carried it; iWARP's CM names none,
+ * and the one from the private data stays.
+ */
+static void take_cm_qp_num(const struct rdma_cm_event *event,
+			   struct qp_info *remote)
+{
+	if (event->param.conn.qp_num)
+		remote->qp_num = event->param.conn.qp_num;
+}
+
+/*
+ * iWARP: the CM itself moves the QP from INIT to RTS once the MPA
+ * exchange (over the TCP connection) completes, so that the QP must be
+ * handed to rdma_connect or rdma_accept in INIT; and a connected client
+ * hears ESTABLISHED, not CONNECT_RESPONSE.
+ */
+static bool cm_moves_qp(const struct cm *cm)
+{
+	return cm->id->verbs->device->transport_type == IBV_TRANSPORT_IWARP;
+}
+
 /* Server: the client's request; its private data is the peer's info. */
 static int wait_request(struct cm *cm, const struct config *cfg,
 			struct qp_info *remote)
@@ -31,7 +53,7 @@ static int wait_request(struct cm *cm, const struct config *cfg,
 	cm->id = event->id;
 	ret = cm_priv_decode(event->param.conn.private_data,
 			     event->param.conn.private_data_len, remote, &why);
-	remote->qp_num = event->param.conn.qp_num;
+	take_cm_qp_num(event, remote);
 	rdma_ack_cm_event(event);
 	if (ret) {
 		fprintf(stderr, "failed to accept the connect request: %s\n",
@@ -121,6 +143,21 @@ static int cm_note_gid(struct cm *cm, struct resources *res,
 		   "the CM's address vector sends from GID index %d, type %s",
 		   res->gid.index, gid_type_str(res->gid.type));
 	return 0;
+}
+
+/* iWARP: what the steps after RTR note, from the route instead. */
+static int cm_note_iwarp(struct cm *cm, struct resources *res,
+			 struct connection *conn)
+{
+	const struct ibv_ah_attr no_grh = {0};
+
+	memcpy(conn->remote.gid, cm->id->route.addr.addr.ibaddr.dgid.raw,
+	       sizeof(conn->remote.gid));
+	trace_step(
+		&res->trace,
+		"QP 0x%06x INIT -> RTS by the iWARP CM, once MPA over TCP connected",
+		res->qp->qp_num);
+	return cm_note_gid(cm, res, &no_grh);
 }
 
 /* The RNR timer of the TCP path; UC has no RNR NAK to time. */
@@ -223,21 +260,28 @@ static int client_connect(struct cm *cm, const struct config *cfg,
 			strerror(-ret));
 		return ret;
 	}
-	/* Not ESTABLISHED: with a QP of our own the CM leaves RTR to us. */
+	/*
+	 * Not ESTABLISHED: with a QP of our own the IB CM leaves RTR to us.
+	 * The iWARP CM has moved the QP to RTS already.
+	 */
 	ret = cm_wait_event(cm, cfg->timeout_sec,
-			    RDMA_CM_EVENT_CONNECT_RESPONSE, &event);
+			    cm_moves_qp(cm) ? RDMA_CM_EVENT_ESTABLISHED
+					    : RDMA_CM_EVENT_CONNECT_RESPONSE,
+			    &event);
 	if (ret)
 		return ret;
 	ret = cm_priv_decode(event->param.conn.private_data,
 			     event->param.conn.private_data_len, &conn->remote,
 			     &why);
-	conn->remote.qp_num = event->param.conn.qp_num;
+	take_cm_qp_num(event, &conn->remote);
 	rdma_ack_cm_event(event);
 	if (ret) {
 		fprintf(stderr, "failed to accept the server's reply: %s\n",
 			why);
 		return ret;
 	}
+	if (cm_moves_qp(cm))
+		return cm_note_iwarp(cm, res, conn);
 	ret = cm_modify_qp_to_rtr(cm, res, conn);
 	if (!ret)
 		ret = cm_modify_qp_to_rts(cm, res, conn);
@@ -262,11 +306,14 @@ static int server_accept(struct cm *cm, const struct config *cfg,
 	struct rdma_cm_event *event;
 	int ret;
 
-	ret = cm_modify_qp_to_rtr(cm, res, conn);
-	if (!ret)
-		ret = cm_modify_qp_to_rts(cm, res, conn);
-	if (ret)
-		return ret;
+	/* iWARP: the CM moves the QP once MPA completes; it must be in INIT. */
+	if (!cm_moves_qp(cm)) {
+		ret = cm_modify_qp_to_rtr(cm, res, conn);
+		if (!ret)
+			ret = cm_modify_qp_to_rts(cm, res, conn);
+		if (ret)
+			return ret;
+	}
 	cm_priv_encode(&conn->local, priv);
 	param = conn_param(conn, priv);
 	if (rdma_accept(cm->id, &param)) {
@@ -280,7 +327,7 @@ static int server_accept(struct cm *cm, const struct config *cfg,
 	if (ret)
 		return ret;
 	rdma_ack_cm_event(event);
-	return 0;
+	return cm_moves_qp(cm) ? cm_note_iwarp(cm, res, conn) : 0;
 }
 
 /* INIT, then each side's half of the handshake. */
@@ -378,8 +425,12 @@ int cm_connect_qp(struct cm *cm, struct resources *res,
 	if (ret)
 		return ret;
 	ret = resources_create_on(res, &on_id, sizes, cm->id->verbs);
-	if (ret)
+	if (ret) {
+		/* The server's device cannot: the client hears it at once. */
+		if (!cfg->server_name)
+			rdma_reject(cm->id, NULL, 0);
 		return ret;
+	}
 	conn->qp = res->qp;
 	ret = connect_on_id(cm, res, cfg, mode, conn);
 	if (!ret)

@@ -23,7 +23,8 @@ enum cm_priv_offset {
 	PRIV_LEN = 16,
 	PRIV_RKEY = 20,
 	PRIV_OPS = 24,
-	PRIV_END = PRIV_OPS + OPS_MAX,
+	PRIV_QPN = PRIV_OPS + OPS_MAX,
+	PRIV_END = PRIV_QPN + 4,
 };
 _Static_assert(PRIV_END == CM_PRIV_SIZE, "private data layout and size");
 
@@ -39,6 +40,7 @@ void cm_priv_encode(const struct qp_info *info, uint8_t out[CM_PRIV_SIZE])
 	put_u32(out + PRIV_LEN, info->len);
 	put_u32(out + PRIV_RKEY, info->rkey);
 	memcpy(out + PRIV_OPS, info->ops, OPS_MAX);
+	put_u32(out + PRIV_QPN, info->qp_num);
 }
 
 int cm_priv_decode(const uint8_t *buf, size_t len, struct qp_info *info,
@@ -67,6 +69,7 @@ int cm_priv_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 		.transport = buf[PRIV_TRANSPORT],
 		.flags = buf[PRIV_FLAGS],
 		.op_count = buf[PRIV_OP_COUNT],
+		.qp_num = get_u32(buf + PRIV_QPN),
 	};
 	memcpy(info->ops, buf + PRIV_OPS, OPS_MAX);
 	return 0;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "device_caps.h"
 #include "interrupt.h"
 #include "mc_cm.h"
 #include "mc_config.h"
@@ -37,6 +38,17 @@ static int transfer(struct mc_cm *cm, struct mc_resources *res,
 	return ret ? ret : leave_ret;
 }
 
+/* The device the address resolved to must do multicast (max_mcast_grp). */
+static int mc_check_device(struct rdma_cm_id *id, const struct mc_config *cfg)
+{
+	struct device_needs needs = {.through_cm = true, .qp_type = IBV_QPT_UD};
+	char lesson[DEVICE_LESSON_MAX];
+
+	snprintf(lesson, sizeof(lesson), "multicast group %s", cfg->group_str);
+	device_needs_add(needs.multicast, lesson);
+	return device_check_needs(id->verbs, &needs);
+}
+
 static int run(const struct mc_config *cfg)
 {
 	struct mc_resources res;
@@ -50,7 +62,9 @@ static int run(const struct mc_config *cfg)
 	ret = mc_resolve_addr(&cm, cfg);
 	if (ret)
 		goto destroy_cm;
-	ret = mc_check_size(cm.id, cfg, &port_mtu);
+	ret = mc_check_device(cm.id, cfg);
+	if (!ret)
+		ret = mc_check_size(cm.id, cfg, &port_mtu);
 	if (ret)
 		goto destroy_cm;
 	ret = mc_resources_create(&res, cm.id, cfg, port_mtu);

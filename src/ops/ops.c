@@ -39,7 +39,7 @@ static const struct op_desc op_table[] = {
 		.name = "send_imm",
 		.teaches =
 			"SEND with immediate: 32 bits of data in the receiver's completion",
-		.flags = OP_RECV_BEFORE_RTR | OP_RUNS_ON_UD,
+		.flags = OP_RECV_BEFORE_RTR | OP_RUNS_ON_UD | OP_NEEDS_IMM,
 		.server = op_send_imm_server,
 		.client = op_send_imm_client,
 	},
@@ -48,7 +48,7 @@ static const struct op_desc op_table[] = {
 		.name = "write_imm",
 		.teaches =
 			"RDMA WRITE with immediate: a WRITE that consumes a receive there",
-		.flags = 0,
+		.flags = OP_NEEDS_IMM,
 		.server = op_write_imm_server,
 		.client = op_write_imm_client,
 	},
@@ -84,7 +84,7 @@ static const struct op_desc op_table[] = {
 		.name = "rnr",
 		.teaches =
 			"receiver not ready: a SEND with no receive posted is NAKed, retried",
-		.flags = OP_NEEDS_RC | OP_LEAVES_QP_IN_ERROR,
+		.flags = OP_NEEDS_RC | OP_NEEDS_RNR_NAK | OP_LEAVES_QP_IN_ERROR,
 		.server = op_rnr_server,
 		.client = op_rnr_client,
 	},
@@ -147,6 +147,34 @@ size_t ops_receives_before_rtr(const struct config *cfg)
 			count++;
 	}
 	return count;
+}
+
+/* Name @op in @field of the needs if it has @flag. */
+static void need_if(const struct op_desc *op, unsigned int flag,
+		    char field[DEVICE_LESSON_MAX])
+{
+	char lesson[DEVICE_LESSON_MAX];
+
+	if (!(op->flags & flag))
+		return;
+	snprintf(lesson, sizeof(lesson), "operation %s", op->name);
+	device_needs_add(field, lesson);
+}
+
+void ops_device_needs(const struct config *cfg, struct device_needs *needs)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->op_count; i++) {
+		const struct op_desc *op = op_find(cfg->ops[i]);
+
+		if (!op)
+			continue;
+		need_if(op, OP_NEEDS_ATOMICS, needs->atomics);
+		need_if(op, OP_NEEDS_MW, needs->mw);
+		need_if(op, OP_NEEDS_IMM, needs->immediate);
+		need_if(op, OP_NEEDS_RNR_NAK, needs->rnr_nak);
+	}
 }
 
 /* Refuse one operation the transport or a device cannot do, in one line. */

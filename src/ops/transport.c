@@ -117,6 +117,13 @@ int transport_fit(struct config *cfg, const char *ops_arg, FILE *out, FILE *err)
 			PROGRAM_NAME, cfg->ib_port);
 		return -EINVAL;
 	}
+	/* -R: RDMA_CM listens on -p, the program's own socket on the next. */
+	if (cfg->use_rdma_cm && cfg->tcp_port == UINT16_MAX) {
+		fprintf(err,
+			"%s: invalid --port value '%u' with --rdma-cm: the syncs take the TCP port after it, since RDMA_CM owns the TCP port itself on iWARP, and none comes after %u\n",
+			PROGRAM_NAME, cfg->tcp_port, UINT16_MAX);
+		return -EINVAL;
+	}
 	if (cfg->use_rdma_cm && cfg->gid_idx >= 0) {
 		fprintf(err,
 			"%s: invalid --gid-idx value '%d' with --rdma-cm: RDMA_CM finds the GID from the address\n",

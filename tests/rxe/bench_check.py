@@ -6,14 +6,20 @@ every size in SIZES (comma-separated) and in both outputs: the size is
 there once, with ITERS iterations; latency figures are ordered
 min <= median <= p99 <= p99.9 <= max and positive, the average lies between
 min and max; bandwidth figures are positive. The JSON is read with Python's
-json parser and must have the fields of its mode. Prints one line per check
-(ok: / FAIL: with both values); exits 1 if any failed.
+json parser and must have the fields of its mode, schema_version 2,
+complete true, and a test_info with every field, whose wait is the one
+the text's "waits:" line names. Prints one line per check (ok: / FAIL:
+with both values); exits 1 if any failed.
 """
 import json
 import sys
 
 LAT = ["t_min", "t_max", "t_typical", "t_avg", "t_stdev", "p99", "p99_9"]
 BW = ["bw_peak", "bw_avg", "msg_rate"]
+TEST_INFO = {"program", "version", "device", "port", "link_layer",
+             "path_mtu", "gid_index", "gid_type", "transport", "tx_depth",
+             "cq_mod", "max_inline", "wait", "timestamp"}
+WAIT = {"name", "spin_us", "nap_us", "peer_on_this_host", "words", "reason"}
 failures = 0
 
 
@@ -63,6 +69,29 @@ def check_figures(where, mode, fig):
             check(fig[name] > 0, f"{where}: {name} > 0", fig[name], "> 0")
 
 
+def check_test_info(info, text):
+    """test_info: every field, the rig's port, and the wait of the text's
+    'waits: WORDS (REASON)' line."""
+    check(set(info) == TEST_INFO, "json: test_info fields", sorted(info),
+          sorted(TEST_INFO))
+    for key, want in (("program", "rdma_rc_example"), ("device", "rxe0"),
+                      ("port", 1), ("link_layer", "Ethernet"),
+                      ("path_mtu", 1024), ("gid_index", 1),
+                      ("gid_type", "RoCE v2"), ("transport", "RC")):
+        check(info.get(key) == want, f"json: test_info {key}",
+              info.get(key), want)
+    check(str(info.get("timestamp", "")).endswith("Z"),
+          "json: test_info timestamp in UTC", info.get("timestamp"), "...Z")
+    wait = info.get("wait") or {}
+    check(set(wait) == WAIT, "json: test_info wait fields", sorted(wait),
+          sorted(WAIT))
+    with open(text) as f:
+        line = [x.rstrip("\n") for x in f if x.startswith("waits: ")]
+    want = [f"waits: {wait.get('words')} ({wait.get('reason')})"]
+    check(line == want, "json: test_info wait is the waits: line", line,
+          want)
+
+
 def main():
     mode, op, iters, sizes, text, json_path = sys.argv[1:7]
     iters = int(iters)
@@ -90,6 +119,11 @@ def main():
     check(doc.get("op") == op, "json: op", doc.get("op"), op)
     check(doc.get("device") == "rxe0", "json: device", doc.get("device"),
           "rxe0")
+    check(doc.get("schema_version") == 2, "json: schema_version",
+          doc.get("schema_version"), 2)
+    check(doc.get("complete") is True, "json: complete",
+          doc.get("complete"), True)
+    check_test_info(doc.get("test_info") or {}, text)
     results = doc.get("results", [])
     check([r.get("bytes") for r in results] == sizes, "json: sizes in order",
           [r.get("bytes") for r in results], sizes)

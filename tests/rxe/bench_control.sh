@@ -9,7 +9,7 @@
 : "${SOURCE_DIR:?}" "${BUILD_DIR:?}"
 out=$RXE_OUT_DIR/bench
 rc=0
-bash "$SOURCE_DIR/scripts/bench.sh" --guests 1 --runs 1 --ops read \
+bash "$SOURCE_DIR/scripts/bench.sh" --setup one --rounds 1 --ops read \
 	--modes lat --sizes 2 --lat-iters 20 --control perftest \
 	--build "$BUILD_DIR" --out "$out" >"$RXE_OUT_DIR/bench.log" 2>&1 || rc=$?
 RXE_OUT=$RXE_OUT_DIR/bench
@@ -50,6 +50,6 @@ expect_line "$RXE_OUT_DIR/png" drawn
 # program that ran and, in the turn of ours, that it was perftest's.
 grep -c '^bench\.sh: measurement ' "$RXE_OUT.log" >"$RXE_OUT_DIR/progress-lines"
 expect_line "$RXE_OUT_DIR/progress-lines" 2
-expect_line "$RXE_OUT.log" "bench.sh: measurement 1 of 2 (1 guest, run 1): lat read 2 B, 20 iterations: ib_read_lat (perftest, in the turn of ours)"
-expect_line "$RXE_OUT.log" "bench.sh: measurement 2 of 2 (1 guest, run 1): lat read 2 B, 20 iterations: ib_read_lat (perftest)"
+expect_line "$RXE_OUT.log" "bench.sh: measurement 1 of 2 (1 guest, round 1): lat read 2 B, 20 iterations: ib_read_lat (perftest, in the turn of ours)"
+expect_line "$RXE_OUT.log" "bench.sh: measurement 2 of 2 (1 guest, round 1): lat read 2 B, 20 iterations: ib_read_lat (perftest)"
 finish

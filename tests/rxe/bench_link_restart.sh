@@ -16,7 +16,7 @@ rc=0
 # Four measurements: ours, perftest (2 B), perftest, ours (64 B).
 REAL_RXE_VM=$real_rxe_vm SHIM_DONE=$RXE_OUT_DIR/shim-done \
 	RXE_VM=$here/bench_link_rxe_vm.sh \
-	bash "$SOURCE_DIR/scripts/bench.sh" --guests 2 --runs 1 --ops send \
+	bash "$SOURCE_DIR/scripts/bench.sh" --setup two --rounds 1 --ops send \
 	--modes lat --sizes 2,64 --lat-iters 20 --build "$BUILD_DIR" \
 	--out "$out" >"$RXE_OUT_DIR/bench.log" 2>&1 || rc=$?
 RXE_OUT=$RXE_OUT_DIR/bench
@@ -53,7 +53,7 @@ grep -oE '^bench\.sh: measurement [0-9]+ of [0-9]+ ' "$RXE_OUT.log" |
 	awk '{ printf "%s%s/%s", (NR > 1 ? " " : ""), $3, $5 } END { print "" }' \
 	>"$RXE_OUT_DIR/progress"
 expect_line "$RXE_OUT_DIR/progress" "1/4 2/4 3/4 4/4 4/4"
-expect_line "$RXE_OUT.log" "bench.sh: measurement 2 of 4 (2 guests, run 1): lat send 2 B, 20 iterations: ib_send_lat (perftest)"
-expect_line "$RXE_OUT.log" "bench.sh: measurement 3 of 4 (2 guests, run 1): lat send 64 B, 20 iterations: ib_send_lat (perftest)"
-expect_line "$RXE_OUT.log" "bench.sh: measurement 4 of 4 (2 guests, run 1): lat send 64 B, 20 iterations: rdma_rc_example (ours)"
+expect_line "$RXE_OUT.log" "bench.sh: measurement 2 of 4 (2 guests, round 1): lat send 2 B, 20 iterations: ib_send_lat (perftest)"
+expect_line "$RXE_OUT.log" "bench.sh: measurement 3 of 4 (2 guests, round 1): lat send 64 B, 20 iterations: ib_send_lat (perftest)"
+expect_line "$RXE_OUT.log" "bench.sh: measurement 4 of 4 (2 guests, round 1): lat send 64 B, 20 iterations: rdma_rc_example (ours)"
 finish

@@ -42,15 +42,19 @@ R=$RXE_RUNS
 expect_rc "$R/lat_send.server.rc" 0
 expect_rc "$R/lat_send.client.rc" 0
 expect_text "$R/lat_send.client.out" " #bytes #iterations t_min[usec] t_max[usec] t_typical[usec] t_avg[usec] t_stdev[usec] 99% percentile[usec] 99.9% percentile[usec]"
-# The peer shares rxe0 (and the guest's one CPU): latency waits sleep too.
-expect_line "$R/lat_send.client.out" "waits: poll for 100 us, then sleep on the completion channel"
+# The peer's GID is rxe0's own (the guest's one CPU runs both sides):
+# latency waits sleep too, on both sides, and the JSON says why.
+expect_line "$R/lat_send.client.out" "waits: poll for 100 us, then sleep on the completion channel (the peer's GID is one of this device's: both sides on this host)"
+expect_line "$R/lat_send.server.out" "waits: poll for 100 us, then sleep on the completion channel (the peer's GID is one of this device's: both sides on this host)"
+expect_text "$R/lat_send.json" '"wait": {"name": "poll-then-sleep", "spin_us": 100, "nap_us": null, "peer_on_this_host": true,'
+
 check_figures lat_send lat send 5 2,4,8,16,32,64,128,256,512,1024,2048,4096
 
 expect_rc "$R/bw_write.server.rc" 0
 expect_rc "$R/bw_write.client.rc" 0
 expect_text "$R/bw_write.client.out" " #bytes #iterations BW peak[MiB/sec] BW average[MiB/sec] MsgRate[Mpps]"
 expect_text "$R/bw_write.client.out" "tx depth 16, cq mod 4, max inline 220"
-expect_line "$R/bw_write.client.out" "waits: poll for 100 us, then sleep on the completion channel"
+expect_line "$R/bw_write.client.out" "waits: poll for 100 us, then sleep on the completion channel (the peer's GID is one of this device's: both sides on this host)"
 check_figures bw_write bw write 50 4096
 
 expect_rc "$R/lat_fetch_add.server.rc" 0
@@ -60,11 +64,13 @@ check_figures lat_fetch_add lat fetch_add 10 8
 expect_rc "$R/bw_send_busy.server.rc" 0
 expect_rc "$R/bw_send_busy.client.rc" 0
 expect_line "$R/bw_send_busy.client.out" "waits: polling only (--busy-poll)"
+expect_text "$R/bw_send_busy.json" '"wait": {"name": "poll", "spin_us": null, "nap_us": null, "peer_on_this_host": true,'
 check_figures bw_send_busy bw send 200 64
 
 expect_rc "$R/lat_read_events.server.rc" 0
 expect_rc "$R/lat_read_events.client.rc" 0
 expect_line "$R/lat_read_events.client.out" "waits: sleep on the completion channel at once (-e)"
+expect_line "$R/lat_read_events.server.out" "waits: sleep on the completion channel at once (-e)"
 expect_text "$R/lat_read_events.client.out" "tx depth 4, cq mod 1,"
 expect_text "$R/lat_read_events.json" '"tx_depth": 4, "cq_mod": 1,'
 check_figures lat_read_events lat read 20 64

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Benchmark mode between the two guests ("two hosts"): server on guest a,
-# client on guest b. With the peer on a port of its own, a latency run
-# naps once a wait outlasts its spin (100 us for a SEND or WRITE ping-pong,
-# 4000 us for READ); a bandwidth run sleeps once its CQ stays empty.
-# Each with consistent figures and JSON.
+# client on guest b. Each side finds the peer's GID in none of its device's
+# GID tables, so a latency run polls as perftest does, and naps only once a
+# wait outlasts 4000 us (SEND and WRITE ping-pongs, READ alike); a
+# bandwidth run sleeps once its CQ stays empty for 100 us. Both sides say
+# so, the client's JSON too. Each with consistent figures and JSON.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/bench_lib.sh"
@@ -32,18 +33,23 @@ for run in lat_send lat_write lat_read bw_write; do
 done
 
 expect_rc "$R/lat_send.client.rc" 0
-expect_line "$R/lat_send.client.out" "waits: poll for 100 us, then nap 20 us at a time (latency, the peer is on another port)"
+expect_line "$R/lat_send.client.out" "waits: poll for 4000 us, then nap 20 us at a time (latency, the peer's GID is not one of this device's: another host)"
+expect_line "$R/lat_send.server.out" "waits: poll for 4000 us, then nap 20 us at a time (latency, the peer's GID is not one of this device's: another host)"
 check_figures lat_send lat send 20 64
+expect_text "$R/lat_send.json" '"wait": {"name": "poll-then-nap", "spin_us": 4000, "nap_us": 20, "peer_on_this_host": false,'
 
 expect_rc "$R/lat_write.client.rc" 0
-expect_line "$R/lat_write.client.out" "waits: poll for 100 us, then nap 20 us at a time (latency, the peer is on another port)"
+expect_line "$R/lat_write.client.out" "waits: poll for 4000 us, then nap 20 us at a time (latency, the peer's GID is not one of this device's: another host)"
+expect_line "$R/lat_write.server.out" "waits: poll for 4000 us, then nap 20 us at a time (latency, the peer's GID is not one of this device's: another host)"
 check_figures lat_write lat write 20 4096
 
 expect_rc "$R/lat_read.client.rc" 0
-expect_line "$R/lat_read.client.out" "waits: poll for 4000 us, then nap 20 us at a time (latency, the peer is on another port)"
+expect_line "$R/lat_read.client.out" "waits: poll for 4000 us, then nap 20 us at a time (latency, the peer's GID is not one of this device's: another host)"
+expect_line "$R/lat_read.server.out" "waits: poll for 4000 us, then nap 20 us at a time (latency, the peer's GID is not one of this device's: another host)"
 check_figures lat_read lat read 20 64
 
 expect_rc "$R/bw_write.client.rc" 0
-expect_line "$R/bw_write.client.out" "waits: poll for 100 us, then sleep on the completion channel"
+expect_line "$R/bw_write.client.out" "waits: poll for 100 us, then sleep on the completion channel (bandwidth, the peer on another host: the CPU does the device's work while the wait sleeps)"
+expect_line "$R/bw_write.server.out" "waits: poll for 100 us, then sleep on the completion channel (bandwidth, the peer on another host: the CPU does the device's work while the wait sleeps)"
 check_figures bw_write bw write 100 4096
 finish

@@ -87,7 +87,7 @@ for side in server client; do
 	out=$R/pair.$side.out
 	expect_rc "$R/pair.$side.rc" 0
 	expect_no_text "$out" "FAIL "
-	for c in uverbs devices device port link-layer gid-table gid mtu memlock atomics mem-window resources transports rdma-cm tcp exchange gid-pair path-mtu connect send read write atomic; do
+	for c in uverbs devices device transport port link-layer gid-table gid mtu memlock atomics mem-window resources transports rdma-cm tcp exchange gid-pair path-mtu connect send read write atomic; do
 		expect_regex "$out" "^PASS $c +[^ ]"
 	done
 	expect_regex "$out" "^verdict: PASS: these two hosts can do RDMA with these options"
@@ -95,6 +95,8 @@ for side in server client; do
 	expect_text "$R/pair.$side.json" '{"name": "atomic", "status": "PASS", "value": "fetch_add '
 done
 expect_regex "$R/pair.client.out" "^PASS tcp +connected to 192.0.2.1 port 19980 in [0-9]+ ms$"
+# The device's transport: soft-RoCE rules out no lesson.
+expect_line "$R/pair.client.out" "PASS transport   IBV_TRANSPORT_IB: every lesson, over the TCP exchange or -R"
 expect_regex "$R/pair.client.out" "^PASS gid-pair +both RoCE v2 IPv4: ours ::ffff:192.0.2.2, the peer's ::ffff:192.0.2.1, routed from 192.0.2.2$"
 expect_regex "$R/pair.client.out" "^PASS send +send done in [0-9]+ ms$"
 # The steps' own lines (the remote address, the messages) stay out.

@@ -53,8 +53,8 @@ rxe_pair arp --on b b --ready "waiting on port 19964 for TCP connection" \
 	"$P -p 19964 -t 5 --accept-timeout 30" \
 	"$BAD_PEER --connect $here --port 19964 --mode fake-qp --gid-ipv4 192.0.2.77 --timeout 30"
 # -d names a device RDMA_CM did not resolve to: a's server (which rejects
-# the client), b's client.
-rxe_pair cm_dev --on a a --ready "waiting on port 19965 for TCP connection" \
+# the client), b's client. With -R the TCP connection takes -p + 1.
+rxe_pair cm_dev --on a a --ready "waiting on port 19966 for TCP connection" \
 	"$P -R -d rxe9 -p 19965 --accept-timeout 30" \
 	"$P -R -d rxe0 -p 19965 -t 5 --connect-timeout 30 $here"
 rxe_solo cm_dev_client --on b "$P -R -d rxe9 -p 19966 $here"

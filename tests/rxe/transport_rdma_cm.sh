@@ -29,10 +29,12 @@ rxe_solo unreachable "$P -p 19898 -R -t 3 $V6_UNREACHABLE"
 rxe_go transport_rdma_cm_more 150
 R=$RXE_RUNS
 
+# With -R the program's own TCP connection (the syncs) takes the port after
+# -p: RDMA_CM listens on -p, which on iWARP is a real TCP port.
 rc_expect_clean one
-rc_expect_flow "$R/one.server.out" "$R/one.client.out" 19894
+rc_expect_flow "$R/one.server.out" "$R/one.client.out" 19895
 rc_expect_clean two
-rc_expect_flow "$R/two.server.out" "$R/two.client.out" 19895
+rc_expect_flow "$R/two.server.out" "$R/two.client.out" 19896
 # One guest: the CM's steps, and READ needed its rights on the server's QP.
 s=$R/one.server.out
 c=$R/one.client.out
@@ -59,7 +61,7 @@ expect_line "$R/two.client.out" "Remote GID = ::ffff:192.0.2.1"
 # IPv6: the listener bound [::] took the client, which reached the server
 # from and to the GID of the IPv6 address.
 rc_expect_clean ipv6
-rc_expect_flow "$R/ipv6.server.out" "$R/ipv6.client.out" 19896
+rc_expect_flow "$R/ipv6.server.out" "$R/ipv6.client.out" 19897
 for side in server client; do
 	expect_regex "$R/ipv6.$side.out" "^RDMA_CM connection on device rxe0 port 1, GID index [0-9]+ \\($V6_ADDR\\)$"
 	expect_line "$R/ipv6.$side.out" "Remote GID = $V6_ADDR"

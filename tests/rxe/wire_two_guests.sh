@@ -24,14 +24,12 @@ pair() {
 	rxe_start "$name.client" --on b "$P -v $* -p $port --connect-timeout 60 \"\$RXE_PEER_ADDR\""
 }
 
-# With -R the program's own TCP socket takes the port after -p (RDMA_CM's
-# listen holds -p itself on the guests' siw0): the cm pair has two ports
-# that no other pair uses.
 pair rc 19970 -o "$OPS"
-pair uc 19971 -c uc
-pair ud 19972 -c ud
-pair mtu 19973 --bench lat --op write -s "$MSG_SIZE" -n 5
-pair cm 20032 -R -o rnr
+# -R: RDMA_CM on 19975, the syncs' TCP on 19976, apart from the others.
+pair cm 19975 -R -o rnr
+pair uc 19972 -c uc
+pair ud 19973 -c ud
+pair mtu 19974 --bench lat --op write -s "$MSG_SIZE" -n 5
 rxe_start mcr --on b "'$MC_BIN' -v -b 192.0.2.2 -C $MC_COUNT -t 30"
 rxe_wait_text mcr "==> joined group" --on a
 rxe_start mcs --on a "'$MC_BIN' -v -s -b 192.0.2.1 -C $MC_COUNT -t 30"

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -590,15 +591,20 @@ static void bench_bad_combinations(void **state)
 		"rdma_rc_example: options -e and --busy-poll contradict (sleep on the completion channel, or never)\n");
 }
 
-static void bench_needs_rc_over_tcp(void **state)
+static void bench_needs_rc(void **state)
 {
+	struct parse_result r;
+
 	(void)state;
 	expect_usage_error(
 		parse("--bench", "lat", "-c", "ud", (char *)NULL),
 		"rdma_rc_example: option --bench runs over RC, not --connection UD\n");
-	expect_usage_error(
-		parse("--bench", "bw", "-R", (char *)NULL),
-		"rdma_rc_example: option --bench runs over the TCP exchange, not with --rdma-cm\n");
+	/* RDMA_CM connects the same RC QP: how iWARP devices connect */
+	r = parse("--bench", "bw", "-R", "--op", "read", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_true(r.cfg.use_rdma_cm);
+	assert_string_equal(r.err, "");
+	free_result(&r);
 }
 
 /* --- the parameter message --- */
@@ -822,6 +828,234 @@ static void patience_long_spin_looks_every_1024(void **state)
 	expect_spin_then_sleep(&run, 1024, &p);
 }
 
+/* --- the wait, and where the peer is --- */
+
+static struct bench_run wait_for(const struct bench_config *bc,
+				 bool has_channel, bool use_events,
+				 bool peer_here)
+{
+	struct bench_run run = {.bc = bc};
+
+	bench_wait_choose(&run, has_channel, use_events, peer_here);
+	return run;
+}
+
+/* What the waits: line says after "waits: ". */
+static void expect_wait_words(const struct bench_run *run, const char *want)
+{
+	char words[256], line[384];
+
+	bench_wait_describe(run, words, sizeof(words));
+	snprintf(line, sizeof(line), "%s (%s)", words,
+		 bench_wait_reason(run->wait_why));
+	if (strcmp(line, want) != 0)
+		fail_msg("waits: '%s', expected '%s'", line, want);
+}
+
+/* Between two hosts a latency run polls as perftest's does, 4 ms, then
+ * naps; on one host it spins 100 us, then sleeps on the channel. */
+static void wait_follows_where_the_peer_is(void **state)
+{
+	struct bench_config lat = {.mode = BENCH_LAT, .op = BENCH_OP_SEND};
+	struct bench_config read = {.mode = BENCH_LAT, .op = BENCH_OP_READ};
+	struct bench_config bw = {.mode = BENCH_BW, .op = BENCH_OP_SEND};
+	struct bench_run run;
+
+	(void)state;
+	run = wait_for(&lat, true, false, false);
+	assert_int_equal(run.wait_why, BENCH_WHY_OTHER_HOST);
+	assert_true(run.own_cpu);
+	assert_int_equal(run.spin_ns, 4000000);
+	assert_int_equal(run.nap_ns, 20000);
+	expect_wait_words(
+		&run,
+		"poll for 4000 us, then nap 20 us at a time (latency, the peer's GID is not one of this device's: another host)");
+	assert_string_equal(bench_wait_name(run.wait_why), "poll-then-nap");
+	run = wait_for(&read, true, false, false);
+	assert_int_equal(run.wait_why, BENCH_WHY_OTHER_HOST);
+	assert_int_equal(run.spin_ns, 4000000);
+
+	run = wait_for(&lat, true, false, true);
+	assert_int_equal(run.wait_why, BENCH_WHY_ONE_HOST);
+	assert_false(run.own_cpu);
+	assert_int_equal(run.spin_ns, 100000);
+	assert_int_equal(run.nap_ns, 0);
+	assert_true(run.peer_here);
+	expect_wait_words(
+		&run,
+		"poll for 100 us, then sleep on the completion channel (the peer's GID is one of this device's: both sides on this host)");
+
+	run = wait_for(&bw, true, false, false);
+	assert_int_equal(run.wait_why, BENCH_WHY_BANDWIDTH);
+	assert_int_equal(run.spin_ns, 100000);
+	assert_int_equal(run.nap_ns, 0);
+	assert_false(run.peer_here);
+}
+
+static void wait_options_override_where(void **state)
+{
+	struct bench_config lat = {.mode = BENCH_LAT, .op = BENCH_OP_SEND};
+	struct bench_run run;
+
+	(void)state;
+	/* --busy-poll makes no channel: it polls, yielding on one host */
+	run = wait_for(&lat, false, false, false);
+	assert_int_equal(run.wait_why, BENCH_WHY_BUSY_POLL);
+	assert_int_equal(run.spin_ns, UINT64_MAX);
+	assert_true(run.own_cpu);
+	expect_wait_words(&run, "polling only (--busy-poll)");
+	run = wait_for(&lat, false, false, true);
+	assert_false(run.own_cpu);
+	run = wait_for(&lat, true, true, false);
+	assert_int_equal(run.wait_why, BENCH_WHY_EVENTS);
+	assert_int_equal(run.spin_ns, 0);
+	expect_wait_words(&run, "sleep on the completion channel at once (-e)");
+}
+
+static void gid_listed_in_the_table(void **state)
+{
+	struct ibv_gid_entry table[3] = {0};
+	uint8_t mapped[16] = {[10] = 0xff, [11] = 0xff, 192, 0, 2, 1};
+	uint8_t other[16] = {[10] = 0xff, [11] = 0xff, 192, 0, 2, 2};
+
+	(void)state;
+	table[0].gid.raw[0] = 0xfe; /* fe80::, a link-local one */
+	table[0].gid.raw[1] = 0x80;
+	memcpy(table[2].gid.raw, mapped, 16);
+	assert_true(bench_gid_listed(table, 3, mapped));
+	assert_false(bench_gid_listed(table, 3, other));
+	assert_false(bench_gid_listed(table, 2, mapped));
+	assert_false(bench_gid_listed(table, 0, mapped));
+}
+
+/* Without a GID (InfiniBand without a GRH) the LID tells, and RoCE's LID
+ * of 0 tells nothing: the device is not asked. */
+static void peer_without_gid_by_its_lid(void **state)
+{
+	struct qp_info local = {.lid = 5}, remote = {.lid = 5};
+	bool here = false;
+
+	(void)state;
+	assert_int_equal(
+		bench_peer_on_this_host(NULL, 1, &local, &remote, &here), 0);
+	assert_true(here);
+	remote.lid = 6;
+	assert_int_equal(
+		bench_peer_on_this_host(NULL, 1, &local, &remote, &here), 0);
+	assert_false(here);
+	local.lid = remote.lid = 0;
+	assert_int_equal(
+		bench_peer_on_this_host(NULL, 1, &local, &remote, &here), 0);
+	assert_false(here);
+}
+
+/* --- the JSON --- */
+
+/* The JSON written for @count results of @bc, read back into @buf. */
+static void json_of(const struct bench_config *bc,
+		    const struct bench_result *results, size_t count,
+		    bool complete, char *buf, size_t len)
+{
+	struct bench_run run = {.bc = bc, .signal_every = 1, .max_inline = 236};
+	struct bench_test_info info = {
+		.device = "rxe0",
+		.port = 1,
+		.link_layer = "Ethernet",
+		.path_mtu = 1024,
+		.gid_index = 1,
+		.gid_type = "RoCE v2",
+		.transport = "RC",
+		.started = 1700000000, /* 2023-11-14T22:13:20Z */
+	};
+	char path[] = "/tmp/test_bench_jsonXXXXXX";
+	size_t n;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	bench_wait_choose(&run, true, false, false);
+	assert_int_equal(bench_write_json(bc, path, &run, &info, results, count,
+					  complete),
+			 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	unlink(path);
+}
+
+static void expect_in(const char *text, const char *want)
+{
+	if (!strstr(text, want))
+		fail_msg("'%s' not in:\n%s", want, text);
+}
+
+static void json_has_test_info_and_schema(void **state)
+{
+	struct bench_config bc = {
+		.mode = BENCH_LAT, .op = BENCH_OP_SEND, .tx_depth = 1};
+	struct bench_result r = {.size = 2, .iters = 1000};
+	char buf[4096];
+
+	(void)state;
+	r.lat.t_typical = 380.25;
+	json_of(&bc, &r, 1, true, buf, sizeof(buf));
+	expect_in(buf, "{\"schema_version\": 2, \"mode\": \"lat\"");
+	expect_in(
+		buf,
+		"\"test_info\": {\"program\": \"rdma_rc_example\", \"version\": \"");
+	expect_in(
+		buf,
+		"\"device\": \"rxe0\", \"port\": 1, \"link_layer\": \"Ethernet\", \"path_mtu\": 1024, \"gid_index\": 1, \"gid_type\": \"RoCE v2\", \"transport\": \"RC\", \"tx_depth\": 1, \"cq_mod\": 1, \"max_inline\": 236, ");
+	expect_in(
+		buf,
+		"\"wait\": {\"name\": \"poll-then-nap\", \"spin_us\": 4000, \"nap_us\": 20, \"peer_on_this_host\": false, \"words\": \"poll for 4000 us, then nap 20 us at a time\", \"reason\": \"latency, the peer's GID is not one of this device's: another host\"}");
+	expect_in(buf, "\"timestamp\": \"2023-11-14T22:13:20Z\"}");
+	expect_in(buf, "\"complete\": true, \"results\": [");
+	expect_in(buf, "\"t_typical\": 380.250");
+}
+
+/* Sizes done before a failure are kept; a figure that is not finite is
+ * null, as JSON has no NaN or infinity. */
+static void json_keeps_the_sizes_done_and_no_nan(void **state)
+{
+	struct bench_config bc = {.mode = BENCH_BW, .op = BENCH_OP_WRITE};
+	struct bench_result r[2] = {{.size = 2, .iters = 5},
+				    {.size = 4, .iters = 5}};
+	char buf[4096];
+
+	(void)state;
+	r[0].bw.avg_bytes_per_sec = NAN;
+	r[0].bw.peak_bytes_per_sec = INFINITY;
+	r[0].bw.msg_rate_mpps = 0.5;
+	json_of(&bc, r, 1, false, buf, sizeof(buf));
+	expect_in(buf,
+		  "\"complete\": false, \"results\": [\n  {\"bytes\": 2, ");
+	expect_in(
+		buf,
+		"\"bw_peak\": null, \"bw_avg\": null, \"msg_rate\": 0.500000}\n]}");
+	assert_null(strstr(buf, "\"bytes\": 4"));
+	assert_null(strstr(buf, ": nan"));
+	assert_null(strstr(buf, ": inf"));
+	assert_null(strstr(buf, ": -nan"));
+}
+
+/* --json names a file the client could not write after the run: refused
+ * before it starts, one line. */
+static void json_path_unwritable_is_refused(void **state)
+{
+	(void)state;
+	expect_usage_error(
+		parse("--bench", "lat", "--json", "/nonexistent/dir/out.json",
+		      "host", (char *)NULL),
+		"rdma_rc_example: invalid --json value '/nonexistent/dir/out.json' (cannot write it: No such file or directory)\n");
+	expect_usage_error(
+		parse("--bench", "lat", "--json", "/tmp", "host", (char *)NULL),
+		"rdma_rc_example: invalid --json value '/tmp' (cannot write it: Is a directory)\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -855,9 +1089,16 @@ int main(void)
 		cmocka_unit_test(bench_rx_depth_covers_the_send_window),
 		cmocka_unit_test(bench_bad_values),
 		cmocka_unit_test(bench_bad_combinations),
-		cmocka_unit_test(bench_needs_rc_over_tcp),
+		cmocka_unit_test(bench_needs_rc),
 		cmocka_unit_test(params_round_trip),
 		cmocka_unit_test(params_mismatch_names_the_difference),
+		cmocka_unit_test(wait_follows_where_the_peer_is),
+		cmocka_unit_test(wait_options_override_where),
+		cmocka_unit_test(gid_listed_in_the_table),
+		cmocka_unit_test(peer_without_gid_by_its_lid),
+		cmocka_unit_test(json_has_test_info_and_schema),
+		cmocka_unit_test(json_keeps_the_sizes_done_and_no_nan),
+		cmocka_unit_test(json_path_unwritable_is_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

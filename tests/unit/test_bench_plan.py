@@ -62,18 +62,18 @@ class BenchPlan(unittest.TestCase):
 
     def test_odd_cells_per_run_still_turn(self):
         # 13 cells a run: fetch_add has one size.
-        rows = plan("--guests", "2", "--runs", "4", "--modes", "lat",
+        rows = plan("--setup", "two", "--rounds", "4", "--modes", "lat",
                     "--ops", OPS, "--sizes", SIZES)
         self.check_turns(rows, 13, 4)
         self.assertEqual({r["setup"] for r in rows}, {2})
 
     def test_even_cells_per_run_turn(self):
-        rows = plan("--guests", "1", "--runs", "3", "--modes", "lat,bw",
+        rows = plan("--setup", "one", "--rounds", "3", "--modes", "lat,bw",
                     "--ops", OPS, "--sizes", SIZES)
         self.check_turns(rows, 26, 3)
 
     def test_indexes_ports_and_iterations(self):
-        rows = plan("--guests", "both", "--runs", "2", "--modes", "lat",
+        rows = plan("--setup", "both", "--rounds", "2", "--modes", "lat",
                     "--ops", "send,fetch_add", "--sizes", "2,1048576",
                     "--lat-iters", "1000", "--max-bytes", "33554432")
         for setup in (1, 2):
@@ -96,14 +96,58 @@ class BenchPlan(unittest.TestCase):
         self.assertEqual(res.stdout, "")
         self.assertIn(f"invalid {option} value '{value}'", res.stderr)
 
-    def test_bad_guests_value_is_refused(self):
-        self.check_refused("--guests", "3")
+    def test_bad_setup_value_is_refused(self):
+        self.check_refused("--setup", "3")
+
+    def test_default_rounds_are_ten(self):
+        rows = plan("--setup", "one", "--only", "lat:send:2")
+        self.assertEqual(sorted({r["run"] for r in rows}), list(range(1, 11)))
+        self.check_turns(rows, 1, 10)
+
+    def test_only_the_cells_named(self):
+        rows = plan("--setup", "two", "--rounds", "10", "--only",
+                    "lat:send:2,bw:write:65536,lat:fetch_add")
+        self.check_turns(rows, 3, 10)
+        self.assertEqual([(r["mode"], r["op"], r["size"]) for r in rows[:6]],
+                         [("lat", "send", 2)] * 2
+                         + [("bw", "write", 65536)] * 2
+                         + [("lat", "fetch_add", 8)] * 2)
+
+    def test_bad_only_cells_are_refused(self):
+        for value in ("lat:send", "lat:foo:2", "rw:send:2", "lat:send:0",
+                      "lat:fetch_add:16", "lat:send:2:3", "lat:send:2x"):
+            res = subprocess.run(["bash", SCRIPT, "--dry-run", "--only",
+                                  value], capture_output=True, text=True,
+                                 timeout=60)
+            self.assertNotEqual(res.returncode, 0, value)
+            self.assertEqual(res.stdout, "", value)
+            self.assertEqual(len(res.stderr.splitlines()), 1, res.stderr)
+            self.assertIn(f"invalid --only cell '{value}'", res.stderr)
+
+    def test_only_with_ops_is_refused(self):
+        res = subprocess.run(["bash", SCRIPT, "--dry-run", "--only",
+                              "lat:send:2", "--ops", "read"],
+                             capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(res.returncode, 0)
+        self.assertEqual(res.stderr,
+                         "bench.sh: --only names the cells itself: leave out --ops\n")
+
+    def test_bad_rounds_value_is_refused(self):
+        self.check_refused("--rounds", "0")
+
+    def test_help_lists_the_options(self):
+        res = subprocess.run(["bash", SCRIPT, "--help"], capture_output=True,
+                             text=True, timeout=60)
+        self.assertEqual(res.returncode, 0)
+        for option in ("--setup one|two|both", "--rounds N", "--only CELLS",
+                       "--control TOOL", "--dry-run"):
+            self.assertIn(option, res.stdout)
 
     def test_bad_control_value_is_refused(self):
         self.check_refused("--control", "ib")
 
     def test_control_keeps_the_plan(self):
-        args = ["--guests", "2", "--runs", "2", "--ops", "read"]
+        args = ["--setup", "two", "--rounds", "2", "--ops", "read"]
         self.assertEqual(plan(*args, "--control", "perftest"), plan(*args))
 
 

@@ -5,6 +5,7 @@ measurement) and checks the figures, medians, ratios, paired wins and ties,
 and the rank-sum and signed-rank p-values the table is built from."""
 import importlib.util
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -119,7 +120,9 @@ class BenchReport(unittest.TestCase):
         lat = rows[("lat", "read")]
         self.assertEqual(lat["ours_median"], 11.0)
         self.assertEqual(lat["perftest_median"], 12.0)
-        self.assertAlmostEqual(lat["ratio"], 11.0 / 12.0)
+        # the median of the rounds' ratios, 10/11 and 12/13
+        self.assertAlmostEqual(lat["ratio"], (10 / 11 + 12 / 13) / 2)
+        self.assertEqual(lat["verdict"], "short")  # 2 rounds of the 10
         # Round 1: 10 against 11, round 2: 12 against 13; both ours.
         self.assertEqual((lat["wins"], lat["ties"], lat["rounds"]),
                          (2, 0, 2))
@@ -132,13 +135,17 @@ class BenchReport(unittest.TestCase):
         self.assertEqual((bw["wins"], bw["ties"], bw["rounds"]), (0, 0, 0))
         self.assertIsNone(bw["p_paired"])
 
-    def test_table_marks_the_goal(self):
+    def test_table_gives_each_cell_its_verdict(self):
         text = report.table(report.medians(self.records))
         lat = [line for line in text.splitlines() if " lat " in line][0]
-        self.assertIn(" 0.9167 ok ", lat)
-        self.assertIn(" 2/2 0.667  0.500  t_typical [usec]", lat)
+        self.assertTrue(lat.startswith("one   lat  read "), lat)
+        self.assertIn(" 0.916             -    0.500 short ", lat)
+        self.assertIn(" 2/2 0.667  t_typical [usec]", lat)
         bw = [line for line in text.splitlines() if " bw " in line][0]
-        self.assertIn(" n/a ", bw)
+        self.assertIn("      -             -        - short ", bw)
+        self.assertEqual(text.splitlines()[-1], "0 ahead, 0 even, 0 behind"
+                         " (2 cell(s) with fewer than 10 paired rounds:"
+                         " no verdict)")
 
 
 def turn(block, name):
@@ -183,7 +190,7 @@ class ControlRun(unittest.TestCase):
         self.assertEqual(
             lines[0], "A/A control: perftest ran in both turns; the columns"
             " name the turns, the ratio is the tool against itself")
-        self.assertIn(" 0.8000 ok ", lines[3])
+        self.assertIn(" 0.800             -    1.000 short ", lines[3])
 
     def test_ours_in_both_turns(self):
         records = self.run_with(
@@ -270,6 +277,147 @@ class RankSum(unittest.TestCase):
 
     def test_empty(self):
         self.assertIsNone(report.rank_sum_p([], [1.0]))
+
+
+def rounds(mode, ratios, base=100.0):
+    """Paired (ours, perftest) figures, rounding errors of 0.005, whose
+    per-round ratios (as the verdict reads them) are RATIOS."""
+    out = []
+    for r in ratios:
+        if mode == "lat":
+            out.append(((base * r, 0.005), (base, 0.005)))
+        else:
+            out.append(((base, 0.005), (base * r, 0.005)))
+    return out
+
+
+def cell(mode, ratios):
+    """The report's row of one cell with the rounds of RATIOS."""
+    records = []
+    for n, ((ours, _), (perf, _)) in enumerate(rounds(mode, ratios)):
+        key = "t_typical" if mode == "lat" else "bw_avg"
+        for tool, value in (("ours", ours), ("perftest", perf)):
+            records.append({
+                "guests": 2, "run": n + 1, "index": len(records),
+                "tool": tool, "ran": tool, "mode": mode, "op": "send",
+                "bytes": 65536, "iterations": 100,
+                "figures": {key: value, "msg_rate": 0.0,
+                            "decimals": {key: 2, "msg_rate": 6}}})
+    rows = report.medians(records)
+    assert len(rows) == 1
+    return rows[0]
+
+
+class Verdict(unittest.TestCase):
+    """The rule: behind if the median paired ratio is above 1.03 and the
+    signed-rank p below 0.05, ahead if below 0.97 and p below 0.05, even
+    otherwise; a cell needs 10 paired rounds."""
+
+    def test_behind(self):
+        row = cell("lat", [1.10, 1.12, 1.08, 1.20, 1.05, 1.09, 1.15, 1.11,
+                           1.07, 1.13])
+        self.assertAlmostEqual(row["ratio"], 1.105)
+        # every round one way: 2 of the 1024 sign patterns
+        self.assertAlmostEqual(row["p_paired"], 2 / 1024)
+        self.assertEqual(row["verdict"], "behind")
+
+    def test_ahead(self):
+        row = cell("lat", [0.90, 0.85, 0.92, 0.88, 0.80, 0.95, 0.91, 0.89,
+                           0.86, 0.93])
+        self.assertEqual(row["verdict"], "ahead")
+
+    def test_bandwidth_reads_perftest_over_ours(self):
+        # perftest 10% above ours every round: ours behind
+        row = cell("bw", [1.1] * 10)
+        self.assertAlmostEqual(row["ratio"], 1.1)
+        self.assertEqual(row["verdict"], "behind")
+        self.assertEqual(cell("bw", [0.9] * 10)["verdict"], "ahead")
+
+    def test_even_when_p_is_high(self):
+        # a median of 1.20, but the rounds go both ways
+        row = cell("lat", [1.2, 0.7, 1.3, 0.8, 1.2, 0.75, 1.25, 0.9, 1.2,
+                           1.4])
+        self.assertGreater(row["p_paired"], 0.05)
+        self.assertEqual(row["verdict"], "even")
+
+    def test_even_when_the_median_is_near_1(self):
+        # all ten rounds one way (p 0.002), but only 1% apart
+        row = cell("lat", [1.01] * 10)
+        self.assertLess(row["p_paired"], 0.05)
+        self.assertEqual(row["verdict"], "even")
+
+    def test_thresholds_edges(self):
+        # strictly beyond 1.03 and 0.97, strictly below 0.05
+        self.assertEqual(report.verdict(1.03, 0.001, 10), "even")
+        self.assertEqual(report.verdict(1.0301, 0.001, 10), "behind")
+        self.assertEqual(report.verdict(0.97, 0.001, 10), "even")
+        self.assertEqual(report.verdict(0.9699, 0.001, 10), "ahead")
+        self.assertEqual(report.verdict(1.5, 0.05, 10), "even")
+        self.assertEqual(report.verdict(1.5, 0.0499, 10), "behind")
+        self.assertEqual(report.verdict(0.5, 0.05, 10), "even")
+        self.assertEqual(report.verdict(1.5, None, 10), "even")
+
+    def test_ten_rounds_needed(self):
+        self.assertEqual(report.verdict(1.5, 0.001, 9), "short")
+        self.assertEqual(report.verdict(None, None, 10), "short")
+        self.assertEqual(cell("lat", [1.2] * 9)["verdict"], "short")
+
+    def test_interval_of_the_median(self):
+        # n = 10: the 2nd smallest and the 2nd largest (97.9%)
+        self.assertEqual(report.median_interval(list(range(10, 0, -1))),
+                         (2, 9))
+        # n = 6: the extremes (96.9%); n = 5 is too few for 95%
+        self.assertEqual(report.median_interval([3, 1, 2, 6, 5, 4]), (1, 6))
+        self.assertIsNone(report.median_interval([1, 2, 3, 4, 5]))
+        # n = 20: the 6th from each end (95.9%)
+        self.assertEqual(report.median_interval(list(range(1, 21))), (6, 15))
+        row = cell("lat", [1.10, 1.12, 1.08, 1.20, 1.05, 1.09, 1.15, 1.11,
+                           1.07, 1.13])
+        self.assertEqual(tuple(round(x, 2) for x in row["interval"]),
+                         (1.07, 1.15))
+
+    def test_the_last_line_counts_the_verdicts(self):
+        rows = [cell("lat", [1.1] * 10), cell("lat", [0.9] * 10),
+                cell("lat", [1.0] * 10), cell("bw", [0.9] * 10)]
+        text = report.table(rows)
+        self.assertEqual(text.splitlines()[-1], "2 ahead, 1 even, 1 behind")
+        line = [x for x in text.splitlines() if x.startswith("two ")][0]
+        self.assertIn(" 1.100   1.100-1.100    0.002 behind ", line)
+
+
+class Report(unittest.TestCase):
+    """bench-report.py run as bench.sh runs it: its exit status."""
+
+    def run_report(self, ratios):
+        with tempfile.TemporaryDirectory() as out:
+            blocks = []
+            for n, r in enumerate(ratios):
+                blocks.append(ours_lat(n + 1, 2 * n, round(10.0 * r, 3)))
+                blocks.append(perf_lat(n + 1, 2 * n + 1, "10.00"))
+            with open(os.path.join(out, "guests-1.a.out"), "w") as f:
+                f.write("".join(blocks))
+            res = subprocess.run([sys.executable, SCRIPT, out, "1"],
+                                 capture_output=True, text=True, timeout=120)
+        return res
+
+    def test_exit_1_when_a_cell_is_behind(self):
+        res = self.run_report([1.2] * 10)
+        self.assertEqual(res.returncode, 1, res.stdout + res.stderr)
+        self.assertIn("0 ahead, 0 even, 1 behind", res.stdout)
+
+    def test_exit_0_when_none_is(self):
+        res = self.run_report([0.8] * 10)
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+        self.assertIn("1 ahead, 0 even, 0 behind", res.stdout)
+
+
+class SizeLabels(unittest.TestCase):
+    def test_binary_units(self):
+        self.assertEqual([report.size_label(s)
+                          for s in (2, 8, 4096, 65536, 1048576, 1536,
+                                    8388608)],
+                         ["2 B", "8 B", "4 KiB", "64 KiB", "1 MiB",
+                          "1536 B", "8 MiB"])
 
 
 if __name__ == "__main__":

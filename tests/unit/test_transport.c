@@ -163,6 +163,42 @@ static void test_rdma_cm_option(void **state)
 	free_result(&r);
 }
 
+/* -R: RDMA_CM takes -p, the program's own socket the port after it. */
+static void test_rdma_cm_sync_port(void **state)
+{
+	struct parse_result r;
+
+	(void)state;
+	r = parse("-p", "20010", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(config_sock_port(&r.cfg), 20010);
+	free_result(&r);
+
+	r = parse("-R", "-p", "20010", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.cfg.tcp_port, 20010);
+	assert_int_equal(config_sock_port(&r.cfg), 20011);
+	free_result(&r);
+
+	r = parse("-R", "-p", "65534", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(config_sock_port(&r.cfg), 65535);
+	free_result(&r);
+
+	/* without -R, 65535 is a port like any other */
+	r = parse("-p", "65535", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	free_result(&r);
+
+	r = parse("-p", "65535", "-R", "192.0.2.1", (char *)NULL);
+	assert_int_equal(r.ret, -EINVAL);
+	assert_string_equal(
+		r.err,
+		"rdma_rc_example: invalid --port value '65535' with --rdma-cm: the syncs take the TCP port after it, since RDMA_CM owns the TCP port itself on iWARP, and none comes after 65535\n");
+	assert_string_equal(r.out, "");
+	free_result(&r);
+}
+
 /* Every row of the table against every transport, by its flags. */
 static void test_refusal_by_flags(void **state)
 {
@@ -212,6 +248,7 @@ static void test_cm_private_data(void **state)
 		.op_count = 3,
 		.ops = {OP_SEND, OP_READ, OP_WRITE},
 		.flags = QP_INFO_HAS_ATOMICS,
+		.qp_num = 0x000123,
 	};
 	uint8_t buf[CM_REQ_PRIVATE_DATA_MAX] = {0};
 	struct qp_info out;
@@ -230,6 +267,8 @@ static void test_cm_private_data(void **state)
 	assert_memory_equal(out.ops, in.ops, OPS_MAX);
 	assert_int_equal(out.flags, in.flags);
 	assert_int_equal(out.transport, TRANSPORT_RC);
+	/* iWARP's CM names no QP: ours travels here */
+	assert_int_equal(out.qp_num, 0x000123);
 
 	assert_int_equal(cm_priv_decode(buf, CM_PRIV_SIZE - 1, &out, &why),
 			 -EPROTO);
@@ -254,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_default_ops_fitted),
 		cmocka_unit_test(test_explicit_ops),
 		cmocka_unit_test(test_rdma_cm_option),
+		cmocka_unit_test(test_rdma_cm_sync_port),
 		cmocka_unit_test(test_refusal_by_flags),
 		cmocka_unit_test(test_ud_size_limit),
 		cmocka_unit_test(test_cm_private_data),

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a device can do, as libibverbs reports it (the transport type of
+ * ibv_get_device_list, the attributes of ibv_query_device), against what a
+ * run asks of it: one decision, made before anything is connected, for
+ * both programs. The decision is pure and unit tested.
+ */
+#ifndef DEVICE_CAPS_H
+#define DEVICE_CAPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+/* The capabilities the lessons depend on. */
+struct device_caps {
+	const char *name;
+	enum ibv_transport_type transport; /* ibv_device.transport_type */
+	enum ibv_atomic_cap atomic_cap;
+	int max_mw;
+	unsigned int device_cap_flags; /* IBV_DEVICE_* */
+	int max_mcast_grp;
+};
+
+/* Room for the name of a lesson, "operation fetch_add", with its '\0'. */
+#define DEVICE_LESSON_MAX 64
+
+/*
+ * What a run asks of the device. Each lesson field names the first lesson
+ * that needs it, for the line that refuses it ("operation fetch_add"), or
+ * is "" when none does.
+ */
+struct device_needs {
+	bool through_cm;	  /* -R: RDMA_CM connects the QP */
+	enum ibv_qp_type qp_type; /* IBV_QPT_RC, IBV_QPT_UC or IBV_QPT_UD */
+	char atomics[DEVICE_LESSON_MAX];   /* remote atomics */
+	char mw[DEVICE_LESSON_MAX];	   /* memory windows */
+	char immediate[DEVICE_LESSON_MAX]; /* immediate data, SEND or WRITE */
+	/* the responder NAKs a SEND it has no receive for; the sender retries */
+	char rnr_nak[DEVICE_LESSON_MAX];
+	char multicast[DEVICE_LESSON_MAX]; /* a UD multicast group */
+};
+
+/* Name @lesson in @field (one of @needs' lessons) unless one is already. */
+void device_needs_add(char field[DEVICE_LESSON_MAX], const char *lesson);
+
+/* The largest refusal line device_refusal writes, with its '\0'. */
+#define DEVICE_REFUSAL_MAX 256
+
+/* "IBV_TRANSPORT_IWARP" for IBV_TRANSPORT_IWARP, and so on. */
+const char *device_transport_str(enum ibv_transport_type transport);
+
+/* "IBV_ATOMIC_NONE" for IBV_ATOMIC_NONE, and so on. */
+const char *device_atomic_cap_str(enum ibv_atomic_cap cap);
+
+/* Fill @caps from an open device and the attributes it reported. */
+void device_caps_of(struct ibv_context *ctx, const struct ibv_device_attr *attr,
+		    struct device_caps *caps);
+
+/*
+ * 0 if @caps can do all of @needs. Otherwise the first thing it cannot do,
+ * as one line without its newline in @line (@len bytes; naming the
+ * capability as ibv_query_device or the device list reports it), and
+ * -EPROTONOSUPPORT for an iWARP device without RDMA_CM, -EOPNOTSUPP for a
+ * lesson or a transport it lacks. Pure.
+ */
+int device_refusal(const struct device_caps *caps,
+		   const struct device_needs *needs, char *line, size_t len);
+
+/*
+ * device_refusal for the device behind @ctx, queried here: 0, or the
+ * refusal (or -errno of the query) after one line on stderr.
+ */
+int device_check_needs(struct ibv_context *ctx,
+		       const struct device_needs *needs);
+
+#endif

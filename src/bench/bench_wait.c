@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+/*
+ * How the benchmark's waits go: whether the peer runs on this host, and the
+ * wait that suits where it is (bench_priv.h says how a wait polls, naps and
+ * sleeps).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_priv.h"
+
+bool bench_gid_listed(const struct ibv_gid_entry *entries, size_t count,
+		      const uint8_t gid[16])
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		if (memcmp(entries[i].gid.raw, gid, 16) == 0)
+			return true;
+	return false;
+}
+
+static bool gid_is_zero(const uint8_t gid[16])
+{
+	static const uint8_t zero[16];
+
+	return memcmp(gid, zero, sizeof(zero)) == 0;
+}
+
+/* Room for every port's GID table of @ctx; 0 if a port cannot be queried. */
+static size_t gid_table_room(struct ibv_context *ctx, uint8_t ports)
+{
+	struct ibv_port_attr attr;
+	size_t room = 0;
+	uint8_t port;
+
+	for (port = 1; port <= ports; port++) {
+		if (ibv_query_port(ctx, port, &attr))
+			return 0;
+		room += (size_t)attr.gid_tbl_len;
+	}
+	return room;
+}
+
+/*
+ * A GID is the address of a port: a peer whose GID is in this device's
+ * table sends from one of this device's ports, so it runs on this host,
+ * and one whose GID is not runs elsewhere, or behind another device of this
+ * host (taken for another host: it gets perftest's wait, which is sound
+ * anywhere). The table of every port is read, so a peer on another port of
+ * this device counts too, and any GID index either side chose.
+ */
+int bench_peer_on_this_host(struct ibv_context *ctx, uint8_t ports,
+			    const struct qp_info *local,
+			    const struct qp_info *remote, bool *here)
+{
+	struct ibv_gid_entry *entries;
+	size_t room;
+	ssize_t n;
+	int ret = 0;
+
+	/* InfiniBand without a GRH: only a LID names the port. RoCE has no
+	 * LIDs (0 on both sides): no GID there tells nothing, so elsewhere. */
+	if (gid_is_zero(remote->gid)) {
+		*here = remote->lid != 0 && remote->lid == local->lid;
+		return 0;
+	}
+	*here = false;
+	room = gid_table_room(ctx, ports);
+	entries = room ? calloc(room, sizeof(*entries)) : NULL;
+	if (!entries)
+		return room ? -ENOMEM : -EIO;
+	n = ibv_query_gid_table(ctx, entries, room, 0);
+	if (n < 0)
+		ret = (int)n;
+	else
+		*here = bench_gid_listed(entries, (size_t)n, remote->gid);
+	free(entries);
+	return ret;
+}
+
+/*
+ * The wait for where the peer is:
+ *
+ * - --busy-poll polls only, -e sleeps on the channel at once.
+ * - The peer on this host: poll for BENCH_SPIN_US, then sleep on the
+ *   channel. Under soft-RoCE one CPU may run both sides and the device's
+ *   work, and a side that sleeps hands that work the CPU: on a one-vCPU
+ *   guest perftest's two polling sides hand the CPU over once a 4 ms
+ *   scheduler tick, and a 2-byte SEND ping-pong is then 4 ms a half round
+ *   trip against about 0.1 ms with the sleep (on the rig).
+ * - Bandwidth with the peer on another host: the same, as the work for the
+ *   messages in flight runs on this CPU while the wait sleeps (4 KiB SEND
+ *   between two guests: 7.7-9.3 MiB/s with the sleep, 3.2-6.2 polling).
+ * - Latency with the peer on another host: poll as perftest does, for
+ *   BENCH_LONG_SPIN_US, then nap BENCH_NAP_US at a time. A ping-pong, a
+ *   READ or an atomic of a small message comes back well within the spin,
+ *   on a real NIC and under soft-RoCE alike, and polling is the fastest
+ *   way to see it: with naps after 100 us, a 2-byte SEND ping-pong between
+ *   two guests was 1.36 times perftest's half round trip, polling through
+ *   even with it (on the rig). Only an answer that takes longer than the
+ *   spin (a 1 MiB message under soft-RoCE: many frames for this side's
+ *   kernel, and with guests on one host for QEMU's threads) is better
+ *   served by giving the CPU away: 1 MiB READ between two guests, 30 ms
+ *   with the naps against 35 polling through.
+ */
+void bench_wait_choose(struct bench_run *run, bool has_channel, bool use_events,
+		       bool peer_here)
+{
+	const struct bench_config *bc = run->bc;
+
+	run->spin_ns = (uint64_t)BENCH_SPIN_US * 1000;
+	run->nap_ns = 0;
+	run->own_cpu = false;
+	run->peer_here = peer_here;
+	if (!has_channel) {
+		run->spin_ns = UINT64_MAX; /* --busy-poll made no channel */
+		run->own_cpu = !peer_here;
+		run->wait_why = BENCH_WHY_BUSY_POLL;
+	} else if (use_events) {
+		run->spin_ns = 0;
+		run->wait_why = BENCH_WHY_EVENTS;
+	} else if (peer_here) {
+		run->wait_why = BENCH_WHY_ONE_HOST;
+	} else if (bc->mode == BENCH_BW) {
+		run->wait_why = BENCH_WHY_BANDWIDTH;
+	} else {
+		run->own_cpu = true;
+		run->spin_ns = (uint64_t)BENCH_LONG_SPIN_US * 1000;
+		run->nap_ns = (uint64_t)BENCH_NAP_US * 1000;
+		run->wait_why = BENCH_WHY_OTHER_HOST;
+	}
+}
+
+const char *bench_wait_reason(enum bench_wait_why why)
+{
+	switch (why) {
+	case BENCH_WHY_BUSY_POLL:
+		return "--busy-poll";
+	case BENCH_WHY_EVENTS:
+		return "-e";
+	case BENCH_WHY_ONE_HOST:
+		return "the peer's GID is one of this device's: both sides on this host";
+	case BENCH_WHY_BANDWIDTH:
+		return "bandwidth, the peer on another host: the CPU does the device's work while the wait sleeps";
+	case BENCH_WHY_OTHER_HOST:
+		return "latency, the peer's GID is not one of this device's: another host";
+	}
+	return "unknown";
+}
+
+const char *bench_wait_name(enum bench_wait_why why)
+{
+	switch (why) {
+	case BENCH_WHY_BUSY_POLL:
+		return "poll";
+	case BENCH_WHY_EVENTS:
+		return "sleep";
+	case BENCH_WHY_ONE_HOST:
+	case BENCH_WHY_BANDWIDTH:
+		return "poll-then-sleep";
+	case BENCH_WHY_OTHER_HOST:
+		return "poll-then-nap";
+	}
+	return "unknown";
+}
+
+int bench_wait_describe(const struct bench_run *run, char *buf, size_t len)
+{
+	switch (run->wait_why) {
+	case BENCH_WHY_BUSY_POLL:
+		return snprintf(buf, len, "polling only");
+	case BENCH_WHY_EVENTS:
+		return snprintf(buf, len,
+				"sleep on the completion channel at once");
+	case BENCH_WHY_ONE_HOST:
+	case BENCH_WHY_BANDWIDTH:
+		return snprintf(
+			buf, len,
+			"poll for %u us, then sleep on the completion channel",
+			(unsigned int)(run->spin_ns / 1000));
+	case BENCH_WHY_OTHER_HOST:
+		return snprintf(buf, len,
+				"poll for %u us, then nap %u us at a time",
+				(unsigned int)(run->spin_ns / 1000),
+				(unsigned int)(run->nap_ns / 1000));
+	}
+	return snprintf(buf, len, "unknown");
+}

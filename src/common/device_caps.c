@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+/* Whether a device can do what a run asks, decided before connecting. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "device_caps.h"
+
+const char *device_transport_str(enum ibv_transport_type transport)
+{
+	switch (transport) {
+	case IBV_TRANSPORT_IB:
+		return "IBV_TRANSPORT_IB";
+	case IBV_TRANSPORT_IWARP:
+		return "IBV_TRANSPORT_IWARP";
+	case IBV_TRANSPORT_USNIC:
+		return "IBV_TRANSPORT_USNIC";
+	case IBV_TRANSPORT_USNIC_UDP:
+		return "IBV_TRANSPORT_USNIC_UDP";
+	case IBV_TRANSPORT_UNSPECIFIED:
+		return "IBV_TRANSPORT_UNSPECIFIED";
+	case IBV_TRANSPORT_UNKNOWN:
+		break;
+	}
+	return "IBV_TRANSPORT_UNKNOWN";
+}
+
+const char *device_atomic_cap_str(enum ibv_atomic_cap cap)
+{
+	switch (cap) {
+	case IBV_ATOMIC_NONE:
+		return "IBV_ATOMIC_NONE";
+	case IBV_ATOMIC_HCA:
+		return "IBV_ATOMIC_HCA";
+	case IBV_ATOMIC_GLOB:
+		return "IBV_ATOMIC_GLOB";
+	}
+	return "unknown";
+}
+
+void device_caps_of(struct ibv_context *ctx, const struct ibv_device_attr *attr,
+		    struct device_caps *caps)
+{
+	*caps = (struct device_caps){
+		.name = ibv_get_device_name(ctx->device),
+		.transport = ctx->device->transport_type,
+		.atomic_cap = attr->atomic_cap,
+		.max_mw = attr->max_mw,
+		.device_cap_flags = attr->device_cap_flags,
+		.max_mcast_grp = attr->max_mcast_grp,
+	};
+}
+
+void device_needs_add(char field[DEVICE_LESSON_MAX], const char *lesson)
+{
+	if (!field[0])
+		snprintf(field, DEVICE_LESSON_MAX, "%s", lesson);
+}
+
+static const char *qp_type_name(enum ibv_qp_type type)
+{
+	return type == IBV_QPT_UC ? "UC" : type == IBV_QPT_UD ? "UD" : "RC";
+}
+
+/* A lesson @what the device lacks: "failed to run @what on device ...". */
+static int refuse_lesson(const struct device_caps *caps, const char *what,
+			 const char *lacks, char *line, size_t len)
+{
+	snprintf(line, len, "failed to run %s on device %s: %s (%s)", what,
+		 caps->name, lacks, strerror(EOPNOTSUPP));
+	return -EOPNOTSUPP;
+}
+
+/* What an iWARP device cannot carry: RDMAP (RFC 5040) has none of these. */
+static int refuse_on_iwarp(const struct device_caps *caps,
+			   const struct device_needs *needs, char *line,
+			   size_t len)
+{
+	if (needs->qp_type != IBV_QPT_RC) {
+		snprintf(
+			line, len,
+			"failed to create a %s QP on device %s: transport_type IBV_TRANSPORT_IWARP, which connects RC QPs only (%s)",
+			qp_type_name(needs->qp_type), caps->name,
+			strerror(EOPNOTSUPP));
+		return -EOPNOTSUPP;
+	}
+	if (!needs->through_cm) {
+		snprintf(
+			line, len,
+			"failed to use device %s without -R: transport_type IBV_TRANSPORT_IWARP, and iWARP connects QPs only through RDMA_CM: add -R",
+			caps->name);
+		return -EPROTONOSUPPORT;
+	}
+	if (needs->immediate[0])
+		return refuse_lesson(
+			caps, needs->immediate,
+			"transport_type IBV_TRANSPORT_IWARP, whose SEND and RDMA WRITE carry no immediate data",
+			line, len);
+	return 0;
+}
+
+int device_refusal(const struct device_caps *caps,
+		   const struct device_needs *needs, char *line, size_t len)
+{
+	char lacks[96];
+	int ret;
+
+	line[0] = '\0';
+	/* First: on iWARP it is the lesson that is missing, not UD. */
+	if (needs->multicast[0] && caps->max_mcast_grp == 0)
+		return refuse_lesson(caps, needs->multicast,
+				     "max_mcast_grp 0, no multicast groups",
+				     line, len);
+	if (caps->transport == IBV_TRANSPORT_IWARP) {
+		ret = refuse_on_iwarp(caps, needs, line, len);
+		if (ret)
+			return ret;
+	}
+	if (needs->atomics[0] && caps->atomic_cap == IBV_ATOMIC_NONE)
+		return refuse_lesson(
+			caps, needs->atomics,
+			"atomic_cap IBV_ATOMIC_NONE, no remote atomics", line,
+			len);
+	if (needs->mw[0] && (caps->max_mw == 0 || !(caps->device_cap_flags &
+						    IBV_DEVICE_MEM_WINDOW))) {
+		snprintf(
+			lacks, sizeof(lacks), "%s, no memory windows",
+			caps->max_mw == 0
+				? "max_mw 0"
+				: "device_cap_flags without IBV_DEVICE_MEM_WINDOW");
+		return refuse_lesson(caps, needs->mw, lacks, line, len);
+	}
+	if (needs->rnr_nak[0] &&
+	    !(caps->device_cap_flags & IBV_DEVICE_RC_RNR_NAK_GEN))
+		return refuse_lesson(
+			caps, needs->rnr_nak,
+			"device_cap_flags without IBV_DEVICE_RC_RNR_NAK_GEN, no RNR NAK",
+			line, len);
+	return 0;
+}
+
+int device_check_needs(struct ibv_context *ctx,
+		       const struct device_needs *needs)
+{
+	char line[DEVICE_REFUSAL_MAX];
+	struct ibv_device_attr attr;
+	struct device_caps caps;
+	int ret;
+
+	ret = ibv_query_device(ctx, &attr);
+	if (ret) {
+		fprintf(stderr, "failed to query device %s: %s\n",
+			ibv_get_device_name(ctx->device), strerror(ret));
+		return -ret;
+	}
+	device_caps_of(ctx, &attr, &caps);
+	ret = device_refusal(&caps, needs, line, sizeof(line));
+	if (ret)
+		fprintf(stderr, "%s\n", line);
+	return ret;
+}
