@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""The packets of one run between the two soft-RoCE guests, from a pcap.
+"""The packets of one run between the two guests, from a pcap.
 
     wire.py PCAP --peer NAME=IP[=TRANSCRIPT] --peer NAME=IP[=TRANSCRIPT]
             [--rows FILE] [--msc FILE]
 
-tshark (Wireshark's InfiniBand dissector, which takes RoCE v2's UDP port
-4791) decodes each frame into fields; this script prints them as a table a
-reader can follow: the set-up traffic (the TCP exchange and syncs, the
-CM's MADs) apart, then every packet of the lesson with its direction, its
-name, PSN, destination QP and the header fields that matter.
+tshark decodes each frame into fields: RoCE v2 (Wireshark's InfiniBand
+dissector, which takes UDP port 4791) from the rxe link, or iWARP (its
+MPA, DDP and RDMAP dissectors, over TCP) from the siw link.  This script
+prints them as a table a reader can follow: the set-up traffic (the TCP
+exchange and syncs, the CM's MADs, or iWARP's TCP handshake and MPA
+request and reply) apart, then every packet of the lesson with its
+direction, its name, its sequence (RoCE's PSN and destination QP,
+iWARP's DDP header) and the header fields that matter.
 
 --peer names a side: its lane name (client, server, sender, ...), its IPv4
 address and the file holding what its program printed.  The first one is
@@ -18,7 +21,7 @@ chart: both programs and both NICs as lanes, one arrow per packet, and the
 posts and completions of each program's -v trace ([verbs] lines) as
 arrows between a program and its NIC.
 
-Exit status 0, or 1 when the capture holds no RoCE packet at all.
+Exit status 0, or 1 when the capture holds no RoCE or iWARP packet at all.
 """
 
 import argparse
@@ -37,6 +40,20 @@ FIELDS = [
     "infiniband.atomicacketh.origremdt", "infiniband.immdt",
     "infiniband.deth.q_key", "infiniband.deth.srcqp",
     "infiniband.mad.attributeid", "udp.payload",
+]
+# iWARP: MPA frames (the request and reply that open the connection, then
+# one FPDU per DDP segment), DDP's tagged or untagged header, RDMAP's
+# opcode and a READ request's header.  A TCP segment may carry several
+# FPDUs, so each of these is read with all its values.
+IWARP_FIELDS = [
+    "tcp.payload", "tcp.flags.ack", "tcp.analysis.retransmission",
+    "iwarp_mpa.key.req", "iwarp_mpa.key.rep", "iwarp_mpa.rev",
+    "iwarp_mpa.crc_flag", "iwarp_mpa.marker_flag", "iwarp_mpa.rej_flag",
+    "iwarp_mpa.pdlength", "iwarp_mpa.ulpdulength", "iwarp_rdma.opcode",
+    "iwarp_ddp.tagged_flag", "iwarp_ddp.last_flag", "iwarp_ddp.stag",
+    "iwarp_ddp.tagged_offset", "iwarp_ddp.qn", "iwarp_ddp.msn",
+    "iwarp_ddp.mo", "iwarp_rdma.sinkstag", "iwarp_rdma.sinkto",
+    "iwarp_rdma.rdmardsz", "iwarp_rdma.srcstag", "iwarp_rdma.srcto",
 ]
 
 ROCE_PORT = "4791"
@@ -76,6 +93,19 @@ RNR_TIMER_MS = [655.36, 0.01, 0.02, 0.03, 0.04, 0.06, 0.08, 0.12, 0.16,
 NAK_ERRORS = {0: "PSN sequence error", 1: "invalid request",
               2: "remote access error", 3: "remote operational error",
               4: "invalid RD request"}
+# RDMAP opcodes (RFC 5040, 4.1 and 4.8).
+RDMAP_OPCODES = {0: "RDMA Write", 1: "RDMA Read Request",
+                 2: "RDMA Read Response", 3: "Send", 4: "Send with Invalidate",
+                 5: "Send with Solicited Event",
+                 6: "Send with Solicited Event and Invalidate",
+                 7: "Terminate"}
+RDMAP_READ_REQUEST, RDMAP_READ_RESPONSE, RDMAP_TERMINATE = 1, 2, 7
+RDMAP_SENDS = {3, 4, 5, 6}
+# Bytes after an FPDU's 2-byte MPA length before its data (RFC 5041,
+# 5.1 and 5.2; RFC 5040, 4.4): the tagged and untagged DDP headers with
+# RDMAP's control byte, and a READ request's sink and source fields.
+DDP_TAGGED_HEADER, DDP_UNTAGGED_HEADER, READ_REQUEST_HEADER = 14, 18, 28
+MPA_LENGTH, MPA_CRC = 2, 4
 CM_ATTRIBUTES = {0x10: "ConnectRequest", 0x11: "MsgRcptAck",
                  0x12: "ConnectReject", 0x13: "ConnectReply",
                  0x14: "ReadyToUse", 0x15: "DisconnectRequest",
@@ -84,8 +114,9 @@ CM_ATTRIBUTES = {0x10: "ConnectRequest", 0x11: "MsgRcptAck",
 
 def run_tshark(pcap):
     cmd = ["tshark", "-n", "-r", pcap, "--disable-protocol", "rpcordma",
-           "-T", "fields", "-E", "separator=\t", "-E", "occurrence=f"]
-    for field in FIELDS:
+           "-T", "fields", "-E", "separator=\t", "-E", "occurrence=a",
+           "-E", "aggregator=,"]
+    for field in FIELDS + IWARP_FIELDS:
         cmd += ["-e", field]
     try:
         out = subprocess.run(cmd, check=True, capture_output=True,
@@ -97,8 +128,12 @@ def run_tshark(pcap):
     frames = []
     for line in out.splitlines():
         values = line.split("\t")
-        values += [""] * (len(FIELDS) - len(values))
-        frames.append(dict(zip(FIELDS, values)))
+        values += [""] * (len(FIELDS) + len(IWARP_FIELDS) - len(values))
+        # The first value of each RoCE field; every value of an iWARP one.
+        frame = {k: v.split(",")[0] for k, v in zip(FIELDS, values)}
+        for k, v in zip(IWARP_FIELDS, values[len(FIELDS):]):
+            frame[k] = v.split(",") if v else []
+        frames.append(frame)
     return frames
 
 
@@ -187,6 +222,13 @@ class Packet:
         text = printable_start(f, header) if self.op in CARRIES_DATA else ""
         if text:
             self.keys.update(payload=text)
+        # What the chart needs to know of any packet, RoCE or iWARP.
+        self.answer = self.op in ANSWERS
+        self.starts = self.op in STARTS
+        self.ends = self.op in ENDS
+        self.consumes = self.op in CONSUMES_RECEIVE
+        self.acknowledges = self.op in (17, 18)
+        self.refuses = self.keys.get("aeth") in ("RNR NAK", "NAK")
 
     def row(self):
         cells = [f"frame={self.frame}", f"from={self.src}", f"to={self.dst}",
@@ -224,6 +266,141 @@ class Packet:
         return ", ".join(parts)
 
 
+def connection(frame):
+    """A TCP connection's two ends, the same in both directions."""
+    return tuple(sorted([(frame["ip.src"], frame["tcp.srcport"]),
+                         (frame["ip.dst"], frame["tcp.dstport"])]))
+
+
+def fpdu_data(frame, index, header):
+    """The text at the start of the data of FPDU INDEX of FRAME's
+    segment, DDP and RDMAP headers (HEADER bytes) skipped."""
+    lengths = [int(n) for n in frame["iwarp_mpa.ulpdulength"]]
+    payload = frame["tcp.payload"]
+    if len(lengths) <= index or not payload:
+        return ""
+    raw = bytes.fromhex(payload[0].replace(":", ""))
+    start = 0
+    for n in lengths[:index]:
+        # Each FPDU: its length, the ULPDU, padding to 4 bytes, the CRC.
+        start += MPA_LENGTH + n + (-(MPA_LENGTH + n) % 4) + MPA_CRC
+    data = raw[start + MPA_LENGTH + header:start + MPA_LENGTH + lengths[index]]
+    data = data.split(b"\0", 1)[0][:40]
+    if not data or any(b < 0x20 or b > 0x7e for b in data):
+        return ""
+    return data.decode("ascii")
+
+
+class IwarpPacket:
+    """One iWARP message segment (an FPDU): its RDMAP opcode, its DDP
+    header (tagged: the STag and offset it lands at; untagged: the queue,
+    message number and offset) and its length."""
+
+    def __init__(self, frame, index, names, port):
+        f = frame
+        self.frame = int(f["frame.number"])
+        self.src = who(names, f["ip.src"])
+        self.dst = who(names, f["ip.dst"])
+        self.port = port
+        self.transport = "iWARP"
+        self.opcode = int(f["iwarp_rdma.opcode"][index], 16)
+        self.tagged = f["iwarp_ddp.tagged_flag"][index] == "1"
+        self.last = f["iwarp_ddp.last_flag"][index] == "1"
+        # The tagged and the untagged fields, each in FPDU order.
+        before = f["iwarp_ddp.tagged_flag"][:index]
+        tagged_n = before.count("1")
+        untagged_n = len(before) - tagged_n
+        self.keys = {}
+        if self.tagged:
+            self.keys.update(stag=hex(int(f["iwarp_ddp.stag"][tagged_n], 16)),
+                             to=hex(int(f["iwarp_ddp.tagged_offset"][tagged_n], 16)))
+            header = DDP_TAGGED_HEADER
+        else:
+            self.keys.update(qn=f["iwarp_ddp.qn"][untagged_n],
+                             msn=f["iwarp_ddp.msn"][untagged_n],
+                             mo=f["iwarp_ddp.mo"][untagged_n])
+            header = DDP_UNTAGGED_HEADER
+        if self.opcode == RDMAP_READ_REQUEST:
+            n = f["iwarp_rdma.opcode"][:index].count(
+                f"0x{RDMAP_READ_REQUEST:02x}")
+            self.keys.update(
+                sink_stag=hex(int(f["iwarp_rdma.sinkstag"][n], 16)),
+                sink_to=hex(int(f["iwarp_rdma.sinkto"][n], 16)),
+                size=f["iwarp_rdma.rdmardsz"][n],
+                src_stag=hex(int(f["iwarp_rdma.srcstag"][n], 16)),
+                src_to=hex(int(f["iwarp_rdma.srcto"][n], 16)))
+            header += READ_REQUEST_HEADER
+        else:
+            length = int(f["iwarp_mpa.ulpdulength"][index]) - header
+            self.keys.update(len=str(length))
+        if not self.last:
+            self.keys.update(last="no")
+        text = fpdu_data(f, index, header) if self.opcode in (
+            0, RDMAP_READ_RESPONSE) or self.opcode in RDMAP_SENDS else ""
+        if text:
+            self.keys.update(payload=text)
+        if f["tcp.analysis.retransmission"]:
+            self.keys.update(again="yes")
+        self.name = "iWARP " + RDMAP_OPCODES.get(self.opcode,
+                                                 f"opcode {self.opcode}")
+        self.answer = self.opcode == RDMAP_READ_RESPONSE
+        self.starts = self.tagged or self.keys.get("mo") == "0"
+        self.ends = self.last
+        self.consumes = self.opcode in RDMAP_SENDS
+        self.acknowledges = False
+        self.refuses = self.opcode == RDMAP_TERMINATE
+
+    def row(self):
+        cells = [f"frame={self.frame}", f"from={self.src}", f"to={self.dst}",
+                 f"name={self.name}", f"port={self.port}"]
+        cells += [f"{k}={v}" for k, v in self.keys.items()]
+        return "\t".join(cells)
+
+    def ddp_text(self):
+        k = self.keys
+        if self.tagged:
+            return f"STag {k['stag']} TO {k['to']}"
+        return f"QN {k['qn']} MSN {k['msn']} MO {k['mo']}"
+
+    def fields_text(self):
+        k = self.keys
+        parts = []
+        if "size" in k:
+            parts.append(f"read {k['size']} bytes from STag {k['src_stag']} "
+                         f"TO {k['src_to']} into STag {k['sink_stag']} "
+                         f"TO {k['sink_to']}")
+        if "len" in k:
+            parts.append(f"len {k['len']}")
+        if k.get("last") == "no":
+            parts.append("more segments follow")
+        if "payload" in k:
+            parts.append(f"'{k['payload']}'")
+        if "again" in k:
+            parts.append("sent again (TCP)")
+        return ", ".join(parts)
+
+
+def mpa_text(frame):
+    """An MPA request's or reply's name and what it negotiates."""
+    f = frame
+    kind = "Request" if f["iwarp_mpa.key.req"] else "Reply"
+    flag = {"1": "yes", "0": "no"}
+    text = (f"MPA {kind}: revision {f['iwarp_mpa.rev'][0]}, "
+            f"CRC {flag.get(f['iwarp_mpa.crc_flag'][0], '?')}, "
+            f"markers {flag.get(f['iwarp_mpa.marker_flag'][0], '?')}, "
+            f"private data {f['iwarp_mpa.pdlength'][0]} bytes")
+    if f["iwarp_mpa.rej_flag"] and f["iwarp_mpa.rej_flag"][0] == "1":
+        text += ", rejected"
+    return text
+
+
+def handshake_text(frame):
+    flags = ["SYN"] if frame["tcp.flags.syn"] == "1" else []
+    if frame["tcp.flags.ack"] and frame["tcp.flags.ack"][0] == "1":
+        flags.append("ACK")
+    return "TCP " + ", ".join(flags)
+
+
 def cm_name(frame):
     attr = number(frame["infiniband.mad.attributeid"])
     return "CM " + CM_ATTRIBUTES.get(attr, f"MAD attribute {attr}") \
@@ -231,9 +408,26 @@ def cm_name(frame):
 
 
 def split_frames(frames, names):
-    """Lesson packets, the CM's MADs and TCP segments, in capture order.
-    A request sent again with a PSN already seen is marked again=yes."""
+    """Lesson packets, the CM's MADs, iWARP's handshakes and MPA frames,
+    in capture order, and apart the TCP segments of other connections.
+    A request sent again with a PSN already seen is marked again=yes.
+    Also, for each iWARP connection, its server's port and the number of
+    its segments that carry no MPA frame and open nothing (acks, close)."""
     chart, tcp, seen = [], [], set()
+    iwarp = {}
+    for f in frames:
+        if f["tcp.srcport"] and (f["iwarp_rdma.opcode"]
+                                 or f["iwarp_mpa.key.req"]
+                                 or f["iwarp_mpa.key.rep"]):
+            iwarp.setdefault(connection(f), {"port": None, "other": 0})
+    for f in frames:
+        if f["tcp.srcport"] and f["tcp.flags.syn"] == "1" \
+                and connection(f) in iwarp \
+                and f["tcp.flags.ack"] == ["0"]:
+            iwarp[connection(f)]["port"] = f["tcp.dstport"]
+    for conn in iwarp.values():
+        if conn["port"] is None:
+            conn["port"] = "?"
     for f in frames:
         if f["infiniband.bth.opcode"] and f["udp.dstport"] == ROCE_PORT:
             if int(f["infiniband.bth.destqp"], 16) == GSI_QP:
@@ -245,35 +439,75 @@ def split_frames(frames, names):
                     p.keys["again"] = "yes"
                 seen.add(key)
                 chart.append(("packet", p))
+        elif f["tcp.srcport"] and connection(f) in iwarp:
+            conn = iwarp[connection(f)]
+            if f["iwarp_rdma.opcode"]:
+                for i in range(len(f["iwarp_rdma.opcode"])):
+                    chart.append(("packet", IwarpPacket(f, i, names,
+                                                        conn["port"])))
+            elif f["iwarp_mpa.key.req"] or f["iwarp_mpa.key.rep"]:
+                chart.append(("mpa", f))
+            elif f["tcp.flags.syn"] == "1" or (
+                    chart and chart[-1][0] == "tcp"
+                    and connection(chart[-1][1]) == connection(f)
+                    and chart[-1][1]["tcp.flags.syn"] == "1"
+                    and f["tcp.len"] == "0"):
+                # The SYN, the SYN-ACK and the ACK that follows them.
+                chart.append(("tcp", f))
+            else:
+                conn["other"] += 1
         elif f["tcp.srcport"]:
             tcp.append(f)
-    return chart, tcp
+    return chart, tcp, iwarp
 
 
 def describe_tcp(tcp, names):
-    if not tcp:
-        return []
-    port = min(int(tcp[0]["tcp.srcport"]), int(tcp[0]["tcp.dstport"]))
-    sizes = {}
-    for f in tcp:
-        n = int(f["tcp.len"] or 0)
-        if n:
-            key = (names.get(f["ip.src"], f["ip.src"]), n)
-            sizes[key] = sizes.get(key, 0) + 1
-    lines = [f"TCP port {port}: {len(tcp)} segments (handshake, data, "
-             "acks, close); the data:"]
-    for (who, n), count in sorted(sizes.items()):
-        what = {72: "QP info", 1: "syncs"}.get(n, "")
-        lines.append(f"  {who}: {count} x {n} byte{'s' if n > 1 else ''}"
-                     + (f" ({what})" if what else ""))
+    """The TCP segments of each port (the lower of a segment's two), and
+    the sizes of the data they carried."""
+    lines = []
+    ports = sorted({min(int(f["tcp.srcport"]), int(f["tcp.dstport"]))
+                    for f in tcp})
+    for port in ports:
+        segments = [f for f in tcp if port in (int(f["tcp.srcport"]),
+                                               int(f["tcp.dstport"]))]
+        sizes = {}
+        for f in segments:
+            n = int(f["tcp.len"] or 0)
+            if n:
+                key = (names.get(f["ip.src"], f["ip.src"]), n)
+                sizes[key] = sizes.get(key, 0) + 1
+        lines.append(f"TCP port {port}: {len(segments)} segments (handshake, "
+                     "data, acks, close); the data:")
+        for (side, n), count in sorted(sizes.items()):
+            what = {72: "QP info", 1: "syncs"}.get(n, "")
+            lines.append(f"  {side}: {count} x {n} byte{'s' if n > 1 else ''}"
+                         + (f" ({what})" if what else ""))
     return lines
 
 
-def print_table(chart, tcp, names):
+def describe_iwarp(chart, iwarp, names):
+    """Each iWARP connection: its TCP handshake and MPA frames by frame."""
+    lines = []
+    for conn, info in iwarp.items():
+        lines.append(f"iWARP on TCP port {info['port']}: the connection "
+                     "opens, then MPA negotiates, before any RDMAP message:")
+        for kind, f in chart:
+            if kind in ("tcp", "mpa") and connection(f) == conn:
+                src = names.get(f["ip.src"], f["ip.src"])
+                dst = names.get(f["ip.dst"], f["ip.dst"])
+                what = handshake_text(f) if kind == "tcp" else mpa_text(f)
+                lines.append(f"  frame {f['frame.number']:>4}  {src} -> "
+                             f"{dst}  {what}")
+        lines.append(f"  and {info['other']} TCP segments with no RDMAP "
+                     "message (acks, close)")
+    return lines
+
+
+def print_table(chart, tcp, iwarp, names):
     print("--- set-up, apart from the lesson ---")
-    if not tcp and not any(kind == "mad" for kind, _ in chart):
+    if not tcp and not iwarp and not any(kind == "mad" for kind, _ in chart):
         print("none")
-    for line in describe_tcp(tcp, names):
+    for line in describe_tcp(tcp, names) + describe_iwarp(chart, iwarp, names):
         print(line)
     for kind, item in chart:
         if kind == "mad":
@@ -285,11 +519,24 @@ def print_table(chart, tcp, names):
     print("--- the lesson's packets ---")
     packets = [p for kind, p in chart if kind == "packet"]
     width = max([len(f"{p.src} -> {p.dst}") for p in packets] + [16])
-    print(f"{'frame':>5}  {'direction':<{width}}  {'packet':<33} {'PSN':<8}  "
-          f"{'dest QP':<8}  fields")
-    for p in packets:
-        print(f"{p.frame:>5}  {p.src + ' -> ' + p.dst:<{width}}  {p.name:<33} "
-              f"0x{p.psn:06x}  0x{p.destqp:06x}  {p.fields_text()}")
+    roce = [p for p in packets if p.transport != "iWARP"]
+    if roce or not packets:
+        print(f"{'frame':>5}  {'direction':<{width}}  {'packet':<33} "
+              f"{'PSN':<8}  {'dest QP':<8}  fields")
+        for p in roce:
+            print(f"{p.frame:>5}  {p.src + ' -> ' + p.dst:<{width}}  "
+                  f"{p.name:<33} 0x{p.psn:06x}  0x{p.destqp:06x}  "
+                  f"{p.fields_text()}")
+    iw = [p for p in packets if p.transport == "iWARP"]
+    if iw:
+        name_w = max(len(p.name) for p in iw)
+        ddp_w = max(len(p.ddp_text()) for p in iw)
+        print(f"{'frame':>5}  {'direction':<{width}}  {'message':<{name_w}}  "
+              f"{'DDP header':<{ddp_w}}  fields")
+        for p in iw:
+            print(f"{p.frame:>5}  {p.src + ' -> ' + p.dst:<{width}}  "
+                  f"{p.name:<{name_w}}  {p.ddp_text():<{ddp_w}}  "
+                  f"{p.fields_text()}")
 
 
 # ---------------------------------------------------------------------------
@@ -345,35 +592,67 @@ def program_events(path):
 
 def messages(chart, side):
     """The request messages SIDE sent, in order, each a dict: the chart
-    index of its first and last packet, its first PSN, the opcode it ended
-    with, the indexes of the peer's packets that answered it, and whether
-    one of those was no NAK.  A request sent again starts no message."""
+    index of its first and last packet, its first PSN, whether it ended
+    with a message that takes a receive, the indexes of the peer's packets
+    that answered it, and whether one of those was no NAK.  A request
+    sent again starts no message."""
     out, seen, current = [], set(), None
     for i, (kind, p) in enumerate(chart):
-        if kind != "packet" or p.src != side or p.op in ANSWERS:
+        if kind != "packet" or p.src != side or p.answer:
             continue
-        if p.op in STARTS:
-            if (p.destqp, p.psn) in seen:
+        if p.transport == "iWARP" and "again" in p.keys:
+            continue
+        if p.starts:
+            key = (p.destqp, p.psn) if p.transport != "iWARP" else None
+            if key is not None and key in seen:
                 current = None
                 continue
-            seen.add((p.destqp, p.psn))
-            current = {"first": i, "last": i, "psn": p.psn, "end_op": p.op,
-                       "answers": [], "ack": False}
+            seen.add(key)
+            current = {"first": i, "last": i, "psn": getattr(p, "psn", None),
+                       "consumes": p.consumes, "answers": [], "ack": False,
+                       "read": p.transport == "iWARP"
+                       and p.opcode == RDMAP_READ_REQUEST}
             out.append(current)
         elif current:
-            current["last"], current["end_op"] = i, p.op
+            current["last"], current["consumes"] = i, p.consumes
+    if chart_is_iwarp(chart):
+        answer_reads(chart, side, out)
+        return out
     # A message's answers: the peer's packets with a PSN from its first up
     # to the next message's (a READ's responses, an RNR NAK for each try).
     for n, m in enumerate(out):
         upper = out[n + 1]["psn"] if n + 1 < len(out) else None
         for i, (kind, p) in enumerate(chart):
-            if kind == "packet" and p.src != side and p.op in ANSWERS \
+            if kind == "packet" and p.src != side and p.answer \
                     and i > m["first"] and p.psn >= m["psn"] \
                     and (upper is None or p.psn < upper):
                 m["answers"].append(i)
-                if p.keys.get("aeth") not in ("RNR NAK", "NAK"):
+                if not p.refuses:
                     m["ack"] = True
     return out
+
+
+def chart_is_iwarp(chart):
+    return any(kind == "packet" and p.transport == "iWARP"
+               for kind, p in chart)
+
+
+def answer_reads(chart, side, out):
+    """iWARP acknowledges nothing itself (TCP does): the only answers are
+    READ responses, in the order of the READ requests they answer."""
+    responses, current = [], []
+    for i, (kind, p) in enumerate(chart):
+        if kind == "packet" and p.src != side and p.answer \
+                and "again" not in p.keys:
+            current.append(i)
+            if p.ends:
+                responses.append(current)
+                current = []
+    reads = iter(responses)
+    for m in out:
+        if m["read"]:
+            m["answers"] = next(reads, [])
+            m["ack"] = bool(m["answers"])
 
 
 def place_events(chart, peers):
@@ -390,7 +669,7 @@ def place_events(chart, peers):
         other = [s for s in sides if s != side]
         own = messages(chart, side)
         incoming = [m for s in other for m in messages(chart, s)
-                    if m["end_op"] in CONSUMES_RECEIVE
+                    if m["consumes"]
                     and (m["ack"] or chart[m["first"]][1].transport != "RC")]
         incoming.sort(key=lambda m: m["last"])
         posts = iter(own)
@@ -441,10 +720,16 @@ def msc_label(text):
 
 
 def packet_label(p):
-    label = msc_label(f"{p.name} PSN 0x{p.psn:06x}")
-    fields = p.fields_text()
+    if p.transport == "iWARP":
+        label = msc_label(f"{p.name}, {p.ddp_text()}")
+    else:
+        label = msc_label(f"{p.name} PSN 0x{p.psn:06x}")
+    fields = msc_label(p.fields_text())
+    if p.transport == "iWARP":
+        # A READ request's source and sink, one line each.
+        fields = fields.replace(" into ", "\\ninto ")
     if fields:
-        label += "\\n" + msc_label(fields)
+        label += "\\n" + fields
     return label
 
 
@@ -468,11 +753,13 @@ def write_msc(path, chart, peers, names):
                 lines.append(f"  {nic} >> {prog} [label=\"completion "
                              f"{msc_label(text)}\"{colour}];")
             e += 1
-        if kind == "mad":
+        if kind in ("mad", "tcp", "mpa"):
             src = names.get(item["ip.src"], item["ip.src"])
             dst = names.get(item["ip.dst"], item["ip.dst"])
+            label = {"mad": cm_name, "tcp": handshake_text,
+                     "mpa": mpa_text}[kind](item)
             if src in lane and dst in lane:
-                lines.append(f"  {lane[src][1]} => {lane[dst][1]} [label=\"{cm_name(item)}\", "
+                lines.append(f"  {lane[src][1]} => {lane[dst][1]} [label=\"{msc_label(label)}\", "
                              "linecolour=\"grey\", textcolour=\"grey\"];")
         elif kind == "packet":
             # A multicast group is drawn as the other NIC.
@@ -481,11 +768,11 @@ def write_msc(path, chart, peers, names):
                 dst = lane[item.dst][1]
             else:
                 dst = "n1" if src == "n0" else "n0"
-            if item.keys.get("aeth") in ("RNR NAK", "NAK"):
+            if item.refuses:
                 style = ', linecolour="red", textcolour="red"'
             else:
                 style = ""
-            arrow = ">>" if item.op in (17, 18) else "=>"
+            arrow = ">>" if item.acknowledges else "=>"
             lines.append(f"  {src} {arrow} {dst} [label=\"{packet_label(item)}\"{style}];")
     lines.append("}")
     with open(path, "w", encoding="utf-8") as out:
@@ -509,13 +796,21 @@ def main():
             parser.error(f"--peer {spec}: expected NAME=IP[=TRANSCRIPT]")
         names[parts[1]] = parts[0]
         peers.append((parts[0], parts[2] if len(parts) > 2 else ""))
-    chart, tcp = split_frames(run_tshark(args.pcap), names)
-    print_table(chart, tcp, names)
+    chart, tcp, iwarp = split_frames(run_tshark(args.pcap), names)
+    print_table(chart, tcp, iwarp, names)
     if args.rows:
         with open(args.rows, "w", encoding="utf-8") as out:
             for kind, item in chart:
                 if kind == "packet":
                     out.write(item.row() + "\n")
+                elif kind in ("tcp", "mpa"):
+                    src = names.get(item["ip.src"], item["ip.src"])
+                    dst = names.get(item["ip.dst"], item["ip.dst"])
+                    what = handshake_text(item) if kind == "tcp" \
+                        else mpa_text(item).split(":")[0]
+                    out.write(f"frame={item['frame.number']}\tfrom={src}\t"
+                              f"to={dst}\tname={what}\t"
+                              f"port={iwarp[connection(item)]['port']}\n")
                 else:
                     src = names.get(item["ip.src"], item["ip.src"])
                     dst = names.get(item["ip.dst"], item["ip.dst"])
@@ -523,8 +818,9 @@ def main():
                               f"to={dst}\tname={cm_name(item)}\tdestqp=0x000001\n")
     if args.msc:
         write_msc(args.msc, chart, peers, names)
-    if not chart:
-        print(f"wire.py: no RoCE packet in {args.pcap}", file=sys.stderr)
+    if not any(kind == "packet" or kind == "mad" for kind, _ in chart):
+        print(f"wire.py: no RoCE or iWARP packet in {args.pcap}",
+              file=sys.stderr)
         return 1
     return 0
 

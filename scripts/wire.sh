@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# See the packets: run rdma_rc_example between two soft-RoCE guests with
-# the link between them recorded, then show what went over it.
+# See the packets: run rdma_rc_example between two guests, soft-RoCE (or
+# soft-iWARP), with the link between them recorded, then show what went
+# over it.
 #
 #   scripts/wire.sh [--out DIR] [--] [RDMA_RC_EXAMPLE OPTIONS]
+#   scripts/wire.sh --siw [--out DIR] [--] [RDMA_RC_EXAMPLE OPTIONS]
 #   scripts/wire.sh --mc [--out DIR] [--] [RDMA_MC_EXAMPLE OPTIONS]
 #
 # The options go to both sides: the server on guest a (192.0.2.1), the
-# client on guest b (192.0.2.2).  With --mc, rdma_mc_example instead: a
-# receiver on guest b, then, once it has joined, the sender on guest a.
+# client on guest b (192.0.2.2).  With --siw, over iWARP instead of RoCE
+# v2: both sides get -R and the client connects to guest a's siw0 address
+# (198.51.100.1), whose link is the one recorded.  With --mc,
+# rdma_mc_example instead: a receiver on guest b, then, once it has
+# joined, the sender on guest a.
 # Both sides also get -v: their traces place the posts and completions in
 # the chart.  Prints both transcripts (without the [verbs] lines unless
 # you gave -v), the set-up traffic, the packet table (scripts/wire.py),
@@ -32,13 +37,14 @@ note() {
 	echo "wire.sh: $*" >&2
 }
 
-mc=0 out='' args=() verbose=0
+mc=0 siw=0 out='' args=() verbose=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--mc) mc=1; shift ;;
+	--siw) siw=1; shift ;;
 	--out) out=${2:?--out needs a folder}; shift 2 ;;
 	-h | --help)
-		sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+		sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 		exit 0 ;;
 	--) shift; args+=("$@"); break ;;
 	*) args+=("$1"); shift ;;
@@ -47,6 +53,18 @@ done
 for a in "${args[@]+"${args[@]}"}"; do
 	case "$a" in -v | --verbose) verbose=1 ;; esac
 done
+[ "$mc" -eq 0 ] || [ "$siw" -eq 0 ] || die "--mc and --siw do not go together: siw has no UD, so no multicast"
+# Where the server listens and which link is recorded: eth0 (rxe0, RoCE
+# v2) or, with --siw, eth1 (siw0, iWARP), where -R is the only way to
+# connect QPs.
+if [ "$siw" -eq 1 ]; then
+	server_addr=198.51.100.1 client_addr=198.51.100.2
+	start_opts=(--capture --siw) capture=--capture-siw
+	args=(-R "${args[@]+"${args[@]}"}")
+else
+	server_addr=192.0.2.1 client_addr=192.0.2.2
+	start_opts=(--capture) capture=--capture
+fi
 
 # shellcheck source=scripts/packages.sh
 . "$ROOT/scripts/packages.sh"
@@ -64,7 +82,7 @@ session=$out/session
 # output is shared there with the sender's guest.
 trap '"$RXE_VM" stop "$session" >/dev/null 2>&1 || true' EXIT
 echo "wire.sh: booting two guests, the link recorded (log: $out/rxe-vm.log)"
-"$RXE_VM" start --fresh --capture --guests 2 "$session" >"$out/rxe-vm.log" 2>&1 ||
+"$RXE_VM" start --fresh "${start_opts[@]}" --guests 2 "$session" >"$out/rxe-vm.log" 2>&1 ||
 	{ cat "$out/rxe-vm.log" >&2; die "the guests did not start"; }
 
 opts=" -v"
@@ -85,14 +103,14 @@ else
 	exe=$(printf '%q' "$RC_EXAMPLE")
 	side_a="$exe$opts"
 	# The client retries its TCP connect until the server listens.
-	side_b="$exe$opts --connect-timeout 30 192.0.2.1"
+	side_b="$exe$opts --connect-timeout 30 $server_addr"
 	names=(server client)
 	echo "server (guest a): rdma_rc_example$opts"
-	echo "client (guest b): rdma_rc_example$opts --connect-timeout 30 192.0.2.1"
+	echo "client (guest b): rdma_rc_example$opts --connect-timeout 30 $server_addr"
 fi
 
 status=0
-"$RXE_VM" exec --timeout 180 --capture "$out/wire.pcap" --out "$out/run" \
+"$RXE_VM" exec --timeout 180 "$capture" "$out/wire.pcap" --out "$out/run" \
 	"$session" -a "$side_a" -b "$side_b" >>"$out/rxe-vm.log" 2>&1 || status=$?
 
 show() {
@@ -121,7 +139,7 @@ echo
 if [ "$mc" -eq 1 ]; then
 	peers=(--peer "sender=192.0.2.1=$out/run.a.out" --peer "receiver=192.0.2.2=$out/run.b.out")
 else
-	peers=(--peer "client=192.0.2.2=$out/run.b.out" --peer "server=192.0.2.1=$out/run.a.out")
+	peers=(--peer "client=$client_addr=$out/run.b.out" --peer "server=$server_addr=$out/run.a.out")
 fi
 if python3 "$ROOT/scripts/wire.py" "$out/wire.pcap" "${peers[@]}" \
 	--rows "$out/wire.rows" --msc "$out/wire.msc"; then
@@ -130,7 +148,7 @@ if python3 "$ROOT/scripts/wire.py" "$out/wire.pcap" "${peers[@]}" \
 			note "mscgen could not draw $out/wire.msc as $format"
 	done
 else
-	note "the capture holds no RoCE packet"
+	note "the capture holds no RoCE or iWARP packet"
 fi
 echo
 echo "pcap:  $out/wire.pcap (tshark -r $out/wire.pcap, or Wireshark)"

@@ -37,6 +37,13 @@
 # A command (SERVER_CMD, CLIENT_CMD, CMD) is guest shell text for one simple
 # command: words, quoted for the guest ('$RDMA_RC_EXAMPLE' expands on the
 # host, \"\$RXE_ADDR\" in the guest); wrap anything more in bash -c.
+# rxe_when_listening PORT CMD
+#   Prints a command (guest shell text) that runs CMD, prints "listening
+#   on TCP port PORT" once a socket of its guest listens there (for a
+#   server that prints nothing then, such as rping's or perftest's), and
+#   exits with CMD's status; it gives up with status 1 after 30 s.  Use
+#   it as SERVER_CMD with rxe_pair's --ready "listening on TCP port PORT"
+#   for clients that do not retry.
 # rc_common.sh's rc_pair NAME PORT SERVER_ARGS CLIENT_ARGS [options] is
 # rxe_pair for rdma_rc_example, with -p PORT and the address filled in.
 #
@@ -262,6 +269,25 @@ rxe_solo() {
 		rxe_start "$name" --on "$g" "$1"
 	fi
 	rxe_end "$name" --on "$g"
+}
+
+rxe_when_listening() {
+	local port=$1 cmd=$2 script
+	# 300 looks 0.1 s apart: 30 s.
+	script="$cmd &
+pid=\$!
+for i in \$(seq 300); do
+	if ss -Htln 'sport = :$port' | grep -q .; then
+		echo 'listening on TCP port $port'
+		wait \$pid
+		exit
+	fi
+	sleep 0.1
+done
+echo 'nothing listens on TCP port $port after 30 s' >&2
+kill \$pid
+exit 1"
+	printf 'bash -c %q' "$script"
 }
 
 rxe_pair() {

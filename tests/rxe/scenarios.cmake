@@ -52,3 +52,7 @@ rxe_add_test(hints hints.sh TIMEOUT 240)
 # The rig's siw0 on both guests (iWARP, port active) and rping between
 # them over it, its packets on the siw link only: one plan of at most 60 s.
 rxe_add_test(siw_rig siw_rig.sh TIMEOUT 90)
+# A READ over iWARP on the siw link, decoded by tshark (scripts/wire.py):
+# the connection's opening, each request and its response; one plan of at
+# most 90 s.
+rxe_add_test(wire_siw wire_siw.sh TIMEOUT 120)

@@ -14,16 +14,11 @@ for g in a b; do
 	# shellcheck disable=SC2016 # $RXE_SIW_DEV: expanded in the guest
 	rxe_solo "devinfo_$g" --on "$g" 'ibv_devinfo -d "$RXE_SIW_DEV"'
 done
-# rping's client does not retry: it tries again until the server listens.
-# shellcheck disable=SC2016 # $RXE_SIW_PEER_ADDR: expanded in the guest
-client='for try in 1 2 3 4 5 6 7 8 9 10; do
-	rping -c -a "$RXE_SIW_PEER_ADDR" -p '$PORT' -C '$COUNT' -v && exit 0
-	sleep 0.5
-done
-exit 1'
-# shellcheck disable=SC2016 # $RXE_SIW_ADDR: expanded in the guest
-rxe_pair rping --on a b "rping -s -a \"\$RXE_SIW_ADDR\" -p $PORT -C $COUNT -v" \
-	"bash -c $(printf %q "$client")"
+# rping's client does not retry, and once refused it hangs instead of
+# exiting: it starts only once the server listens.
+rxe_pair rping --on a b --ready "listening on TCP port $PORT" \
+	"$(rxe_when_listening "$PORT" "rping -s -a \"\$RXE_SIW_ADDR\" -p $PORT -C $COUNT -v")" \
+	"rping -c -a \"\$RXE_SIW_PEER_ADDR\" -p $PORT -C $COUNT -v"
 rxe_go siw_rig 60 --capture "$CAP_ETH0" --capture-siw "$CAP_SIW"
 
 for g in a b; do

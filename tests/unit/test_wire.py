@@ -2,8 +2,9 @@
 """Unit test of scripts/wire.py, the decoder behind scripts/wire.sh, on
 captures of real runs between the two soft-RoCE guests (tests/unit/wire/:
 each run's pcap and what its server and client printed): -R with the
-manual's flow, the memory window's ACK and NAK, and cmp_swap on a busy
-host, whose NIC sent a Compare Swap again and again.  It runs tshark, as
+manual's flow, the memory window's ACK and NAK, cmp_swap on a busy
+host, whose NIC sent a Compare Swap again and again, and perftest's READ
+latency test over iWARP (siw).  It runs tshark, as
 wire.sh does, and checks the rows and the chart against the transcripts."""
 import os
 import re
@@ -17,15 +18,16 @@ WIRE = os.path.join(HERE, "..", "..", "scripts", "wire.py")
 DATA = os.path.join(HERE, "wire")
 
 
-def decode(run):
-    """wire.py on RUN: (exit status, table, rows as dicts, chart lines)."""
+def decode(run, client="192.0.2.2", server="192.0.2.1"):
+    """wire.py on RUN, whose client and server had these addresses:
+    (exit status, table, rows as dicts, chart lines)."""
     with tempfile.TemporaryDirectory() as tmp:
         rows_file = os.path.join(tmp, "rows")
         msc_file = os.path.join(tmp, "msc")
         proc = subprocess.run(
             [sys.executable, WIRE, os.path.join(DATA, f"{run}.pcap"),
-             "--peer", f"client=192.0.2.2={DATA}/{run}.client.out",
-             "--peer", f"server=192.0.2.1={DATA}/{run}.server.out",
+             "--peer", f"client={client}={DATA}/{run}.client.out",
+             "--peer", f"server={server}={DATA}/{run}.server.out",
              "--rows", rows_file, "--msc", msc_file],
             capture_output=True, text=True, check=False)
         rows = []
@@ -179,6 +181,68 @@ class CompareSwapSentAgain(unittest.TestCase):
         self.assertEqual((len(posts), len(dones)), (2, 2))
 
 
+class ReadOverIwarp(unittest.TestCase):
+    """perftest's ib_read_lat -R -s 64 -n 5 on siw0 between the guests'
+    eth1 (198.51.100.x): iWARP's TCP handshake and MPA frames, then each
+    READ as an RDMAP Read Request answered by one Read Response."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.status, cls.table, cls.rows, cls.chart = decode(
+            "read_lat_siw", client="198.51.100.2", server="198.51.100.1")
+        cls.size, cls.iterations = printed(
+            "read_lat_siw", "client", r"^ (\d+) +(\d+) +[0-9.]+ ")
+
+    def test_decodes(self):
+        self.assertEqual(self.status, 0, self.table)
+
+    def test_handshake_and_mpa_before_the_first_rdmap_message(self):
+        names = [r["name"] for r in self.rows]
+        first = next(i for i, n in enumerate(names) if n.startswith("iWARP"))
+        self.assertEqual(names[:first],
+                         ["TCP SYN", "TCP SYN, ACK", "TCP ACK",
+                          "MPA Request", "MPA Reply"])
+        self.assertEqual([(r["from"], r["to"]) for r in self.rows[:first]],
+                         [("client", "server"), ("server", "client"),
+                          ("client", "server"), ("client", "server"),
+                          ("server", "client")])
+        self.assertIn("MPA Request: revision 2, CRC no, markers no",
+                      self.table)
+
+    def test_each_read_is_a_request_and_its_response(self):
+        requests = having(self.rows, name="iWARP RDMA Read Request")
+        responses = having(self.rows, name="iWARP RDMA Read Response")
+        self.assertEqual(len(requests), int(self.iterations))
+        self.assertEqual(len(responses), int(self.iterations))
+        for req, resp in zip(requests, responses):
+            self.assertEqual((req["from"], req["size"], req["qn"]),
+                             ("client", self.size, "1"))
+            self.assertEqual((resp["from"], resp["len"]),
+                             ("server", self.size))
+            # The response lands where the request said: its sink.
+            self.assertEqual((resp["stag"], resp["to"]),
+                             (req["sink_stag"], req["sink_to"]))
+            self.assertLess(int(req["frame"]), int(resp["frame"]))
+        self.assertEqual([r["msn"] for r in requests],
+                         [str(n) for n in range(1, len(requests) + 1)])
+
+    def test_table_reads_as_a_read(self):
+        (req,) = having(self.rows, name="iWARP RDMA Read Request", msn="1")
+        self.assertRegex(
+            self.table,
+            rf"\n +{req['frame']}  client -> server  iWARP RDMA Read Request"
+            rf" +QN 1 MSN 1 MO 0 +read {self.size} bytes from STag "
+            rf"{req['src_stag']} TO {req['src_to']} into STag "
+            rf"{req['sink_stag']} TO {req['sink_to']}\n")
+
+    def test_chart_draws_the_mpa_frames_and_each_read(self):
+        self.assertTrue([line for line in self.chart
+                         if "MPA Request" in line and "grey" in line])
+        reads = [line for line in self.chart
+                 if "iWARP RDMA Read Request" in line]
+        self.assertEqual(len(reads), int(self.iterations))
+
+
 class NoPacket(unittest.TestCase):
     def test_a_capture_with_no_roce_packet_fails(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -191,7 +255,7 @@ class NoPacket(unittest.TestCase):
                  "--peer", "a=192.0.2.1"],
                 capture_output=True, text=True, check=False)
         self.assertEqual(proc.returncode, 1)
-        self.assertIn("no RoCE packet", proc.stderr)
+        self.assertIn("no RoCE or iWARP packet", proc.stderr)
 
 
 if __name__ == "__main__":
