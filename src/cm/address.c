@@ -136,8 +136,9 @@ static int listen_family(struct cm *cm, struct rdma_cm_id **id, int family,
 	/* No IPv6 in this kernel: IPv4 alone, said in the trace. */
 	if (family == AF_INET6 &&
 	    (ret == -EAFNOSUPPORT || ret == -EADDRNOTAVAIL)) {
-		trace_step(&cm->trace, "cannot listen on %s port %u: %s; IPv4 only",
-			   any, port, strerror(-ret));
+		trace_step(&cm->trace,
+			   "cannot listen on %s port %u: %s; IPv4 only", any,
+			   port, strerror(-ret));
 		return 0;
 	}
 	if (ret)

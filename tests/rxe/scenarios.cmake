@@ -52,3 +52,7 @@ rxe_add_test(hints hints.sh TIMEOUT 240)
 # The rig's siw0 on both guests (iWARP, port active) and rping between
 # them over it, its packets on the siw link only: one plan of at most 60 s.
 rxe_add_test(siw_rig siw_rig.sh TIMEOUT 90)
+# rdma_rc_example -R on siw0: the flow, ops, -e, --bench lat and bw, each
+# lesson iWARP lacks refused on both sides, -d siw0 without -R. One plan of
+# at most 240 s (plus the rig's slack).
+rxe_add_test(siw_rc siw_rc.sh TIMEOUT 280)
