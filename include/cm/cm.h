@@ -48,8 +48,9 @@
 /* The event channel and the ids: the listener (server) and the connection. */
 struct cm {
 	struct rdma_event_channel *channel;
-	struct rdma_cm_id *listen_id; /* server only */
-	struct rdma_cm_id *id;	      /* the connection's id */
+	struct rdma_cm_id *listen_id;  /* server only: IPv6 */
+	struct rdma_cm_id *listen_id4; /* server only: IPv4 */
+	struct rdma_cm_id *id;	       /* the connection's id */
 	struct trace trace;
 };
 

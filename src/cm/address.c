@@ -75,7 +75,11 @@ int cm_wait_event(struct cm *cm, int timeout_sec,
 	return ret;
 }
 
-/* Bind @id to the wildcard address of @family on @port. */
+/*
+ * Bind @id to the wildcard address of @family on @port, for that family
+ * alone (AFONLY): each family has its listener, so that both can share
+ * the port.
+ */
 static int bind_wildcard(struct rdma_cm_id *id, int family, uint16_t port)
 {
 	struct sockaddr_in6 any6 = {
@@ -88,11 +92,9 @@ static int bind_wildcard(struct rdma_cm_id *id, int family, uint16_t port)
 		.sin_port = htons(port),
 		.sin_addr.s_addr = htonl(INADDR_ANY),
 	};
-	/* 0: the IPv6 wildcard takes IPv4 clients too (IPV6_V6ONLY off) */
-	int afonly = 0;
+	int afonly = 1;
 
-	if (family == AF_INET6 &&
-	    rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_AFONLY, &afonly,
+	if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_AFONLY, &afonly,
 			    sizeof(afonly)))
 		return -errno;
 	if (rdma_bind_addr(id, family == AF_INET6 ? (struct sockaddr *)&any6
@@ -114,51 +116,55 @@ static int create_id(struct cm *cm, struct rdma_cm_id **id)
 	return 0;
 }
 
+/* A listening id on the wildcard address of @family, in *@id. */
+static int listen_family(struct cm *cm, struct rdma_cm_id **id, int family,
+			 uint16_t port)
+{
+	const char *any = family == AF_INET6 ? "[::]" : "0.0.0.0";
+	int ret;
+
+	ret = create_id(cm, id);
+	if (ret)
+		return ret;
+	ret = bind_wildcard(*id, family, port);
+	if (!ret && rdma_listen(*id, CM_LISTEN_BACKLOG))
+		ret = -errno;
+	if (ret) {
+		rdma_destroy_id(*id);
+		*id = NULL;
+	}
+	/* No IPv6 in this kernel: IPv4 alone, said in the trace. */
+	if (family == AF_INET6 &&
+	    (ret == -EAFNOSUPPORT || ret == -EADDRNOTAVAIL)) {
+		trace_step(&cm->trace,
+			   "cannot listen on %s port %u: %s; IPv4 only", any,
+			   port, strerror(-ret));
+		return 0;
+	}
+	if (ret)
+		fprintf(stderr, "failed to listen on RDMA_CM %s port %u: %s\n",
+			any, port, strerror(-ret));
+	return ret;
+}
+
 /*
  * Server: any local address on the port, IPv6 and IPv4 alike, then listen.
- * Left to itself the kernel binds an IPv4 wildcard for IPv4 only, and an
- * IPv6 one as the net.ipv6.bindv6only sysctl says: so the IPv6 wildcard,
- * with AFONLY off. A kernel without IPv6 (EAFNOSUPPORT, EADDRNOTAVAIL)
- * gets the IPv4 wildcard; any other failure, a port in use say, is one.
+ * One listener per family, not an IPv6 one that takes IPv4 clients too:
+ * iWARP devices (siw) listen on the addresses of the listener's own
+ * family, so an IPv6 wildcard alone would refuse every IPv4 client. A
+ * kernel without IPv6 gets the IPv4 listener alone; any other failure, a
+ * port in use say, is one.
  */
 static int listen_on_port(struct cm *cm, const struct config *cfg)
 {
 	int ret;
 
-	ret = create_id(cm, &cm->listen_id);
+	ret = listen_family(cm, &cm->listen_id, AF_INET6, cfg->tcp_port);
+	if (!ret)
+		ret = listen_family(cm, &cm->listen_id4, AF_INET,
+				    cfg->tcp_port);
 	if (ret)
 		return ret;
-	ret = bind_wildcard(cm->listen_id, AF_INET6, cfg->tcp_port);
-	if (ret && ret != -EAFNOSUPPORT && ret != -EADDRNOTAVAIL) {
-		fprintf(stderr,
-			"failed to bind RDMA_CM id to [::] port %u: %s\n",
-			cfg->tcp_port, strerror(-ret));
-		return ret;
-	}
-	if (ret) {
-		trace_step(
-			&cm->trace,
-			"cannot bind RDMA_CM id to [::] port %u: %s; IPv4 only",
-			cfg->tcp_port, strerror(-ret));
-		rdma_destroy_id(cm->listen_id);
-		cm->listen_id = NULL;
-		ret = create_id(cm, &cm->listen_id);
-		if (ret)
-			return ret;
-		ret = bind_wildcard(cm->listen_id, AF_INET, cfg->tcp_port);
-		if (ret) {
-			fprintf(stderr,
-				"failed to bind RDMA_CM id to 0.0.0.0 port %u: %s\n",
-				cfg->tcp_port, strerror(-ret));
-			return ret;
-		}
-	}
-	if (rdma_listen(cm->listen_id, CM_LISTEN_BACKLOG)) {
-		ret = -errno;
-		fprintf(stderr, "failed to listen on RDMA_CM port %u: %s\n",
-			cfg->tcp_port, strerror(-ret));
-		return ret;
-	}
 	printf("waiting on port %u for RDMA_CM connection\n", cfg->tcp_port);
 	return 0;
 }
@@ -400,6 +406,9 @@ void cm_close(struct cm *cm)
 		fprintf(stderr, "failed to destroy RDMA_CM id: %s\n",
 			strerror(errno));
 	if (cm->listen_id && rdma_destroy_id(cm->listen_id))
+		fprintf(stderr, "failed to destroy RDMA_CM listening id: %s\n",
+			strerror(errno));
+	if (cm->listen_id4 && rdma_destroy_id(cm->listen_id4))
 		fprintf(stderr, "failed to destroy RDMA_CM listening id: %s\n",
 			strerror(errno));
 	if (cm->channel)

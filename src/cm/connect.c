@@ -382,6 +382,15 @@ static int cm_gid_index(struct rdma_cm_id *id, int *index)
 	union ibv_gid gid;
 	int i, ret;
 
+	/*
+	 * iWARP addresses a connection by IP and TCP port alone: the CM
+	 * gives no GID, and nothing the QP does reads one. The first entry
+	 * (siw's is made from the netdev's MAC) is the port's own.
+	 */
+	if (id->verbs->device->transport_type == IBV_TRANSPORT_IWARP) {
+		*index = 0;
+		return 0;
+	}
 	ret = ibv_query_port(id->verbs, id->port_num, &port);
 	if (ret) {
 		fprintf(stderr, "failed to query port %u of %s: %s\n",

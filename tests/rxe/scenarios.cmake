@@ -56,3 +56,8 @@ rxe_add_test(siw_rig siw_rig.sh TIMEOUT 90)
 # the connection's opening, each request and its response; one plan of at
 # most 90 s.
 rxe_add_test(wire_siw wire_siw.sh TIMEOUT 120)
+
+# rdma_rc_example -R on siw0: the flow, ops, -e, --bench lat and bw, each
+# lesson iWARP lacks refused on both sides, -d siw0 without -R. One plan of
+# at most 240 s (plus the rig's slack).
+rxe_add_test(siw_rc siw_rc.sh TIMEOUT 280)

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# rdma_rc_example -R on the rig's soft-iWARP device (siw0, on eth1): the
+# manual's flow on one guest and between two, --ops send,read,write, -e,
+# --bench lat and bw for send, write and read; each lesson iWARP cannot do
+# refused, with its line and status, by the server and by the client
+# before any connection; -d siw0 without -R refused with the iWARP line.
+# One guest's cases run on b while the two-guest ones run from a to b.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/rc_common.sh"
+
+P="'$RDMA_RC_EXAMPLE'"
+# Refusals never reach a peer: each must end well within this (ms).
+REFUSE_MS=10000
+REFUSED="send_imm write_imm fetch_add cmp_swap mw rnr"
+
+# siw_pair NAME PORT GS GC ARGS: the server on GS (siw0), the client on GC,
+# reaching it at its siw address; both with -R and ARGS.
+siw_pair() {
+	local name=$1 port=$2 gs=$3 gc=$4 args=$5 addr
+	# shellcheck disable=SC2016 # expanded in the guest
+	addr='"$RXE_SIW_ADDR"'
+	# shellcheck disable=SC2016
+	[ "$gs" = "$gc" ] || addr='"$RXE_SIW_PEER_ADDR"'
+	rxe_pair "$name" --on "$gs" "$gc" \
+		"$P -R -d siw0 -p $port --accept-timeout 60 $args" \
+		"$P -R -p $port --connect-timeout 60 $args $addr"
+}
+
+siw_pair flow_one 20010 b b ""
+siw_pair flow_two 20012 a b ""
+siw_pair ops_one 20014 b b "-o send,read,write"
+siw_pair events_two 20016 a b "-e"
+port=20018
+for bench in lat bw; do
+	for op in send write read; do
+		g=b
+		[ "$op" = write ] && g=a
+		siw_pair "${bench}_$op" $port $g $g "--bench $bench --op $op -n 20"
+		port=$((port + 2))
+	done
+done
+# Each side alone (servers on a, clients on b, at once): the server
+# refuses before it listens, the client once its address resolved to
+# siw0, before it connects.
+for op in $REFUSED; do
+	rxe_start "refuse_${op}_server" --on a --bounded \
+		"$P -R -d siw0 -p 20028 -o $op --accept-timeout 60"
+	rxe_end "refuse_${op}_server" --on a
+	# shellcheck disable=SC2016 # expanded in the guest
+	rxe_start "refuse_${op}_client" --on b --bounded \
+		"$P -R -p 20028 -o $op --connect-timeout 60 \"\$RXE_SIW_ADDR\""
+	rxe_end "refuse_${op}_client" --on b
+done
+rxe_solo no_r_server --on a "$P -d siw0 -p 20028"
+# shellcheck disable=SC2016 # expanded in the guest
+rxe_solo no_r_client --on a "$P -d siw0 -p 20028 \"\$RXE_SIW_ADDR\""
+rxe_go siw_rc 240
+R=$RXE_RUNS
+
+# The manual's flow, as a learner compares it, and what iWARP shows of
+# the connection: siw0, GID index 0 (the MAC-based entry).
+for run in flow_one flow_two ops_one events_two; do
+	rc_expect_clean $run
+	expect_line "$R/$run.server.out" "going to send the message: 'SEND operation'"
+	expect_line "$R/$run.client.out" "Message is: 'SEND operation'"
+	expect_line "$R/$run.client.out" "Contents of server's buffer: 'RDMA read operation'"
+	expect_line "$R/$run.client.out" "Now replacing it with: 'RDMA write operation'"
+	expect_line "$R/$run.server.out" "Contents of server buffer: 'RDMA write operation'"
+	for side in server client; do
+		expect_regex "$R/$run.$side.out" '^RDMA_CM connection on device siw0 port 1, GID index 0 \([0-9a-f:]+\)$'
+		expect_regex "$R/$run.$side.out" '^Remote address = 0x[0-9a-f]+$'
+		expect_regex "$R/$run.$side.out" '^Remote rkey = 0x[0-9a-f]+$'
+		expect_regex "$R/$run.$side.out" '^Remote QP number = 0x[0-9a-f]+$'
+	done
+done
+expect_line "$R/flow_one.server.out" "waiting on port 20010 for RDMA_CM connection"
+expect_line "$R/flow_one.server.out" "waiting on port 20011 for TCP connection"
+
+# Benchmarks: both sides exit 0, the client's table has one row of the
+# size it ran with 20 iterations, its figures positive and ordered.
+for bench in lat bw; do
+	for op in send write read; do
+		run=${bench}_$op
+		rc_expect_clean "$run"
+		expect_regex "$R/$run.client.out" "^benchmark: $op $bench on siw0, 20 iterations per size"
+		awk -v bench="$bench" '
+			$1 ~ /^[0-9]+$/ && $2 == 20 {
+				rows++
+				if (bench == "lat" && !($3 > 0 && $3 <= $5 && $5 <= $4))
+					bad = 1
+				if (bench == "bw" && !($4 > 0 && $4 <= $3 + 0.01))
+					bad = 1
+			}
+			END { print (rows == 1 && !bad) ? "consistent" : "inconsistent" }
+		' "$R/$run.client.out" >"$R/$run.verdict"
+		expect_line "$R/$run.verdict" consistent
+	done
+done
+
+# Each refused lesson: one line naming it and siw0, status 1, in bounded
+# time, on both sides.
+for op in $REFUSED; do
+	for side in server client; do
+		run=refuse_${op}_$side
+		expect_rc "$R/$run.rc" 1
+		expect_regex "$R/$run.err" "^failed to run operation $op on device siw0: "
+		ms=$(cat "$R/$run.ms" 2>/dev/null || echo none)
+		if [ "$ms" != none ] && [ "$ms" -le $REFUSE_MS ]; then
+			echo "$run ended in $ms ms" >"$R/$run.bound"
+		else
+			echo "$run ended in $ms ms, over $REFUSE_MS" >"$R/$run.bound"
+		fi
+		expect_regex "$R/$run.bound" "^$run ended in [0-9]+ ms$"
+	done
+done
+expect_no_text "$R/refuse_rnr_client.err" "Connection"
+
+# -d siw0 without -R: the iWARP line, on both sides, before any socket.
+for run in no_r_server no_r_client; do
+	expect_rc "$R/$run.rc" 1
+	expect_line "$R/$run.err" "failed to use device siw0 without -R: transport_type IBV_TRANSPORT_IWARP, and iWARP connects QPs only through RDMA_CM: add -R"
+	expect_no_text "$R/$run.out" "TCP connection was established"
+done
+finish
