@@ -37,7 +37,7 @@ expect_case out_of_range 2 "rdma_rc_example: invalid --port value '70000' (expec
 expect_case extra_arg 2 "rdma_rc_example: unexpected argument 'host2'"
 expect_rc "$RXE_RUNS/bad_op.rc" 2
 expect_regex "$RXE_RUNS/bad_op.err" "^rdma_rc_example: invalid --ops value 'send,fly': unknown operation 'fly' \(known: send, read, write(, [a-z_]+)*\)$"
-expect_case no_device 1 "failed to find RDMA device mlx5_9: No such device (devices found: rxe0)"
+expect_case no_device 1 "failed to find RDMA device mlx5_9: No such device (devices found: rxe0 siw0)"
 expect_case no_port 1 "failed to query port 2 of rxe0: Invalid argument (rxe0 has ports 1 to 1)"
 expect_case empty_gid 1 "failed to use GID index 7 of rxe0 port 1: the entry is empty (valid GID indexes: 0 1)"
 # The guests have no resolver: getaddrinfo's own text, whichever it is.
