@@ -20,13 +20,24 @@ static void list_devices(struct ibv_device **list, int count)
 	fprintf(stderr, "%s)\n", count ? "" : " none");
 }
 
+/*
+ * Without -d, the first device, as in the manual, but one this path can
+ * connect: the TCP exchange cannot bring up an iWARP QP (only RDMA_CM can),
+ * so on a host with both an iWARP and a RoCE or InfiniBand device the
+ * default is the latter. With iWARP devices alone, the first of them: its
+ * refusal then says to add -R.
+ */
 static struct ibv_device *find_device(struct ibv_device **list, int count,
 				      const char *name)
 {
 	int i;
 
-	if (!name)
+	if (!name) {
+		for (i = 0; i < count; i++)
+			if (list[i]->transport_type != IBV_TRANSPORT_IWARP)
+				return list[i];
 		return count ? list[0] : NULL;
+	}
 	for (i = 0; i < count; i++)
 		if (strcmp(ibv_get_device_name(list[i]), name) == 0)
 			return list[i];

@@ -23,7 +23,7 @@ kroot=$(sed -n 's|^KERNEL=\(.*\)/boot/.*|\1|p' "$cache/current")
 mp="modprobe -d '$kroot'"
 # Wait (bounded) until rxe0's port is ACTIVE with its two GIDs again.
 healthy="for i in \$(seq 100); do grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state 2>/dev/null && grep -qv '^0000:0000:0000:0000:0000:0000:0000:0000\$' /sys/class/infiniband/rxe0/ports/1/gids/0 && grep -q ffff /sys/class/infiniband/rxe0/ports/1/gids/1 && break; sleep 0.2; done"
-restore="ip link set eth0 up; ip link set eth0 mtu 1500; tc qdisc del dev eth0 ingress 2>/dev/null; rdma link show rxe0/1 >/dev/null 2>&1 || rdma link add rxe0 type rxe netdev eth0; [ -e /dev/infiniband/rdma_cm ] || $mp rdma_ucm"
+restore="ip link set eth0 up; ip link set eth0 mtu 1500; tc qdisc del dev eth0 ingress 2>/dev/null; rdma link show rxe0/1 >/dev/null 2>&1 || rdma link add rxe0 type rxe netdev eth0; rdma link show siw0/1 >/dev/null 2>&1 || rdma link add siw0 type siw netdev \"\$RXE_SIW_NETDEV\"; [ -e /dev/infiniband/rdma_cm ] || $mp rdma_ucm"
 for g in a b; do
 	rxe_step --on $g "trap '$restore' EXIT
 trap 'exit 143' TERM"
@@ -64,9 +64,10 @@ rxe_step --on a "ip link set eth0 up; $healthy"
 rxe_step --on a "rmmod rdma_ucm"
 rxe_solo no_ucm --on a "$P --check -R"
 rxe_step --on a "$mp rdma_ucm"
-rxe_step --on a "rdma link delete rxe0"
+# siw0 too, then both back in their order at boot (rxe0 first).
+rxe_step --on a "rdma link delete rxe0; rdma link delete siw0"
 rxe_solo no_device --on a "$P --check"
-rxe_step --on a "rdma link add rxe0 type rxe netdev eth0; $healthy"
+rxe_step --on a "rdma link add rxe0 type rxe netdev eth0; rdma link add siw0 type siw netdev \"\$RXE_SIW_NETDEV\"; $healthy"
 rxe_solo healthy --on a "$P --check -R --json '$R/healthy.json'"
 
 # Guest b: the netdev's MTU below what 256-byte RoCE packets need, -g at
