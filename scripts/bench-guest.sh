@@ -171,6 +171,20 @@ measure() {
 	esac
 }
 
+# COMMANDS_ONLY=1 (the plan's unit test): print each measurement's client
+# command, as this role would run it, and run nothing.
+if [ -n "${COMMANDS_ONLY:-}" ]; then
+	while read -r setup run idx tool mode op size iters port; do
+		if [ "$tool" = ours ]; then
+			ours_command "$mode" "$op" "$size" "$iters" "$port"
+		else
+			perftest_command "$mode" "$op" "$size" "$iters" "$port" || continue
+		fi
+		echo "${CMD[*]} $SERVER_ADDR"
+	done <"$PLAN"
+	exit 0
+fi
+
 # QEMU translates guest code the first time it runs, so on new guests the
 # first runs of a program and of rxe's paths are slow: a 2-byte SEND
 # ping-pong of 20 iterations took 884 us by the median on new guests and
