@@ -17,14 +17,14 @@ REFUSED="send_imm write_imm fetch_add cmp_swap mw rnr"
 # siw_pair NAME PORT GS GC ARGS: the server on GS (siw0), the client on GC,
 # reaching it at its siw address; both with -R and ARGS.
 siw_pair() {
-	local name=$1 port=$2 gs=$3 gc=$4 args=$5 addr
+	local name=$1 port=$2 gs=$3 gc=$4 opts=$5 addr
 	# shellcheck disable=SC2016 # expanded in the guest
 	addr='"$RXE_SIW_ADDR"'
 	# shellcheck disable=SC2016
 	[ "$gs" = "$gc" ] || addr='"$RXE_SIW_PEER_ADDR"'
 	rxe_pair "$name" --on "$gs" "$gc" \
-		"$P -R -d siw0 -p $port --accept-timeout 60 $args" \
-		"$P -R -p $port --connect-timeout 60 $args $addr"
+		"$P -R -d siw0 -p $port --accept-timeout 60 $opts" \
+		"$P -R -p $port --connect-timeout 60 $opts $addr"
 }
 
 siw_pair flow_one 20010 b b ""
