@@ -118,8 +118,9 @@ static void choose_wait(struct bench_run *run, const struct config *cfg,
 
 	if (cfg->use_rdma_cm) {
 		run->peer_rule = BENCH_PEER_BY_ADDRESS;
-		here = bench_addr_is_own((const struct sockaddr *)&conn->local_addr,
-					 (const struct sockaddr *)&conn->peer_addr);
+		here = bench_addr_is_own(
+			(const struct sockaddr *)&conn->local_addr,
+			(const struct sockaddr *)&conn->peer_addr);
 		bench_wait_choose(run, res->cq->channel != NULL,
 				  cfg->use_events, here);
 		return;

@@ -261,7 +261,7 @@ struct bench_run {
 	uint32_t signal_every; /* a completion for one send in this many */
 	bool own_cpu;	       /* the peer elsewhere: never yield */
 	enum bench_wait_why wait_why;
-	bool peer_here;		  /* the peer runs on this host */
+	bool peer_here;			/* the peer runs on this host */
 	enum bench_peer_rule peer_rule; /* how peer_here was told */
 	struct bench_clock start; /* when the run began, for the tick rate */
 

@@ -15,7 +15,7 @@ REFUSE_MS=10000
 REFUSED="send_imm write_imm fetch_add cmp_swap mw rnr"
 
 # siw_pair NAME PORT GS GC ARGS: the server on GS (siw0), the client on GC,
-# reaching it at its siw address; both with -R and ARGS.
+# reaching it at its siw address; both with -R and OPTS.
 siw_pair() {
 	local name=$1 port=$2 gs=$3 gc=$4 opts=$5 addr
 	# shellcheck disable=SC2016 # expanded in the guest

@@ -849,8 +849,7 @@ static void expect_wait_words(const struct bench_run *run, const char *want)
 	char words[256], line[384];
 
 	bench_wait_describe(run, words, sizeof(words));
-	snprintf(line, sizeof(line), "%s (%s)", words,
-		 bench_wait_reason(run));
+	snprintf(line, sizeof(line), "%s (%s)", words, bench_wait_reason(run));
 	if (strcmp(line, want) != 0)
 		fail_msg("waits: '%s', expected '%s'", line, want);
 }
