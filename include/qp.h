@@ -3,6 +3,7 @@
 #define QP_H
 
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include <infiniband/verbs.h>
 
@@ -45,6 +46,9 @@ struct connection {
 	struct ibv_qp *qp;
 	struct qp_info local;
 	struct qp_info remote;
+	/* -R: the CM id's two IP addresses; AF_UNSPEC on the TCP path */
+	struct sockaddr_storage local_addr;
+	struct sockaddr_storage peer_addr;
 };
 
 /* The local end of the path, for RTR. */

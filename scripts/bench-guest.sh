@@ -21,6 +21,9 @@ set -uo pipefail
 
 : "${PROGRAM:?}" "${PLAN:?}" "${ROLE:?}"
 CONTROL=${CONTROL:-}
+# DEVICE=siw (bench.sh --device siw): both tools with -R on siw0, over
+# eth1's addresses; rxe: rxe0, over eth0's.
+DEVICE=${DEVICE:-rxe}
 PROGRESS=${PROGRESS:-}
 TOTAL=${TOTAL:-?}
 # Every wait is bounded: a server gives up this long after it started, and
@@ -37,10 +40,12 @@ RETRY_PAUSE=0.2
 WORK=$(mktemp -d)
 cd "$WORK" || exit 1
 
-case "$ROLE" in
-both) SERVER_ADDR=$RXE_ADDR ;;
-client) SERVER_ADDR=${RXE_PEER_ADDR:?two guests needed} ;;
-server) SERVER_ADDR= ;;
+case "$DEVICE:$ROLE" in
+siw:both) SERVER_ADDR=${RXE_SIW_ADDR:?siw0 needed: rxe-vm start --siw} ;;
+siw:client) SERVER_ADDR=${RXE_SIW_PEER_ADDR:?two guests with siw0 needed} ;;
+rxe:both) SERVER_ADDR=$RXE_ADDR ;;
+rxe:client) SERVER_ADDR=${RXE_PEER_ADDR:?two guests needed} ;;
+*:server) SERVER_ADDR= ;;
 *) echo "bench-guest.sh: unknown ROLE '$ROLE'" >&2; exit 2 ;;
 esac
 
@@ -49,6 +54,7 @@ esac
 perftest_command() {
 	local mode=$1 op=$2 size=$3 iters=$4 port=$5
 	local common=(-d rxe0 -x 1 -F -p "$port" -n "$iters")
+	[ "$DEVICE" = siw ] && common=(-R -d siw0 -F -p "$port" -n "$iters")
 	case "$op" in
 	send | write | read) CMD=("ib_${op}_$mode" "${common[@]}" -s "$size") ;;
 	fetch_add) CMD=("ib_atomic_$mode" "${common[@]}" -A FETCH_AND_ADD) ;;
@@ -62,6 +68,10 @@ ours_command() {
 	local mode=$1 op=$2 size=$3 iters=$4 port=$5
 	CMD=("$PROGRAM" --bench "$mode" --op "$op" -s "$size" -n "$iters" -g 1
 		-p "$port" -t 60)
+	[ "$DEVICE" = siw ] &&
+		CMD=("$PROGRAM" --bench "$mode" --op "$op" -s "$size" -n "$iters" -R
+			-p "$port" -t 60)
+	return 0
 }
 
 # Run a command within the bound: SIGTERM at SERVER_BOUND, SIGKILL 10 s on.
@@ -93,7 +103,7 @@ run_client() {
 	for ((try = 0; try < CONNECT_TRIES; try++)); do
 		bounded "${CMD[@]}" "$SERVER_ADDR" >"out.$idx" 2>"err.$idx"
 		rc=$?
-		if [ $rc -eq 0 ] || ! grep -q "Couldn't connect" "err.$idx"; then
+		if [ $rc -eq 0 ] || ! grep -qE "Couldn't connect|Unable to perform rdma_client" "err.$idx"; then
 			cat "out.$idx" "err.$idx"
 			return $rc
 		fi
@@ -160,6 +170,20 @@ measure() {
 		;;
 	esac
 }
+
+# COMMANDS_ONLY=1 (the plan's unit test): print each measurement's client
+# command, as this role would run it, and run nothing.
+if [ -n "${COMMANDS_ONLY:-}" ]; then
+	while read -r setup run idx tool mode op size iters port; do
+		if [ "$tool" = ours ]; then
+			ours_command "$mode" "$op" "$size" "$iters" "$port"
+		else
+			perftest_command "$mode" "$op" "$size" "$iters" "$port" || continue
+		fi
+		echo "${CMD[*]} $SERVER_ADDR"
+	done <"$PLAN"
+	exit 0
+fi
 
 # QEMU translates guest code the first time it runs, so on new guests the
 # first runs of a program and of rxe's paths are slow: a 2-byte SEND

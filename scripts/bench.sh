@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench.sh: measure rdma_rc_example's benchmark mode and the matching perftest
-# tool on the same soft-RoCE guest(s), in one run, alternating the two tools,
+# tool on the same soft-RoCE (or soft-iWARP) guest(s), in one run, alternating the two tools,
 # repeated; print a side-by-side table of medians with the ratio, write the
 # raw figures as JSON and draw PNG plots with gnuplot.  See docs/benchmarks.md.
 set -euo pipefail
@@ -14,7 +14,7 @@ usage() {
 	cat <<'EOF'
 Usage: scripts/bench.sh [OPTIONS]
 
-Boot soft-RoCE guests with scripts/rxe-vm and measure, for each cell (mode,
+Boot soft-RoCE (or soft-iWARP: --device siw) guests with scripts/rxe-vm and measure, for each cell (mode,
 operation, size), rdma_rc_example --bench and the perftest tool that
 measures the same thing (ib_send_lat, ib_write_lat, ib_read_lat,
 ib_atomic_lat, ib_send_bw, ib_write_bw, ib_read_bw, ib_atomic_bw), one
@@ -24,6 +24,12 @@ cell, and one round, to the next. The report gives each cell a verdict
 Wilcoxon signed-rank test, and ends with "N ahead, M even, K behind".
 
 Options:
+  --device rxe|siw    rxe: both tools on rxe0 (soft-RoCE), over eth0;
+                      siw: both with -R (RDMA_CM) on siw0 (soft-iWARP),
+                      over eth1's 198.51.100.x, the guests started with
+                      --siw; siw has no atomics or immediate data, so its
+                      default --ops is send,write,read and fetch_add,
+                      cmp_swap and write_imm are refused (default rxe)
   --setup one|two|both  one guest (both sides on it), two guests, or both
                       set-ups in turn (default both)
   --rounds N          rounds of every cell; a verdict needs 10 (default 10)
@@ -73,8 +79,9 @@ note() {
 }
 
 SETUP=both
+DEVICE=rxe
 ROUNDS=10
-OPS=send,write,read,fetch_add
+OPS=
 MODES=lat,bw
 SIZES=2,4096,65536,1048576
 ONLY=
@@ -94,13 +101,14 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--dry-run) DRY_RUN=1; shift; continue ;;
 	-h | --help) usage; exit 0 ;;
-	--setup | --rounds | --only | --ops | --modes | --sizes | --lat-iters | \
+	--device | --setup | --rounds | --only | --ops | --modes | --sizes | --lat-iters | \
 		--bw-iters | --max-bytes | --out | --build | --control)
 		[ $# -ge 2 ] || die "option $1 needs a value (see --help)"
 		;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 	case "$1" in
+	--device) DEVICE=$2 ;;
 	--setup) SETUP=$2 ;;
 	--rounds) ROUNDS=$2 ;;
 	--only) ONLY=$2 ;;
@@ -123,6 +131,16 @@ two) SETUPS=(2) ;;
 both) SETUPS=(1 2) ;;
 *) die "invalid --setup value '$SETUP' (expected one, two or both)" ;;
 esac
+# START_FLAGS: what rxe-vm start adds for the device.
+case "$DEVICE" in
+rxe) START_FLAGS=() ;;
+siw) START_FLAGS=(--siw) ;;
+*) die "invalid --device value '$DEVICE' (expected rxe or siw)" ;;
+esac
+if [ -z "$OPS" ]; then
+	OPS=send,write,read,fetch_add
+	[ "$DEVICE" = siw ] && OPS=send,write,read
+fi
 case "$CONTROL" in
 '' | ours | perftest) ;;
 *) die "invalid --control value '$CONTROL' (expected ours or perftest)" ;;
@@ -194,6 +212,19 @@ else
 	done
 fi
 
+# siw0 (atomic_cap 0, no immediate data on its send path) can run none
+# of these: refused here rather than failing in every round.
+if [ "$DEVICE" = siw ]; then
+	for cell in "${CELLS[@]}"; do
+		case "$cell" in
+		*:fetch_add:* | *:cmp_swap:* | *:write_imm:*)
+			IFS=: read -r _ op _ <<<"$cell"
+			die "--device siw cannot measure $op: siw0 has no atomics and no immediate data (send, write and read only)"
+			;;
+		esac
+	done
+fi
+
 # Iterations for SIZE: ITERS, cut so that SIZE * iterations <= MAX_BYTES.
 iterations_for() {
 	local size=$1 iters=$2 cap
@@ -202,6 +233,11 @@ iterations_for() {
 	[ "$iters" -gt "$cap" ] && iters=$cap
 	echo "$iters"
 }
+
+# Each measurement's port: with -R (siw) ours also takes PORT+1 for its
+# syncs, so the ports step by 2 there and never meet the next one's.
+PORT_STEP=1
+[ "$DEVICE" = siw ] && PORT_STEP=2
 
 # The measurement plan, one line per measurement:
 #   SETUP ROUND INDEX TOOL MODE OP SIZE ITERS PORT
@@ -226,7 +262,7 @@ write_plan() {
 				first=perftest second=ours
 			fi
 			for tool in $first $second; do
-				echo "$setup $round $idx $tool $mode $op $size $iters $((20000 + idx))"
+				echo "$setup $round $idx $tool $mode $op $size $iters $((20000 + PORT_STEP * idx))"
 				idx=$((idx + 1))
 			done
 		done
@@ -318,7 +354,7 @@ run_part() {
 	local setup=$1 todo=$2 total=$3 prefix=$4 g
 	SESSION=$OUT/session-$setup
 	note "booting $setup guest(s) for $(wc -l <"$todo") measurement(s)"
-	"$RXE_VM" start --guests "$setup" "$SESSION" >&2
+	"$RXE_VM" start "${START_FLAGS[@]}" --guests "$setup" "$SESSION" >&2
 	# Asked first: after a stopped link the guests are still busy.
 	"$RXE_VM" exec --out "$OUT/setup-$setup" "$SESSION" \
 		-a 'uname -r; nproc' >/dev/null || true
@@ -326,7 +362,7 @@ run_part() {
 	local progress=$SESSION/progress
 	: >"$progress"
 	local runner="bash $SCRIPTS/bench-guest.sh"
-	local common="PROGRAM='$PROGRAM' PLAN='$todo' CONTROL='$CONTROL'"
+	local common="PROGRAM='$PROGRAM' PLAN='$todo' CONTROL='$CONTROL' DEVICE=$DEVICE"
 	common+=" PROGRESS='$progress' TOTAL=$total"
 	# Generous: perftest in one guest can take tens of ms per round trip.
 	local timeout=$((600 + $(wc -l <"$todo") * 120))

@@ -102,10 +102,12 @@ static bool is_ping_pong(const struct bench_config *bc)
 }
 
 /*
- * How the waits go: where the peer runs decides (bench_wait.c). A GID
- * table that cannot be read leaves the peer elsewhere: the wait of two
- * hosts polls as perftest's does, slower than the one-host wait where
- * both sides share a CPU, but never wrong.
+ * How the waits go: where the peer runs decides (bench_wait.c). With -R
+ * the CM id's addresses tell, as iWARP exchanges no GID (the remote GID
+ * is ::). On the TCP path the GID table does; one that cannot be read
+ * leaves the peer elsewhere: the wait of two hosts polls as perftest's
+ * does, slower than the one-host wait where both sides share a CPU, but
+ * never wrong.
  */
 static void choose_wait(struct bench_run *run, const struct config *cfg,
 			const struct resources *res,
@@ -114,6 +116,16 @@ static void choose_wait(struct bench_run *run, const struct config *cfg,
 	bool here = false;
 	int ret;
 
+	if (cfg->use_rdma_cm) {
+		run->peer_rule = BENCH_PEER_BY_ADDRESS;
+		here = bench_addr_is_own(
+			(const struct sockaddr *)&conn->local_addr,
+			(const struct sockaddr *)&conn->peer_addr);
+		bench_wait_choose(run, res->cq->channel != NULL,
+				  cfg->use_events, here);
+		return;
+	}
+	run->peer_rule = BENCH_PEER_BY_GID;
 	ret = bench_peer_on_this_host(res->ctx, res->dev_attr.phys_port_cnt,
 				      &conn->local, &conn->remote, &here);
 	if (ret)
@@ -337,7 +349,7 @@ static void print_banner(const struct bench_config *bc,
 	       bench_op_name(bc->op), bench_mode_name(bc->mode), device,
 	       bc->iters, bc->tx_depth, run->signal_every, run->max_inline);
 	bench_wait_describe(run, wait, sizeof(wait));
-	printf("waits: %s (%s)\n", wait, bench_wait_reason(run->wait_why));
+	printf("waits: %s (%s)\n", wait, bench_wait_reason(run));
 }
 
 /* What the JSON's test_info says of the run: the port, its path, the QP. */

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include <infiniband/verbs.h>
+#include <sys/socket.h>
 
 #include "bench.h"
 #include "exchange.h"
@@ -236,6 +237,12 @@ enum bench_wait_why {
 	BENCH_WHY_OTHER_HOST, /* latency, peer elsewhere: poll, then nap */
 };
 
+/* How a run told where its peer is (bench_wait.c). */
+enum bench_peer_rule {
+	BENCH_PEER_BY_GID,     /* the TCP path: the peer's GID in our table */
+	BENCH_PEER_BY_ADDRESS, /* -R: the CM id's two addresses are one */
+};
+
 /* Everything the loops of one size need. */
 struct bench_run {
 	const struct bench_config *bc;
@@ -254,7 +261,8 @@ struct bench_run {
 	uint32_t signal_every; /* a completion for one send in this many */
 	bool own_cpu;	       /* the peer elsewhere: never yield */
 	enum bench_wait_why wait_why;
-	bool peer_here;		  /* the peer's GID is one of this device's */
+	bool peer_here;			/* the peer runs on this host */
+	enum bench_peer_rule peer_rule; /* how peer_here was told */
 	struct bench_clock start; /* when the run began, for the tick rate */
 
 	/* Per size. */
@@ -445,6 +453,13 @@ static inline void bench_nap(const struct bench_run *run)
 bool bench_gid_listed(const struct ibv_gid_entry *entries, size_t count,
 		      const uint8_t gid[16]);
 /*
+ * True if @peer's IP address is @local's (the port aside): the two ends of
+ * an RDMA_CM connection on one host. Any other pair, or a family other
+ * than IPv4 or IPv6, is false.
+ */
+bool bench_addr_is_own(const struct sockaddr *local,
+		       const struct sockaddr *peer);
+/*
  * Whether the peer of the QP-info exchange runs on this host: its GID is
  * one of the GIDs of a port of @ctx (which has @ports ports), or, with no
  * GID (InfiniBand without a GRH), its LID is @local's, and not 0. *@here
@@ -461,8 +476,11 @@ int bench_peer_on_this_host(struct ibv_context *ctx, uint8_t ports,
  */
 void bench_wait_choose(struct bench_run *run, bool has_channel, bool use_events,
 		       bool peer_here);
-/* The wait's reason in words, and a one-word name of it for the JSON. */
-const char *bench_wait_reason(enum bench_wait_why why);
+/* The wait's reason in words (@run's rule named), and a one-word name of
+ * the wait for the JSON. */
+const char *bench_wait_reason(const struct bench_run *run);
+/* How the run told where its peer is, one word for the JSON. */
+const char *bench_peer_rule_name(enum bench_peer_rule rule);
 const char *bench_wait_name(enum bench_wait_why why);
 /* The wait of @run in words ("poll for 100 us, then ..."), snprintf's way. */
 int bench_wait_describe(const struct bench_run *run, char *buf, size_t len);

@@ -130,9 +130,11 @@ static void write_wait(FILE *f, const struct bench_run *run)
 		fputs(", \"nap_us\": null", f);
 	fprintf(f, ", \"peer_on_this_host\": %s, ",
 		run->peer_here ? "true" : "false");
+	write_text(f, "peer_told_by", bench_peer_rule_name(run->peer_rule));
+	fputs(", ", f);
 	write_text(f, "words", words);
 	fputs(", ", f);
-	write_text(f, "reason", bench_wait_reason(run->wait_why));
+	write_text(f, "reason", bench_wait_reason(run));
 	fputc('}', f);
 }
 

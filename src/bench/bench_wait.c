@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 
 #include "bench_priv.h"
 
@@ -19,6 +20,30 @@ bool bench_gid_listed(const struct ibv_gid_entry *entries, size_t count,
 	for (i = 0; i < count; i++)
 		if (memcmp(entries[i].gid.raw, gid, 16) == 0)
 			return true;
+	return false;
+}
+
+/*
+ * On one host an RDMA_CM client connects to this host's own address and
+ * sends from it, so both ends of the connection have one address; hosts
+ * apart have two. A pair told apart wrongly can only be one host taken
+ * for two, whose wait is sound anywhere.
+ */
+bool bench_addr_is_own(const struct sockaddr *local,
+		       const struct sockaddr *peer)
+{
+	const struct sockaddr_in *l4 = (const struct sockaddr_in *)local;
+	const struct sockaddr_in *p4 = (const struct sockaddr_in *)peer;
+	const struct sockaddr_in6 *l6 = (const struct sockaddr_in6 *)local;
+	const struct sockaddr_in6 *p6 = (const struct sockaddr_in6 *)peer;
+
+	if (local->sa_family != peer->sa_family)
+		return false;
+	if (local->sa_family == AF_INET)
+		return l4->sin_addr.s_addr == p4->sin_addr.s_addr;
+	if (local->sa_family == AF_INET6)
+		return memcmp(&l6->sin6_addr, &p6->sin6_addr,
+			      sizeof(l6->sin6_addr)) == 0;
 	return false;
 }
 
@@ -134,21 +159,32 @@ void bench_wait_choose(struct bench_run *run, bool has_channel, bool use_events,
 	}
 }
 
-const char *bench_wait_reason(enum bench_wait_why why)
+const char *bench_wait_reason(const struct bench_run *run)
 {
-	switch (why) {
+	bool by_address = run->peer_rule == BENCH_PEER_BY_ADDRESS;
+
+	switch (run->wait_why) {
 	case BENCH_WHY_BUSY_POLL:
 		return "--busy-poll";
 	case BENCH_WHY_EVENTS:
 		return "-e";
 	case BENCH_WHY_ONE_HOST:
-		return "the peer's GID is one of this device's: both sides on this host";
+		return by_address
+			       ? "the peer's address is this side's own: both sides on this host"
+			       : "the peer's GID is one of this device's: both sides on this host";
 	case BENCH_WHY_BANDWIDTH:
 		return "bandwidth, the peer on another host: the CPU does the device's work while the wait sleeps";
 	case BENCH_WHY_OTHER_HOST:
-		return "latency, the peer's GID is not one of this device's: another host";
+		return by_address
+			       ? "latency, the peer's address is not this side's: another host"
+			       : "latency, the peer's GID is not one of this device's: another host";
 	}
 	return "unknown";
+}
+
+const char *bench_peer_rule_name(enum bench_peer_rule rule)
+{
+	return rule == BENCH_PEER_BY_ADDRESS ? "address" : "gid";
 }
 
 const char *bench_wait_name(enum bench_wait_why why)

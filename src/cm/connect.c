@@ -413,6 +413,16 @@ static int cm_gid_index(struct rdma_cm_id *id, int *index)
 	return -ENOENT;
 }
 
+/* @addr into @to if it is an IP address (not AF_IB's): else AF_UNSPEC. */
+static void note_address(struct sockaddr_storage *to,
+			 const struct sockaddr *addr)
+{
+	if (addr->sa_family == AF_INET)
+		memcpy(to, addr, sizeof(struct sockaddr_in));
+	else if (addr->sa_family == AF_INET6)
+		memcpy(to, addr, sizeof(struct sockaddr_in6));
+}
+
 int cm_connect_qp(struct cm *cm, struct resources *res,
 		  const struct config *cfg, const struct resources_sizes *sizes,
 		  const struct qp_mode *mode, int sock, struct connection *conn)
@@ -442,9 +452,13 @@ int cm_connect_qp(struct cm *cm, struct resources *res,
 	}
 	conn->qp = res->qp;
 	ret = connect_on_id(cm, res, cfg, mode, conn);
-	if (!ret)
+	if (!ret) {
+		/* The benchmark tells from them whether the peer is here. */
+		note_address(&conn->local_addr, rdma_get_local_addr(cm->id));
+		note_address(&conn->peer_addr, rdma_get_peer_addr(cm->id));
 		/* As in the TCP path: both QPs are in RTS before any send. */
 		ret = sock_sync(sock, cfg->timeout_sec * MS_PER_SEC);
+	}
 	if (ret)
 		resources_destroy(res);
 	return ret;

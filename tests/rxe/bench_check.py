@@ -19,7 +19,7 @@ BW = ["bw_peak", "bw_avg", "msg_rate"]
 TEST_INFO = {"program", "version", "device", "port", "link_layer",
              "path_mtu", "gid_index", "gid_type", "transport", "tx_depth",
              "cq_mod", "max_inline", "wait", "timestamp"}
-WAIT = {"name", "spin_us", "nap_us", "peer_on_this_host", "words", "reason"}
+WAIT = {"name", "spin_us", "nap_us", "peer_on_this_host", "peer_told_by", "words", "reason"}
 failures = 0
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # rdma_rc_example -R on the rig's soft-iWARP device (siw0, on eth1): the
 # manual's flow on one guest and between two, --ops send,read,write, -e,
-# --bench lat and bw for send, write and read; each lesson iWARP cannot do
+# --bench lat and bw for send, write and read (and the wait each chose,
+# on one guest and on two); each lesson iWARP cannot do
 # refused, with its line and status, by the server and by the client
 # before any connection; -d siw0 without -R refused with the iWARP line.
 # One guest's cases run on b while the two-guest ones run from a to b.
@@ -14,16 +15,16 @@ REFUSE_MS=10000
 REFUSED="send_imm write_imm fetch_add cmp_swap mw rnr"
 
 # siw_pair NAME PORT GS GC ARGS: the server on GS (siw0), the client on GC,
-# reaching it at its siw address; both with -R and ARGS.
+# reaching it at its siw address; both with -R and OPTS.
 siw_pair() {
-	local name=$1 port=$2 gs=$3 gc=$4 args=$5 addr
+	local name=$1 port=$2 gs=$3 gc=$4 opts=$5 addr
 	# shellcheck disable=SC2016 # expanded in the guest
 	addr='"$RXE_SIW_ADDR"'
 	# shellcheck disable=SC2016
 	[ "$gs" = "$gc" ] || addr='"$RXE_SIW_PEER_ADDR"'
 	rxe_pair "$name" --on "$gs" "$gc" \
-		"$P -R -d siw0 -p $port --accept-timeout 60 $args" \
-		"$P -R -p $port --connect-timeout 60 $args $addr"
+		"$P -R -d siw0 -p $port --accept-timeout 60 $opts" \
+		"$P -R -p $port --connect-timeout 60 $opts $addr"
 }
 
 siw_pair flow_one 20010 b b ""
@@ -39,6 +40,8 @@ for bench in lat bw; do
 		port=$((port + 2))
 	done
 done
+# Between the guests, for the wait of two hosts.
+siw_pair lat_send_two 20030 a b "--bench lat --op send -n 20"
 # Each side alone (servers on a, clients on b, at once): the server
 # refuses before it listens, the client once its address resolved to
 # siw0, before it connects.
@@ -96,6 +99,15 @@ for bench in lat bw; do
 		expect_line "$R/$run.verdict" consistent
 	done
 done
+
+# iWARP exchanges no GID: with -R the CM id's addresses tell where the
+# peer is, and each side's waits: line says so. One guest: the client
+# connects to its own address; two: the addresses differ.
+for side in server client; do
+	expect_line "$R/lat_send.$side.out" "waits: poll for 100 us, then sleep on the completion channel (the peer's address is this side's own: both sides on this host)"
+	expect_line "$R/lat_send_two.$side.out" "waits: poll for 4000 us, then nap 20 us at a time (latency, the peer's address is not this side's: another host)"
+done
+rc_expect_clean lat_send_two
 
 # Each refused lesson: one line naming it and siw0, status 1, in bounded
 # time, on both sides.

@@ -14,6 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include <cmocka.h>
 
 #include "bench.h"
@@ -846,8 +849,7 @@ static void expect_wait_words(const struct bench_run *run, const char *want)
 	char words[256], line[384];
 
 	bench_wait_describe(run, words, sizeof(words));
-	snprintf(line, sizeof(line), "%s (%s)", words,
-		 bench_wait_reason(run->wait_why));
+	snprintf(line, sizeof(line), "%s (%s)", words, bench_wait_reason(run));
 	if (strcmp(line, want) != 0)
 		fail_msg("waits: '%s', expected '%s'", line, want);
 }
@@ -890,6 +892,57 @@ static void wait_follows_where_the_peer_is(void **state)
 	assert_int_equal(run.spin_ns, 100000);
 	assert_int_equal(run.nap_ns, 0);
 	assert_false(run.peer_here);
+}
+
+/* -R: the peer is here when its address is this side's own (both ends of
+ * one host's connection); other addresses, families or none: elsewhere. */
+static void peer_by_its_address(void **state)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET,
+				.sin_port = htons(20000)};
+	struct sockaddr_in a_other_port = a, b = a;
+	struct sockaddr_in6 a6 = {.sin6_family = AF_INET6};
+	struct sockaddr_in6 b6 = a6;
+	struct sockaddr_storage none = {.ss_family = AF_UNSPEC};
+
+	(void)state;
+	inet_pton(AF_INET, "198.51.100.1", &a.sin_addr);
+	a_other_port = a;
+	a_other_port.sin_port = htons(41234);
+	inet_pton(AF_INET, "198.51.100.2", &b.sin_addr);
+	inet_pton(AF_INET6, "fd00::1", &a6.sin6_addr);
+	inet_pton(AF_INET6, "fd00::2", &b6.sin6_addr);
+	assert_true(bench_addr_is_own((struct sockaddr *)&a,
+				      (struct sockaddr *)&a_other_port));
+	assert_false(bench_addr_is_own((struct sockaddr *)&a,
+				       (struct sockaddr *)&b));
+	assert_true(bench_addr_is_own((struct sockaddr *)&a6,
+				      (struct sockaddr *)&a6));
+	assert_false(bench_addr_is_own((struct sockaddr *)&a6,
+				       (struct sockaddr *)&b6));
+	assert_false(bench_addr_is_own((struct sockaddr *)&a,
+				       (struct sockaddr *)&a6));
+	assert_false(bench_addr_is_own((struct sockaddr *)&none,
+				       (struct sockaddr *)&none));
+}
+
+/* The waits: line names the rule that told where the peer is. */
+static void wait_reason_names_the_address_rule(void **state)
+{
+	struct bench_config lat = {.mode = BENCH_LAT, .op = BENCH_OP_SEND};
+	struct bench_run run = {.bc = &lat, .peer_rule = BENCH_PEER_BY_ADDRESS};
+
+	(void)state;
+	bench_wait_choose(&run, true, false, true);
+	expect_wait_words(
+		&run,
+		"poll for 100 us, then sleep on the completion channel (the peer's address is this side's own: both sides on this host)");
+	bench_wait_choose(&run, true, false, false);
+	expect_wait_words(
+		&run,
+		"poll for 4000 us, then nap 20 us at a time (latency, the peer's address is not this side's: another host)");
+	assert_string_equal(bench_peer_rule_name(run.peer_rule), "address");
+	assert_string_equal(bench_peer_rule_name(BENCH_PEER_BY_GID), "gid");
 }
 
 static void wait_options_override_where(void **state)
@@ -1011,7 +1064,7 @@ static void json_has_test_info_and_schema(void **state)
 		"\"device\": \"rxe0\", \"port\": 1, \"link_layer\": \"Ethernet\", \"path_mtu\": 1024, \"gid_index\": 1, \"gid_type\": \"RoCE v2\", \"transport\": \"RC\", \"tx_depth\": 1, \"cq_mod\": 1, \"max_inline\": 236, ");
 	expect_in(
 		buf,
-		"\"wait\": {\"name\": \"poll-then-nap\", \"spin_us\": 4000, \"nap_us\": 20, \"peer_on_this_host\": false, \"words\": \"poll for 4000 us, then nap 20 us at a time\", \"reason\": \"latency, the peer's GID is not one of this device's: another host\"}");
+		"\"wait\": {\"name\": \"poll-then-nap\", \"spin_us\": 4000, \"nap_us\": 20, \"peer_on_this_host\": false, \"peer_told_by\": \"gid\", \"words\": \"poll for 4000 us, then nap 20 us at a time\", \"reason\": \"latency, the peer's GID is not one of this device's: another host\"}");
 	expect_in(buf, "\"timestamp\": \"2023-11-14T22:13:20Z\"}");
 	expect_in(buf, "\"complete\": true, \"results\": [");
 	expect_in(buf, "\"t_typical\": 380.250");
@@ -1094,6 +1147,8 @@ int main(void)
 		cmocka_unit_test(params_mismatch_names_the_difference),
 		cmocka_unit_test(wait_follows_where_the_peer_is),
 		cmocka_unit_test(wait_options_override_where),
+		cmocka_unit_test(peer_by_its_address),
+		cmocka_unit_test(wait_reason_names_the_address_rule),
 		cmocka_unit_test(gid_listed_in_the_table),
 		cmocka_unit_test(peer_without_gid_by_its_lid),
 		cmocka_unit_test(json_has_test_info_and_schema),

@@ -6,10 +6,12 @@ cell to the next and, for every cell, from one run to the next, whether a
 run has an odd or an even number of cells."""
 import os
 import subprocess
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "..", "..", "scripts", "bench.sh")
+GUEST = os.path.join(HERE, "..", "..", "scripts", "bench-guest.sh")
 OPS = "send,write,read,fetch_add"
 SIZES = "2,4096,65536,1048576"
 
@@ -149,6 +151,43 @@ class BenchPlan(unittest.TestCase):
     def test_control_keeps_the_plan(self):
         args = ["--setup", "two", "--rounds", "2", "--ops", "read"]
         self.assertEqual(plan(*args, "--control", "perftest"), plan(*args))
+
+    def test_siw_plan_runs_both_tools_with_r_on_siw0(self):
+        rows = plan("--device", "siw", "--setup", "two", "--rounds", "2")
+        self.assertEqual({r["op"] for r in rows}, {"send", "write", "read"})
+        self.check_turns(rows, 24, 2)
+        # Ours's sync socket takes PORT+1: ports two apart.
+        self.assertEqual([r["port"] for r in rows],
+                         [20000 + 2 * r["idx"] for r in rows])
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "plan")
+            with open(path, "w") as f:
+                for r in rows[:2]:
+                    f.write(" ".join(str(r[k]) for k in (
+                        "setup", "run", "idx", "tool", "mode", "op", "size",
+                        "iters", "port")) + "\n")
+            env = dict(os.environ, PROGRAM="/p", PLAN=path, ROLE="client",
+                       DEVICE="siw", RXE_SIW_PEER_ADDR="198.51.100.1",
+                       COMMANDS_ONLY="1")
+            out = subprocess.run(["bash", GUEST], capture_output=True,
+                                 text=True, env=env, check=True,
+                                 timeout=60).stdout.splitlines()
+        self.assertIn("/p --bench lat --op send -s 2 -n 200 -R -p 20000 "
+                      "-t 60 198.51.100.1", out)
+        self.assertIn("ib_send_lat -R -d siw0 -F -p 20002 -n 200 -s 2 "
+                      "198.51.100.1", out)
+
+    def test_siw_refuses_atomics(self):
+        res = subprocess.run(["bash", SCRIPT, "--dry-run", "--device", "siw",
+                              "--only", "lat:fetch_add"],
+                             capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(res.returncode, 0)
+        self.assertEqual(res.stdout, "")
+        self.assertEqual(len(res.stderr.splitlines()), 1, res.stderr)
+        self.assertIn("--device siw cannot measure fetch_add", res.stderr)
+
+    def test_bad_device_value_is_refused(self):
+        self.check_refused("--device", "mlx5")
 
 
 if __name__ == "__main__":
