@@ -3,9 +3,10 @@
 captures of real runs between the two soft-RoCE guests (tests/unit/wire/:
 each run's pcap and what its server and client printed): -R with the
 manual's flow, the memory window's ACK and NAK, cmp_swap on a busy
-host, whose NIC sent a Compare Swap again and again, and perftest's READ
-latency test and the program's own -o read over iWARP (siw).  It runs tshark, as
-wire.sh does, and checks the rows and the chart against the transcripts."""
+host, whose NIC sent a Compare Swap again and again, and over iWARP
+(siw) perftest's READ latency test and the program's own -R -o read.  It
+runs tshark, as wire.sh does, and checks the rows and the chart against
+the transcripts."""
 import os
 import re
 import subprocess
