@@ -33,6 +33,7 @@ struct local {
 	struct ibv_port_attr port;
 	char netdev[IF_NAMESIZE]; /* "" until known */
 	bool port_ok, gid_ok;
+	bool iwarp; /* IBV_TRANSPORT_IWARP: QPs connect only through RDMA_CM */
 };
 
 /* The first line of the file at @path into @buf, without its newline. */
@@ -179,6 +180,7 @@ static void check_device(struct check_report *r, const struct config *cfg,
 			  strerror(errno));
 		return;
 	}
+	l->iwarp = l->ctx->device->transport_type == IBV_TRANSPORT_IWARP;
 	ret = ibv_query_device(l->ctx, &l->dev);
 	if (ret) {
 		check_add(r, "device", CHECK_FAIL, NULL,
@@ -337,7 +339,13 @@ static void check_link_layer(struct check_report *r, struct local *l)
 {
 	if (!l->port_ok)
 		return;
-	if (l->port.link_layer == IBV_LINK_LAYER_ETHERNET)
+	/* iWARP's Ethernet port carries TCP segments, not RoCE packets. */
+	if (l->iwarp)
+		check_add(
+			r, "link-layer", CHECK_PASS, NULL,
+			"Ethernet: iWARP, RDMAP in TCP segments (MPA, DDP), no GRH%s%s",
+			l->netdev[0] ? ", netdev " : "", l->netdev);
+	else if (l->port.link_layer == IBV_LINK_LAYER_ETHERNET)
 		check_add(
 			r, "link-layer", CHECK_PASS, NULL,
 			"Ethernet: RoCE, every packet carries a GRH (GID)%s%s",
@@ -431,8 +439,7 @@ static void check_gid(struct check_report *r, const struct config *cfg,
 	if (n < 0)
 		return;
 	gid_list(e, n, list, sizeof(list));
-	if (cfg->gid_idx < 0 &&
-	    l->ctx->device->transport_type == IBV_TRANSPORT_IWARP) {
+	if (cfg->gid_idx < 0 && l->iwarp) {
 		l->gid_ok = true;
 		check_add(
 			r, "gid", CHECK_PASS, NULL,
@@ -683,11 +690,21 @@ static void check_resources(struct check_report *r, const struct config *cfg,
 			    const struct resources_sizes *sizes,
 			    const struct local *l, struct check_host *host)
 {
+	struct resources_sizes iwarp_sizes;
 	struct resources res;
 	int ret;
 
 	if (!l->port_ok || !l->gid_ok)
 		return;
+	/*
+	 * iWARP without -R: the transport line has said so; create what a
+	 * run with -R would, to say what else holds.
+	 */
+	if (l->iwarp && !cfg->use_rdma_cm) {
+		iwarp_sizes = *sizes;
+		iwarp_sizes.needs.through_cm = true;
+		sizes = &iwarp_sizes;
+	}
 	ret = resources_create(&res, cfg, sizes);
 	if (ret) {
 		check_add(
@@ -701,8 +718,10 @@ static void check_resources(struct check_report *r, const struct config *cfg,
 	}
 	host->usable = true;
 	check_add(r, "resources", CHECK_PASS, NULL,
-		  "PD, MR of %zu bytes, CQ, RC QP 0x%06x created", res.buf_size,
-		  res.qp->qp_num);
+		  "PD, MR of %zu bytes, CQ, RC QP 0x%06x created%s",
+		  res.buf_size, res.qp->qp_num,
+		  sizes == &iwarp_sizes ? " (as a run with -R creates them)"
+					: "");
 	check_transports(r, &res);
 	resources_destroy(&res);
 }

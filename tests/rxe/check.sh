@@ -23,7 +23,9 @@ kroot=$(sed -n 's|^KERNEL=\(.*\)/boot/.*|\1|p' "$cache/current")
 mp="modprobe -d '$kroot'"
 # Wait (bounded) until rxe0's port is ACTIVE with its two GIDs again.
 healthy="for i in \$(seq 100); do grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state 2>/dev/null && grep -qv '^0000:0000:0000:0000:0000:0000:0000:0000\$' /sys/class/infiniband/rxe0/ports/1/gids/0 && grep -q ffff /sys/class/infiniband/rxe0/ports/1/gids/1 && break; sleep 0.2; done"
-restore="ip link set eth0 up; ip link set eth0 mtu 1500; tc qdisc del dev eth0 ingress 2>/dev/null; rdma link show rxe0/1 >/dev/null 2>&1 || rdma link add rxe0 type rxe netdev eth0; rdma link show siw0/1 >/dev/null 2>&1 || rdma link add siw0 type siw netdev \"\$RXE_SIW_NETDEV\"; [ -e /dev/infiniband/rdma_cm ] || $mp rdma_ucm"
+# siw0 on eth1 when the guests were started with --siw (eth1 is there).
+siw_back="[ ! -e /sys/class/net/eth1 ] || rdma link show siw0/1 >/dev/null 2>&1 || rdma link add siw0 type siw netdev eth1"
+restore="$siw_back; ip link set eth0 up; ip link set eth0 mtu 1500; tc qdisc del dev eth0 ingress 2>/dev/null; rdma link show rxe0/1 >/dev/null 2>&1 || rdma link add rxe0 type rxe netdev eth0; [ -e /dev/infiniband/rdma_cm ] || $mp rdma_ucm"
 for g in a b; do
 	rxe_step --on $g "trap '$restore' EXIT
 trap 'exit 143' TERM"
@@ -64,10 +66,10 @@ rxe_step --on a "ip link set eth0 up; $healthy"
 rxe_step --on a "rmmod rdma_ucm"
 rxe_solo no_ucm --on a "$P --check -R"
 rxe_step --on a "$mp rdma_ucm"
-# siw0 too, then both back in their order at boot (rxe0 first).
-rxe_step --on a "rdma link delete rxe0; rdma link delete siw0"
+# The rig's siw0 too, when the guests have it: no device at all.
+rxe_step --on a "rdma link delete rxe0; ! rdma link show siw0/1 >/dev/null 2>&1 || rdma link delete siw0"
 rxe_solo no_device --on a "$P --check"
-rxe_step --on a "rdma link add rxe0 type rxe netdev eth0; rdma link add siw0 type siw netdev \"\$RXE_SIW_NETDEV\"; $healthy"
+rxe_step --on a "rdma link add rxe0 type rxe netdev eth0; $siw_back; $healthy"
 rxe_solo healthy --on a "$P --check -R --json '$R/healthy.json'"
 
 # Guest b: the netdev's MTU below what 256-byte RoCE packets need, -g at
@@ -81,6 +83,9 @@ nocap="setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock bash -c"
 rxe_solo memlock_8k --on b "$nocap \"ulimit -l 8 && exec '$RDMA_RC_EXAMPLE' --check\""
 rxe_solo memlock_0 --on b "$nocap \"ulimit -l 0 && exec '$RDMA_RC_EXAMPLE' --check\""
 rxe_solo healthy_b --on b "$P --check"
+# siw0 (iWARP) without -R: the transport line says -R is missing, once;
+# the other checks say what holds on iWARP.
+rxe_solo siw_no_cm --on b "$P --check -d siw0"
 rxe_go check 240
 
 # PASS lines only, and the verdict, on a healthy pair.
@@ -170,4 +175,15 @@ for run in healthy healthy_b; do
 done
 expect_regex "$R/healthy.out" "^PASS rdma-cm "
 expect_text "$R/healthy.json" '"verdict": "PASS", "scope": "this host"'
+
+# iWARP without -R: one FAIL, the transport's; no GRH on iWARP, and the
+# resources a run with -R would create are created.
+S=$R/siw_no_cm.out
+expect_rc "$R/siw_no_cm.rc" 1
+expect_regex "$S" "^FAIL transport +iWARP \(IBV_TRANSPORT_IWARP\): connects only with -R.*; fix: add -R$"
+expect_regex "$S" "^PASS link-layer +Ethernet: iWARP, RDMAP in TCP segments \(MPA, DDP\), no GRH"
+expect_no_text "$S" "carries a GRH"
+expect_regex "$S" "^PASS resources +PD, MR of [0-9]+ bytes, CQ, RC QP 0x[0-9a-f]{6} created \(as a run with -R creates them\)$"
+expect_regex "$S" "^verdict: FAIL: this host cannot do RDMA with these options \(failed: transport;"
+expect_no_text "$R/siw_no_cm.err" "without -R"
 finish

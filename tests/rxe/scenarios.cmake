@@ -52,9 +52,10 @@ rxe_add_test(hints hints.sh TIMEOUT 240)
 # The rig's siw0 on both guests (iWARP, port active) and rping between
 # them over it, its packets on the siw link only: one plan of at most 60 s.
 rxe_add_test(siw_rig siw_rig.sh TIMEOUT 90)
-# A READ over iWARP on the siw link, decoded by tshark (scripts/wire.py):
-# the connection's opening, each request and its response; one plan of at
-# most 90 s.
+# The READ lesson (rdma_rc_example -R -o read) over iWARP on the siw link,
+# decoded by tshark (scripts/wire.py): the connection's opening, the
+# request naming what the client printed, the response at its sink; one
+# plan of at most 90 s.
 rxe_add_test(wire_siw wire_siw.sh TIMEOUT 120)
 
 # rdma_rc_example -R on siw0: the flow, ops, -e, --bench lat and bw, each

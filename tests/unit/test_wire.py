@@ -3,9 +3,10 @@
 captures of real runs between the two soft-RoCE guests (tests/unit/wire/:
 each run's pcap and what its server and client printed): -R with the
 manual's flow, the memory window's ACK and NAK, cmp_swap on a busy
-host, whose NIC sent a Compare Swap again and again, and perftest's READ
-latency test over iWARP (siw).  It runs tshark, as
-wire.sh does, and checks the rows and the chart against the transcripts."""
+host, whose NIC sent a Compare Swap again and again, and over iWARP
+(siw) perftest's READ latency test and the program's own -R -o read.  It
+runs tshark, as wire.sh does, and checks the rows and the chart against
+the transcripts."""
 import os
 import re
 import subprocess
@@ -241,6 +242,57 @@ class ReadOverIwarp(unittest.TestCase):
         reads = [line for line in self.chart
                  if "iWARP RDMA Read Request" in line]
         self.assertEqual(len(reads), int(self.iterations))
+
+
+class ReadLessonOverIwarp(unittest.TestCase):
+    """rdma_rc_example -R -o read on siw0 between the guests' eth1, as
+    scripts/wire.sh --siw -o read runs it: the READ names, as its source,
+    the server's buffer that the client printed, and the response brings
+    the server's text to the sink that the request named."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.status, cls.table, cls.rows, cls.chart = decode(
+            "read_siw", client="198.51.100.2", server="198.51.100.1")
+        cls.local, cls.length, cls.lkey, cls.va, cls.rkey = printed(
+            "read_siw", "client", r"^\[verbs\] posted RDMA_READ: .* local "
+            r"(0x[0-9a-f]+) len (\d+) lkey (0x[0-9a-f]+), remote "
+            r"(0x[0-9a-f]+) rkey (0x[0-9a-f]+)$")
+
+    def test_decodes(self):
+        self.assertEqual(self.status, 0, self.table)
+
+    def test_the_source_is_the_buffer_the_client_printed(self):
+        (rkey,) = printed("read_siw", "client", r"^Remote rkey = (0x[0-9a-f]+)$")
+        (req,) = having(self.rows, name="iWARP RDMA Read Request")
+        self.assertEqual(rkey, self.rkey)
+        self.assertEqual((req["from"], req["src_stag"], req["src_to"],
+                          req["size"]),
+                         ("client", rkey, self.va, self.length))
+        self.assertEqual((req["qn"], req["msn"]), ("1", "1"))
+
+    def test_the_sink_is_the_clients_own_buffer(self):
+        (req,) = having(self.rows, name="iWARP RDMA Read Request")
+        self.assertEqual((req["sink_stag"], req["sink_to"]),
+                         (self.lkey, self.local))
+
+    def test_the_response_brings_the_servers_text_to_the_sink(self):
+        (req,) = having(self.rows, name="iWARP RDMA Read Request")
+        (resp,) = having(self.rows, name="iWARP RDMA Read Response")
+        self.assertEqual((resp["from"], resp["stag"], resp["to"],
+                          resp["len"], resp["payload"]),
+                         ("server", req["sink_stag"], req["sink_to"],
+                          self.length, "RDMA read operation"))
+        self.assertLess(int(req["frame"]), int(resp["frame"]))
+
+    def test_chart_places_the_read_between_post_and_completion(self):
+        def at(text):
+            return next(i for i, line in enumerate(self.chart) if text in line)
+        self.assertLess(at('post RDMA_READ"'), at("iWARP RDMA Read Request"))
+        self.assertLess(at("iWARP RDMA Read Request"),
+                        at("iWARP RDMA Read Response"))
+        self.assertLess(at("iWARP RDMA Read Response"),
+                        at('completion RDMA_READ"'))
 
 
 class NoPacket(unittest.TestCase):
