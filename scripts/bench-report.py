@@ -87,6 +87,9 @@ def ours_figures(lines):
                          parse_float=decimal.Decimal)
     except json.JSONDecodeError:
         return None
+    # A run that failed at its first size writes the JSON with no result.
+    if not doc.get("results"):
+        return None
     result = {}
     places = {}
     for field, value in doc["results"][0].items():
