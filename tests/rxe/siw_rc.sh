@@ -10,8 +10,10 @@
 . "$(dirname "$0")/rc_common.sh"
 
 P="'$RDMA_RC_EXAMPLE'"
-# Refusals never reach a peer: each must end well within this (ms).
-REFUSE_MS=10000
+# Refusals never reach a peer: each must end well before the 60 s its
+# accept or connect timeout would take, within this (ms), even on a busy
+# host where starting a program in a guest takes seconds.
+REFUSE_MS=30000
 REFUSED="send_imm write_imm fetch_add cmp_swap mw rnr"
 
 # siw_pair NAME PORT GS GC ARGS: the server on GS (siw0), the client on GC,
