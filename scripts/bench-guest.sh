@@ -29,13 +29,32 @@ TOTAL=${TOTAL:-?}
 # Every wait is bounded: a server gives up this long after it started, and
 # is killed 10 s later if SIGTERM did not end it; a side still running would
 # keep the next measurement's clients out.
-SERVER_BOUND=300
-# perftest's client retries connecting this many times, RETRY_PAUSE
-# seconds apart (60 s in all): its server, started at the same time, takes
-# about a second to listen on the guests, and a pause of a whole second
-# would be lost in most measurements.
-CONNECT_TRIES=300
+# (BENCH_SERVER_BOUND and BENCH_CONNECT_WINDOW, below, are for tests that
+# make a side stall or fail within seconds.)
+SERVER_BOUND=${BENCH_SERVER_BOUND:-300}
+# A client tries to connect for this many seconds: ours with
+# --connect-timeout, perftest's by retrying every RETRY_PAUSE seconds. Its
+# server, started at the same time, takes about a second to listen on the
+# guests, and a pause of a whole second would be lost in most measurements.
+CONNECT_WINDOW=${BENCH_CONNECT_WINDOW:-60}
 RETRY_PAUSE=0.2
+# Two guests: before each measurement, each side leaves a mark in its job
+# folder and waits for the other's mark of the same measurement. Without
+# it, a server that hangs until its bound (perftest's can, on siw) leaves
+# the client to run the plan alone, each later client finding no server
+# and the servers then waiting for clients that have gone by. The wait is
+# bounded by what the other side's measurement can take.
+SYNC_BOUND=$((SERVER_BOUND + 30))
+SYNC_MINE='' SYNC_PEER=''
+SEQ=0
+if [ -n "${RXE_JOB_DIR:-}" ] && { [ "$ROLE" = server ] || [ "$ROLE" = client ]; }; then
+	SYNC_MINE=$RXE_JOB_DIR
+	case "$SYNC_MINE" in
+	*/guest-a/jobs/*) SYNC_PEER=${SYNC_MINE/\/guest-a\/jobs\//\/guest-b\/jobs\/} ;;
+	*/guest-b/jobs/*) SYNC_PEER=${SYNC_MINE/\/guest-b\/jobs\//\/guest-a\/jobs\/} ;;
+	*) SYNC_MINE= ;;
+	esac
+fi
 
 WORK=$(mktemp -d)
 cd "$WORK" || exit 1
@@ -74,6 +93,22 @@ ours_command() {
 	return 0
 }
 
+# Wait for the other guest to reach this guest's measurement number SEQ,
+# within SYNC_BOUND seconds; past it, go on and say so.
+meet_peer() {
+	local tenths=0
+	[ -n "$SYNC_MINE" ] || return 0
+	: >"$SYNC_MINE/at.$SEQ"
+	while [ ! -e "$SYNC_PEER/at.$SEQ" ]; do
+		if ((tenths >= SYNC_BOUND * 10)); then
+			echo "bench-guest.sh: the other guest did not reach measurement $SEQ within $SYNC_BOUND s; going on" >&2
+			return 0
+		fi
+		sleep 0.1
+		tenths=$((tenths + 1))
+	done
+}
+
 # Run a command within the bound: SIGTERM at SERVER_BOUND, SIGKILL 10 s on.
 bounded() {
 	timeout -k 10 "$SERVER_BOUND" "$@"
@@ -91,21 +126,25 @@ run_server() {
 
 # The client side of CMD, as TOOL runs it, for measurement IDX.
 run_client() {
-	local tool=$1 idx=$2 try rc=1
+	local tool=$1 idx=$2 deadline rc=1
 	if [ "$tool" = ours ]; then
-		bounded "${CMD[@]}" --connect-timeout 60 \
+		bounded "${CMD[@]}" --connect-timeout "$CONNECT_WINDOW" \
 			--json "$WORK/$idx.json" "$SERVER_ADDR"
 		rc=$?
 		[ -e "$WORK/$idx.json" ] && { echo "=== JSON"; cat "$WORK/$idx.json"; }
 		return $rc
 	fi
 	# perftest's client does not retry: try until the server listens.
-	for ((try = 0; try < CONNECT_TRIES; try++)); do
+	# With -R a refused connection makes it print "Connection refused"
+	# (and perftest 4.5 then dies of SIGSEGV), without it "Couldn't
+	# connect" or "Unable to perform rdma_client".
+	deadline=$((SECONDS + CONNECT_WINDOW))
+	while :; do
 		bounded "${CMD[@]}" "$SERVER_ADDR" >"out.$idx" 2>"err.$idx"
 		rc=$?
-		if [ $rc -eq 0 ] || ! grep -qE "Couldn't connect|Unable to perform rdma_client" "err.$idx"; then
-			cat "out.$idx" "err.$idx"
-			return $rc
+		if [ $rc -eq 0 ] || [ "$SECONDS" -ge "$deadline" ] ||
+			! grep -qE "Couldn't connect|Unable to perform rdma_client|Connection refused" "out.$idx" "err.$idx"; then
+			break
 		fi
 		sleep "$RETRY_PAUSE"
 	done
@@ -144,6 +183,8 @@ measure() {
 		[ -z "$where" ] || progress "$where: skipped, perftest has no tool for $op"
 		return 0
 	fi
+	SEQ=$((SEQ + 1))
+	meet_peer
 	[ -z "$where" ] || progress "$where: ${CMD[0]##*/} ($who)"
 	case "$ROLE" in
 	server)
