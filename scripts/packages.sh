@@ -13,11 +13,12 @@ BUILD_PACKAGES=(gcc make cmake pkg-config libibverbs-dev librdmacm-dev)
 # What the soft-RoCE rig (rxe-vm) uses on the host and, through the shared
 # root, inside the guests: QEMU, the initramfs's busybox, kmod's depmod
 # and cpio to build it, the rxe provider of libibverbs, ibv_devinfo (the
-# agent waits for PORT_ACTIVE with it), iproute2's rdma and ss, and
-# util-linux's flock and setsid.
+# agent waits for PORT_ACTIVE with it), iproute2's rdma and ss,
+# util-linux's flock and setsid, and rdmacm-utils' rping (the rig's check
+# that siw0 works, in docs/soft-roce-rig.md and the siw_rig test).
 # shellcheck disable=SC2034 # for the scripts that source this file
 RIG_PACKAGES=(qemu-system-x86 busybox-static rdma-core ibverbs-providers
-	ibverbs-utils iproute2 kmod cpio util-linux)
+	ibverbs-utils iproute2 kmod cpio util-linux rdmacm-utils)
 
 as_root() {
 	if [ "$(id -u)" -eq 0 ]; then
