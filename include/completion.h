@@ -5,7 +5,7 @@
 #include <infiniband/verbs.h>
 
 #include "post.h"
-#include "trace.h"
+#include "common/trace.h"
 
 /* Room for the line completion_failure_line writes. */
 #define COMPLETION_LINE_MAX 512

@@ -7,7 +7,7 @@
 
 #include <infiniband/verbs.h>
 
-#include "trace.h"
+#include "common/trace.h"
 
 /* The source GID the QP uses, and how it was chosen. */
 struct gid_choice {

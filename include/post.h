@@ -6,7 +6,7 @@
 
 #include <infiniband/verbs.h>
 
-#include "trace.h"
+#include "common/trace.h"
 
 /* One send-queue work request; post_send fills the verbs WR per opcode. */
 struct send_request {

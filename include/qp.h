@@ -10,7 +10,7 @@
 #include "config.h"
 #include "exchange.h"
 #include "resources.h"
-#include "trace.h"
+#include "common/trace.h"
 
 /*
  * The QP's constants, each with its why; the TCP exchange and RDMA_CM

@@ -9,9 +9,9 @@
 
 #include "config.h"
 #include "device.h"
-#include "device_caps.h"
-#include "grh.h"
-#include "trace.h"
+#include "common/device_caps.h"
+#include "common/grh.h"
+#include "common/trace.h"
 
 /* Room for the longest message an operation sends, with its '\0'. */
 #define RC_MSG_SIZE 64

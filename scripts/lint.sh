@@ -42,9 +42,7 @@ clang-format --dry-run --Werror "${c_files[@]}" || status=1
 
 echo "lint.sh: cppcheck --enable=$CPPCHECK_ENABLE"
 cppcheck --quiet --std=c11 --library=posix --enable="$CPPCHECK_ENABLE" \
-	--error-exitcode=1 -I include -I include/common -I include/ops -I include/cm \
-	-I include/bench -I include/check -I include/mc -I src/ops -I src/bench \
-	-I src/check -I src/cm \
+	--error-exitcode=1 -I include -I src \
 	src tests/unit tests/fuzz ||
 	status=1
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "completion.h"
-#include "cq_wait.h"
+#include "common/cq_wait.h"
 
 /*
  * The errno a failed completion returns, for the statuses a user can act

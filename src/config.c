@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "config.h"
-#include "opt_error.h"
-#include "ops.h"
-#include "transport.h"
+#include "common/opt_error.h"
+#include "ops/ops.h"
+#include "ops/transport.h"
 
 #ifndef PROGRAM_VERSION
 #define PROGRAM_VERSION "unknown" /* CMake defines it, from project() */

@@ -5,7 +5,7 @@
 
 #include "device.h"
 #include "exchange.h"
-#include "wire.h"
+#include "common/wire.h"
 
 /* Offsets in the message (see the layout in exchange.h). */
 enum qp_info_offset {

@@ -11,12 +11,12 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "check.h"
-#include "cm.h"
+#include "bench/bench.h"
+#include "check/check.h"
+#include "cm/cm.h"
 #include "config.h"
-#include "interrupt.h"
-#include "ops.h"
+#include "common/interrupt.h"
+#include "ops/ops.h"
 #include "qp.h"
 #include "resources.h"
 #include "sock.h"

@@ -8,7 +8,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "async.h"
+#include "common/async.h"
 #include "qp.h"
 #include "resources.h"
 

@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "interrupt.h"
+#include "common/interrupt.h"
 #include "sock.h"
 
 /* Pause between connection attempts while the server is not up yet. */

@@ -22,7 +22,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "config.h"
-#include "device_caps.h"
+#include "common/device_caps.h"
 #include "exchange.h"
 #include "qp.h"
 #include "resources.h"

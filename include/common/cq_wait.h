@@ -4,7 +4,7 @@
 
 #include <infiniband/verbs.h>
 
-#include "trace.h"
+#include "common/trace.h"
 
 /*
  * One completion into *@wc, whatever its status, within @timeout_ms. Busy

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <rdma/rdma_cma.h>
 
-#include "mc_config.h"
+#include "mc/mc_config.h"
 
 struct mc_cm {
 	struct rdma_event_channel *channel;

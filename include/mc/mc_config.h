@@ -11,7 +11,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include "trace.h" /* the RC example's -v trace, shared */
+#include "common/trace.h" /* the RC example's -v trace, shared */
 
 /* Used when -m is not given: an administratively scoped IPv4 group. */
 #define MC_DEFAULT_GROUP "239.1.1.1"

@@ -10,7 +10,7 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
-#include "mc_config.h"
+#include "mc/mc_config.h"
 
 /*
  * Every UD receive, on every link layer, needs 40 bytes at the start of

@@ -6,7 +6,7 @@
 #ifndef MC_TRACE_H
 #define MC_TRACE_H
 
-#include "trace.h"
+#include "common/trace.h"
 
 /* Print one teaching line ("==> step") on stdout, always. */
 void mc_step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

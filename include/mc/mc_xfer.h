@@ -9,9 +9,9 @@
 #include <stddef.h>
 #include <infiniband/verbs.h>
 
-#include "mc_cm.h"
-#include "mc_config.h"
-#include "mc_resources.h"
+#include "mc/mc_cm.h"
+#include "mc/mc_config.h"
+#include "mc/mc_resources.h"
 
 int mc_post_receive(struct mc_resources *res, unsigned int slot);
 /* Post a receive into every slot: before joining, so nothing is missed. */

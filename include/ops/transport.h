@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "config.h"
-#include "ops.h"
+#include "ops/ops.h"
 
 /* "rc", "uc" or "ud" into *@transport; -EINVAL for anything else. */
 int transport_parse(const char *text, enum transport *transport);

@@ -16,7 +16,7 @@
 #include "qp.h"
 #include "resources.h"
 #include "sock.h"
-#include "trace.h"
+#include "common/trace.h"
 
 /*
  * What the client's figures of one size may take, per iteration: a sort

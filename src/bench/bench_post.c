@@ -15,7 +15,7 @@
 
 #include "bench_priv.h"
 #include "completion.h"
-#include "cq_wait.h"
+#include "common/cq_wait.h"
 
 /* Completions taken per ibv_poll_cq call. */
 #define BENCH_POLL_BATCH 16

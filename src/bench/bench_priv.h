@@ -17,9 +17,9 @@
 #include <infiniband/verbs.h>
 #include <sys/socket.h>
 
-#include "bench.h"
+#include "bench/bench.h"
 #include "exchange.h"
-#include "interrupt.h"
+#include "common/interrupt.h"
 
 /* -a: every power of two from 2 bytes to 8 MiB, as perftest's -a (with -s:
  * to that size, our addition for short runs). */

@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "bench_priv.h"
-#include "json.h"
+#include "common/json.h"
 
 #define BYTES_PER_MIB	1048576.0
 #define BYTES_PER_GBIT	125000000.0 /* 10^9 bits */

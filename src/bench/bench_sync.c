@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "bench_priv.h"
-#include "wire.h"
+#include "common/wire.h"
 
 #define BENCH_PARAMS_MAGIC   0x5243424eu /* "RCBN" */
 #define BENCH_PARAMS_VERSION 2

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "check_priv.h"
-#include "ops.h"
+#include "ops/ops.h"
 
 /* What the pair round runs: the manual's three operations and an atomic. */
 static const enum op_id check_ops[] = {OP_SEND, OP_READ, OP_WRITE,

@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "check_priv.h"
-#include "device_caps.h"
-#include "ops.h"
+#include "common/device_caps.h"
+#include "ops/ops.h"
 
 /* ibv_port_attr.phys_state of a port whose link is up. */
 #define PHYS_STATE_LINK_UP 5

@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "check_priv.h"
-#include "cm.h"
-#include "interrupt.h"
-#include "ops.h"
+#include "cm/cm.h"
+#include "common/interrupt.h"
+#include "ops/ops.h"
 #include "qp.h"
 #include "sock.h"
 

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "check.h"
+#include "check/check.h"
 #include "config.h"
 #include "resources.h"
 

@@ -12,12 +12,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cm.h"
-#include "cm_event.h"
+#include "cm/cm.h"
+#include "common/cm_event.h"
 #include "cm_internal.h"
-#include "device_caps.h"
-#include "interrupt.h"
-#include "trace.h"
+#include "common/device_caps.h"
+#include "common/interrupt.h"
+#include "common/trace.h"
 
 /* One connection at a time is all this example serves. */
 #define CM_LISTEN_BACKLOG 1

@@ -7,7 +7,7 @@
 
 #include <rdma/rdma_cma.h>
 
-#include "cm.h"
+#include "cm/cm.h"
 
 #define MS_PER_SEC 1000
 /* Room for why a wait or an address failed, for the one error line. */

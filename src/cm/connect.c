@@ -10,11 +10,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cm.h"
+#include "cm/cm.h"
 #include "cm_internal.h"
 #include "qp.h"
 #include "sock.h"
-#include "trace.h"
+#include "common/trace.h"
 
 /*
  * The peer's QP number as the IB CM carried it; iWARP's CM names none,

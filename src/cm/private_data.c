@@ -6,8 +6,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "cm.h"
-#include "wire.h"
+#include "cm/cm.h"
+#include "common/wire.h"
 
 _Static_assert(CM_PRIV_SIZE <= CM_REQ_PRIVATE_DATA_MAX,
 	       "the private data fits an RDMA_CM connect request");

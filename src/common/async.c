@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "async.h"
-#include "interrupt.h"
+#include "common/async.h"
+#include "common/interrupt.h"
 
 int async_events_init(struct ibv_context *ctx)
 {

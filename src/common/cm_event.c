@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cm_event.h"
+#include "common/cm_event.h"
 
 int cm_event_channel_create(struct rdma_event_channel **channel)
 {

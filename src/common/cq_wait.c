@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "async.h"
-#include "cq_wait.h"
-#include "interrupt.h"
+#include "common/async.h"
+#include "common/cq_wait.h"
+#include "common/interrupt.h"
 
 /*
  * Empty polls between two looks at the async fd while busy polling: often

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "device_caps.h"
+#include "common/device_caps.h"
 
 const char *device_transport_str(enum ibv_transport_type transport)
 {

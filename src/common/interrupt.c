@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "interrupt.h"
+#include "common/interrupt.h"
 
 /* The one global of the program: a handler can do nothing but set it. */
 static volatile sig_atomic_t caught_signal;

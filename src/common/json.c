@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "json.h"
+#include "common/json.h"
 
 void json_write_string(FILE *out, const char *s)
 {

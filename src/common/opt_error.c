@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "opt_error.h"
+#include "common/opt_error.h"
 
 /* optopt values at or above this are no character: never print as %c. */
 #define OPT_CHAR_LIMIT 256

@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "trace.h"
+#include "common/trace.h"
 
 void trace_step(const struct trace *tr, const char *fmt, ...)
 {

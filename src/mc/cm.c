@@ -8,10 +8,10 @@
 #include <errno.h>
 #include <string.h>
 
-#include "cm_event.h"
-#include "mc_cm.h"
-#include "mc_trace.h"
-#include "mc_wait.h"
+#include "common/cm_event.h"
+#include "mc/mc_cm.h"
+#include "mc/mc_trace.h"
+#include "mc/mc_wait.h"
 
 #define MS_PER_S 1000
 

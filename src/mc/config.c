@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mc_config.h"
-#include "opt_error.h"
+#include "mc/mc_config.h"
+#include "common/opt_error.h"
 
 #ifndef PROGRAM_VERSION
 #define PROGRAM_VERSION "unknown" /* CMake defines it, from project() */

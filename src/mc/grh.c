@@ -6,9 +6,9 @@
 #include <arpa/inet.h>
 #include <stdio.h>
 
-#include "grh.h"
-#include "mc_resources.h"
-#include "mc_xfer.h"
+#include "common/grh.h"
+#include "mc/mc_resources.h"
+#include "mc/mc_xfer.h"
 
 /* The IPv4 address is the last 4 bytes of an IPv4-mapped GID. */
 #define GID_V4_OFFSET 12

@@ -8,8 +8,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "mc_cm.h"
-#include "mc_trace.h"
+#include "mc/mc_cm.h"
+#include "mc/mc_trace.h"
 
 static int create_group_ah(struct ibv_pd *pd, const struct rdma_ud_param *ud,
 			   const struct mc_config *cfg, struct mc_group *group)

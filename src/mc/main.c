@@ -8,13 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "device_caps.h"
-#include "interrupt.h"
-#include "mc_cm.h"
-#include "mc_config.h"
-#include "mc_resources.h"
-#include "mc_trace.h"
-#include "mc_xfer.h"
+#include "common/device_caps.h"
+#include "common/interrupt.h"
+#include "mc/mc_cm.h"
+#include "mc/mc_config.h"
+#include "mc/mc_resources.h"
+#include "mc/mc_trace.h"
+#include "mc/mc_xfer.h"
 
 #define EXIT_USAGE 2
 

@@ -5,8 +5,8 @@
  * once more for what came in before the arming, and only then sleeps on
  * the channel's file descriptor, never past the deadline.
  */
-#include "cq_wait.h"
-#include "mc_xfer.h"
+#include "common/cq_wait.h"
+#include "mc/mc_xfer.h"
 
 #define MS_PER_S 1000
 

@@ -6,8 +6,8 @@
  */
 #include <string.h>
 
-#include "mc_trace.h"
-#include "mc_xfer.h"
+#include "mc/mc_trace.h"
+#include "mc/mc_xfer.h"
 
 int mc_post_receive(struct mc_resources *res, unsigned int slot)
 {

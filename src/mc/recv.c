@@ -7,8 +7,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "mc_trace.h"
-#include "mc_xfer.h"
+#include "mc/mc_trace.h"
+#include "mc/mc_xfer.h"
 
 /* Longest message text printed; the rest of a larger payload is zeros. */
 #define MC_PRINT_MAX 256

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "async.h"
-#include "mc_resources.h"
-#include "mc_trace.h"
+#include "common/async.h"
+#include "mc/mc_resources.h"
+#include "mc/mc_trace.h"
 
 /*
  * Receive buffers kept posted. The receiver posts them all before it

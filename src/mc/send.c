@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "mc_trace.h"
-#include "mc_xfer.h"
+#include "mc/mc_trace.h"
+#include "mc/mc_xfer.h"
 
 /*
  * Pause between two messages. UD has no flow control: a message that

@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "mc_trace.h"
+#include "mc/mc_trace.h"
 
 void mc_step(const char *fmt, ...)
 {

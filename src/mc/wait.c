@@ -7,8 +7,8 @@
 #include <errno.h>
 #include <poll.h>
 
-#include "interrupt.h"
-#include "mc_wait.h"
+#include "common/interrupt.h"
+#include "mc/mc_wait.h"
 
 int mc_wait_readable(int fd, int64_t timeout_ms)
 {

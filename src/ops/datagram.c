@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "datagram.h"
-#include "grh.h"
-#include "trace.h"
+#include "common/grh.h"
+#include "common/trace.h"
 
 int ud_check_size(size_t len, enum ibv_mtu mtu)
 {

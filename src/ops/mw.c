@@ -26,7 +26,7 @@
 #include <stdlib.h>
 
 #include "op_halves.h"
-#include "async.h"
+#include "common/async.h"
 #include "completion.h"
 #include "post.h"
 #include "resources.h"

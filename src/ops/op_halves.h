@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "completion.h"
-#include "ops.h"
+#include "ops/ops.h"
 #include "post.h"
 #include "datagram.h"
 

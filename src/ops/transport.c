@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "transport.h"
+#include "ops/transport.h"
 
 int transport_parse(const char *text, enum transport *transport)
 {

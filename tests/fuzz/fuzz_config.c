@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "check.h"
+#include "bench/bench.h"
+#include "check/check.h"
 #include "config.h"
 
 /* More arguments than any real command line of this program needs. */

@@ -2,8 +2,8 @@
 #ifndef PARSE_ARGS_H
 #define PARSE_ARGS_H
 
-#include "bench.h"
-#include "check.h"
+#include "bench/bench.h"
+#include "check/check.h"
 #include "config.h"
 
 /* What one config_parse call returned and printed. */

@@ -19,8 +19,8 @@
 
 #include <cmocka.h>
 
-#include "bench.h"
-#include "bench_priv.h"
+#include "bench/bench.h"
+#include "bench/bench_priv.h"
 #include "config.h"
 #include "parse_args.h"
 

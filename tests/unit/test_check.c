@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "check.h"
-#include "check_priv.h"
+#include "check/check.h"
+#include "check/check_priv.h"
 #include "config.h"
 #include "parse_args.h"
 

@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "bench.h"
-#include "device_caps.h"
-#include "ops.h"
+#include "bench/bench.h"
+#include "common/device_caps.h"
+#include "ops/ops.h"
 #include "parse_args.h"
 #include "resources.h"
 

@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "grh.h"
-#include "mc_xfer.h"
+#include "common/grh.h"
+#include "mc/mc_xfer.h"
 
 #define IPV4_AT 20 /* RoCE v2 over IPv4: the header in the last 20 bytes */
 

@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "mc_config.h"
-#include "mc_xfer.h"
+#include "mc/mc_config.h"
+#include "mc/mc_xfer.h"
 
 #define ARGV_MAX 16
 #define ERR_MAX	 512

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "config.h"
-#include "ops.h"
+#include "ops/ops.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "opt_error.h"
+#include "common/opt_error.h"
 
 #define ARGV_MAX 8
 

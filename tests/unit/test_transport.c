@@ -14,11 +14,11 @@
 
 #include <cmocka.h>
 
-#include "cm.h"
+#include "cm/cm.h"
 #include "config.h"
 #include "parse_args.h"
-#include "transport.h"
-#include "datagram.h"
+#include "ops/transport.h"
+#include "ops/datagram.h"
 
 static void test_connection_values(void **state)
 {
