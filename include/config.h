@@ -18,8 +18,30 @@ enum transport {
 	TRANSPORT_UD = 2, /* unreliable datagram: SEND only, one packet */
 };
 
+/*
+ * The three programs built from these steps. Each sends its own identity
+ * in the QP-info message, so that a peer running another program is
+ * refused in one line naming both.
+ */
+enum program_id {
+	PROGRAM_RC_EXAMPLE = 0, /* the manual's example and its lessons */
+	PROGRAM_BENCH = 1,	/* rdma_bench: the benchmark */
+	PROGRAM_CHECK = 2,	/* rdma_check: the host and pair checks */
+};
+
 /* The program's name, as its messages start; its version comes from CMake. */
-#define PROGRAM_NAME "rdma_rc_example"
+static inline const char *program_name(enum program_id program)
+{
+	switch (program) {
+	case PROGRAM_RC_EXAMPLE:
+		break;
+	case PROGRAM_BENCH:
+		return "rdma_bench";
+	case PROGRAM_CHECK:
+		return "rdma_check";
+	}
+	return "rdma_rc_example";
+}
 
 #define CONFIG_DEFAULT_TCP_PORT		   19875
 #define CONFIG_DEFAULT_IB_PORT		   1
@@ -29,6 +51,9 @@ enum transport {
 
 /* Everything the command line decides; read-only once parsed. */
 struct config {
+	/* Which program parsed it: the name its messages start with. */
+	enum program_id program;
+
 	/* The TCP side: whom to talk to (NULL server_name: be the server). */
 	const char *server_name;
 	uint16_t tcp_port;
@@ -53,20 +78,21 @@ struct config {
 	int connect_timeout_sec;
 	int accept_timeout_sec;
 
-	/* Output: the verbs trace; the running mode's results as JSON. */
+	/* Output: the verbs trace; a tool's results as JSON. */
 	bool verbose;
-	const char *json_path; /* --json FILE, NULL: none */
+	const char *json_path; /* --json FILE (the tools only), NULL: none */
 };
 
 /*
- * The options of a mode that runs instead of the operations, handed to
- * config_parse by main: their rows join the table, the options config.c
- * does not know go to each mode's @parse in turn, and once all are read
- * @finish checks them against the rest of the command line. At most one
- * mode may be on; --json needs one.
+ * A tool built on the same steps (rdma_bench, rdma_check), as its main
+ * hands it to config_parse: the tool's rows join the options table, the
+ * options config.c does not know go to @parse, and once all are read
+ * @finish checks them against the rest of the command line. A tool also
+ * takes --json FILE.
  */
-struct config_mode {
-	const char *name; /* the option that turns it on, for messages */
+struct config_tool {
+	enum program_id program;
+	const char *synopsis; /* after the name in "usage: NAME ..." */
 	const struct option *long_options; /* ends with a row of zeros */
 	const char *short_options;	   /* for getopt_long's string */
 	void *settings;			   /* the mode's own struct */
@@ -74,26 +100,44 @@ struct config_mode {
 	int (*parse)(void *settings, int opt, const char *arg, FILE *err);
 	/* 0, or -EINVAL after one line on @err */
 	int (*finish)(void *settings, const struct config *cfg, FILE *err);
-	/* the mode's lines at the end of --help */
+	/* the tool's lines at the end of --help */
 	void (*print_usage)(FILE *out);
-	/* true once the command line turned the mode on */
-	bool (*is_on)(const void *settings);
 };
 
 /* Fill @cfg with the defaults of every option. */
 void config_defaults(struct config *cfg);
 
 /*
- * Parse the command line into @cfg, and the options of each of @modes (a
- * NULL-terminated array, or NULL for none) into its settings. Pure: no
+ * Parse the command line into @cfg, and the options of @tool (NULL:
+ * rdma_rc_example, the manual's options and the lessons') into its
+ * settings. Pure: no
  * exit(), no globals kept, safe to call repeatedly (getopt is reset);
  * strings in @cfg point into @argv, and GNU getopt may reorder @argv. Help
  * and version go to @out, errors (one line) to @err.
  * Returns 0 to run, 1 when help or version was printed, -EINVAL on a usage
  * error.
  */
-int config_parse(struct config *cfg, const struct config_mode *const *modes,
-		 int argc, char **argv, FILE *out, FILE *err);
+int config_parse(struct config *cfg, const struct config_tool *tool, int argc,
+		 char **argv, FILE *out, FILE *err);
+
+/* The one spelling of seconds to milliseconds. */
+#define MS_PER_SEC 1000
+
+/* The bounds of the command line in milliseconds, as the waits take them. */
+static inline int config_timeout_ms(const struct config *cfg)
+{
+	return cfg->timeout_sec * MS_PER_SEC;
+}
+
+static inline long long config_connect_timeout_ms(const struct config *cfg)
+{
+	return (long long)cfg->connect_timeout_sec * MS_PER_SEC;
+}
+
+static inline long long config_accept_timeout_ms(const struct config *cfg)
+{
+	return (long long)cfg->accept_timeout_sec * MS_PER_SEC;
+}
 
 /*
  * The TCP port of the program's own socket (the QP-info exchange, the

@@ -28,8 +28,14 @@
  * 1 RoCE v1, 2 RoCE v2) of the sender's GID, which it sends only with the
  * flag QP_INFO_HAS_GID: both sides must use a GRH, or neither. Version 3
  * added both, in the two bytes version 2 had reserved.
+ *
+ * The magic number says which program sent the message (enum
+ * program_id): a peer running another of the three is refused in one
+ * line naming both, one that is none of them as not ours at all.
  */
-#define QP_INFO_MAGIC	    0x52434558u /* "RCEX" */
+#define QP_INFO_MAGIC	    0x52434558u /* "RCEX": rdma_rc_example */
+#define QP_INFO_MAGIC_BENCH 0x52434258u /* "RCBX": rdma_bench */
+#define QP_INFO_MAGIC_CHECK 0x52434358u /* "RCCX": rdma_check */
 #define QP_INFO_VERSION	    3
 #define QP_INFO_HEADER_SIZE 8
 #define QP_INFO_BODY_SIZE   64
@@ -42,13 +48,15 @@ enum qp_info_flag {
 	QP_INFO_USES_EVENTS = 1 << 0, /* waits on a completion channel */
 	QP_INFO_HAS_ATOMICS = 1 << 1, /* device supports remote atomics */
 	QP_INFO_HAS_MW = 1 << 2,      /* device supports memory windows */
-	QP_INFO_MODE = 1 << 3,	  /* runs a mode of its own (struct qp_mode) */
+	/* 1 << 3 is unused: the program is in the magic number */
 	QP_INFO_HAS_GID = 1 << 4, /* sends a GRH: the GID fields are set */
-	QP_INFO_KNOWN_FLAGS = (1 << 5) - 1,
+	QP_INFO_KNOWN_FLAGS = QP_INFO_USES_EVENTS | QP_INFO_HAS_ATOMICS |
+			      QP_INFO_HAS_MW | QP_INFO_HAS_GID,
 };
 
 /* What one side tells the other about its QP and buffer. */
 struct qp_info {
+	uint8_t program; /* enum program_id: the magic number it sent */
 	uint64_t addr;
 	uint32_t len;
 	uint32_t rkey;
@@ -84,24 +92,17 @@ int qp_info_decode_header(const uint8_t *buf, size_t len, const char **why);
 int qp_info_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 		   const char **why);
 
-/*
- * A mode that runs instead of the operations, which flag QP_INFO_MODE
- * tells the peer about: whether this side runs it, and the words for a
- * peer that does otherwise. main says what the mode is.
- */
-struct qp_mode {
-	bool on;
-	const char *peer_only;	/* the peer runs it, this side does not */
-	const char *local_only; /* this side runs it, the peer does not */
-};
+/* The magic number @program sends; the program a magic number names. */
+uint32_t qp_info_magic(enum program_id program);
+/* 0 and the program in *@program, or -EPROTO if @magic is none of ours. */
+int qp_info_program(uint32_t magic, uint8_t *program);
 
 /*
- * 0 if @remote runs the same transport and operations as @local, and the
- * same @mode (NULL: the operations only); else -EPROTO with a reason in
- * *@why.
+ * 0 if @remote runs the same program, transport and operations as @local;
+ * else -EPROTO with a reason in *@why (another program: both named).
  */
 int qp_info_match(const struct qp_info *local, const struct qp_info *remote,
-		  const struct qp_mode *mode, const char **why);
+		  const char **why);
 
 /*
  * For the TCP exchange, where each side builds the path to the other

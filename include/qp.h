@@ -92,11 +92,11 @@ int modify_qp_to_rts(struct ibv_qp *qp, enum transport transport, uint32_t psn,
 		     uint8_t max_rd_atomic, const struct trace *tr);
 
 /*
- * Our QP info, with a random first PSN (the QP-info message's content);
- * flag QP_INFO_MODE if @mode is on.
+ * Our QP info, with a random first PSN (the QP-info message's content),
+ * sent under the magic number of the program that runs (cfg->program).
  */
 int qp_describe_local(const struct resources *res, const struct config *cfg,
-		      const struct qp_mode *mode, struct qp_info *info);
+		      struct qp_info *info);
 /* The manual's "Remote address = ..." lines. */
 void qp_print_remote(const struct qp_info *remote);
 /*
@@ -108,10 +108,10 @@ void qp_print_path_mtu(const struct resources *res);
 int qp_post_early_receives(struct resources *res, const struct config *cfg);
 
 /*
- * Exchange QP info over @sock (refusing a peer that runs another list of
- * operations, or another @mode), bring res->qp to RTS, sync.
+ * Exchange QP info over @sock (refusing a peer that runs another program,
+ * or another list of operations), bring res->qp to RTS, sync.
  */
-int connect_qp(struct resources *res, const struct config *cfg,
-	       const struct qp_mode *mode, int sock, struct connection *conn);
+int connect_qp(struct resources *res, const struct config *cfg, int sock,
+	       struct connection *conn);
 
 #endif

@@ -22,6 +22,9 @@ enum long_only_option {
 	OPT_JSON,
 };
 
+/* Short for the name the program's messages start with. */
+#define NAME(cfg) program_name((cfg)->program)
+
 /* Upper bound on every timeout option: one day. */
 #define TIMEOUT_MAX_SEC 86400
 
@@ -37,13 +40,15 @@ static const struct option long_options[] = {
 	{"events", no_argument, NULL, 'e'},
 	{"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
 	{"accept-timeout", required_argument, NULL, OPT_ACCEPT_TIMEOUT},
-	{"json", required_argument, NULL, OPT_JSON},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 };
 #define OWN_OPTION_COUNT (sizeof(long_options) / sizeof(long_options[0]))
-/* Room for the modes' rows beside ours, and for the closing row of zeros. */
+/* What every tool takes beside the manual's options: where its results go. */
+static const struct option json_option = {"json", required_argument, NULL,
+					  OPT_JSON};
+/* Room for the tool's rows beside ours, and for the closing row of zeros. */
 #define OPTION_TABLE_MAX  64
 #define SHORT_OPTIONS	  ":p:d:i:g:o:c:Rt:evhV"
 #define SHORT_OPTIONS_MAX 64
@@ -66,6 +71,7 @@ void config_defaults(struct config *cfg)
 		.accept_timeout_sec = CONFIG_DEFAULT_ACCEPT_TIMEOUT_SEC,
 		.verbose = false,
 		.json_path = NULL,
+		.program = PROGRAM_RC_EXAMPLE,
 	};
 }
 
@@ -73,13 +79,16 @@ void config_defaults(struct config *cfg)
 #define LAST_ONLY_NOTE \
 	"             must be last: leaves the QP in the error state\n"
 
-static void print_usage(const struct config_mode *const *modes, FILE *out)
+static void print_usage(const struct config *cfg,
+			const struct config_tool *tool, FILE *out)
 {
 	size_t count, i;
 	const struct op_desc *ops = ops_table(&count);
 
+	fprintf(out, "usage: %s %s\n", NAME(cfg),
+		tool ? tool->synopsis : "[options] [SERVER]");
 	fprintf(out,
-		"usage: " PROGRAM_NAME " [options] [SERVER]\n"
+
 		"  without SERVER, run as the server and wait for a client\n"
 		"\n"
 		"  -p, --port PORT          TCP port for the QP-info exchange (default %d);\n"
@@ -105,8 +114,6 @@ static void print_usage(const struct config_mode *const *modes, FILE *out)
 		"      --accept-timeout SEC\n"
 		"                           server: how long to wait for a client\n"
 		"                           (default %d)\n"
-		"      --json FILE          write the results of the mode that runs\n"
-		"                           (below) as JSON\n"
 		"  -v, --verbose            trace every verbs step\n"
 		"  -h, --help               show this help\n"
 		"  -V, --version            show the version\n"
@@ -118,8 +125,8 @@ static void print_usage(const struct config_mode *const *modes, FILE *out)
 		fprintf(out, "  %-9s  %s\n%s", ops[i].name, ops[i].teaches,
 			ops[i].flags & OP_LEAVES_QP_IN_ERROR ? LAST_ONLY_NOTE
 							     : "");
-	for (i = 0; modes && modes[i]; i++)
-		modes[i]->print_usage(out);
+	if (tool)
+		tool->print_usage(out);
 }
 
 /*
@@ -140,15 +147,16 @@ static int parse_number(const char *text, unsigned long min, unsigned long max,
 	return 0;
 }
 
-static int parse_number_option(const char *option, const char *text,
-			       unsigned long min, unsigned long max,
-			       unsigned long *value, FILE *err)
+static int parse_number_option(const struct config *cfg, const char *option,
+			       const char *text, unsigned long min,
+			       unsigned long max, unsigned long *value,
+			       FILE *err)
 {
 	if (parse_number(text, min, max, value) == 0)
 		return 0;
 	fprintf(err,
 		"%s: invalid %s value '%s' (expected a number from %lu to %lu)\n",
-		PROGRAM_NAME, option, text, min, max);
+		NAME(cfg), option, text, min, max);
 	return -EINVAL;
 }
 
@@ -175,7 +183,7 @@ static int parse_ops(struct config *cfg, const char *list, FILE *err)
 		if (!op) {
 			fprintf(err,
 				"%s: invalid --ops value '%s': unknown operation '%.*s' (known: ",
-				PROGRAM_NAME, list, (int)len, name);
+				NAME(cfg), list, (int)len, name);
 			list_op_names(err);
 			fprintf(err, ")\n");
 			return -EINVAL;
@@ -183,7 +191,7 @@ static int parse_ops(struct config *cfg, const char *list, FILE *err)
 		if (count == OPS_MAX) {
 			fprintf(err,
 				"%s: invalid --ops value '%s': more than %d operations\n",
-				PROGRAM_NAME, list, OPS_MAX);
+				NAME(cfg), list, OPS_MAX);
 			return -EINVAL;
 		}
 		cfg->ops[count++] = op->id;
@@ -194,53 +202,38 @@ static int parse_ops(struct config *cfg, const char *list, FILE *err)
 	if (ops_check_order(cfg->ops, count, &bad)) {
 		fprintf(err,
 			"%s: invalid --ops value '%s': %s leaves the QP in the error state, so it must be the last operation\n",
-			PROGRAM_NAME, list, bad->name);
+			NAME(cfg), list, bad->name);
 		return -EINVAL;
 	}
 	cfg->op_count = count;
 	return 0;
 }
 
-/* Hand @opt to the mode it belongs to; -EINVAL if none takes it. */
-static int apply_mode_option(const struct config_mode *const *modes, int opt,
-			     const char *arg, FILE *err)
-{
-	size_t i;
-	int ret;
-
-	for (i = 0; modes && modes[i]; i++) {
-		ret = modes[i]->parse(modes[i]->settings, opt, arg, err);
-		if (ret != -ENOENT)
-			return ret;
-	}
-	return -EINVAL;
-}
-
 /* Apply one option; 0, or -EINVAL after printing the reason. */
-static int apply_option(struct config *cfg,
-			const struct config_mode *const *modes, int opt,
-			const char *arg, FILE *err)
+static int apply_option(struct config *cfg, const struct config_tool *tool,
+			int opt, const char *arg, FILE *err)
 {
 	unsigned long value = 0;
 	int ret = 0;
 
 	switch (opt) {
 	case 'p':
-		ret = parse_number_option("--port", arg, 1, 65535, &value, err);
+		ret = parse_number_option(cfg, "--port", arg, 1, 65535, &value,
+					  err);
 		cfg->tcp_port = (uint16_t)value;
 		break;
 	case 'd':
 		cfg->ib_devname = arg;
 		break;
 	case 'i':
-		ret = parse_number_option("--ib-port", arg, 1, 255, &value,
+		ret = parse_number_option(cfg, "--ib-port", arg, 1, 255, &value,
 					  err);
 		cfg->ib_port = (uint8_t)value;
 		cfg->ib_port_given = true;
 		break;
 	case 'g':
 		/* The GRH's sgid_index is 8 bits wide. */
-		ret = parse_number_option("--gid-idx", arg, 0, 255, &value,
+		ret = parse_number_option(cfg, "--gid-idx", arg, 0, 255, &value,
 					  err);
 		cfg->gid_idx = (int)value;
 		break;
@@ -252,23 +245,23 @@ static int apply_option(struct config *cfg,
 		if (ret)
 			fprintf(err,
 				"%s: invalid --connection value '%s' (expected rc, uc or ud)\n",
-				PROGRAM_NAME, arg);
+				NAME(cfg), arg);
 		break;
 	case 'R':
 		cfg->use_rdma_cm = true;
 		break;
 	case 't':
-		ret = parse_number_option("--timeout", arg, 1, TIMEOUT_MAX_SEC,
-					  &value, err);
+		ret = parse_number_option(cfg, "--timeout", arg, 1,
+					  TIMEOUT_MAX_SEC, &value, err);
 		cfg->timeout_sec = (int)value;
 		break;
 	case OPT_CONNECT_TIMEOUT:
-		ret = parse_number_option("--connect-timeout", arg, 1,
+		ret = parse_number_option(cfg, "--connect-timeout", arg, 1,
 					  TIMEOUT_MAX_SEC, &value, err);
 		cfg->connect_timeout_sec = (int)value;
 		break;
 	case OPT_ACCEPT_TIMEOUT:
-		ret = parse_number_option("--accept-timeout", arg, 1,
+		ret = parse_number_option(cfg, "--accept-timeout", arg, 1,
 					  TIMEOUT_MAX_SEC, &value, err);
 		cfg->accept_timeout_sec = (int)value;
 		break;
@@ -282,97 +275,60 @@ static int apply_option(struct config *cfg,
 		if (arg[0] == '\0') {
 			fprintf(err,
 				"%s: invalid --json value '' (expected a file name)\n",
-				PROGRAM_NAME);
+				NAME(cfg));
 			ret = -EINVAL;
 		}
 		cfg->json_path = arg;
 		break;
 	default:
-		ret = apply_mode_option(modes, opt, arg, err);
+		/* The only options getopt_long returns past ours are the tool's. */
+		ret = tool->parse(tool->settings, opt, arg, err);
 		break;
 	}
 	return ret;
 }
 
 /* Report what getopt rejected, in one line, naming it as it was typed. */
-static void report_bad_option(int opt, char **argv, const struct option *table,
-			      FILE *err)
+static void report_bad_option(const struct config *cfg, int opt, char **argv,
+			      const struct option *table, FILE *err)
 {
 	char text[OPT_ERROR_MAX];
 
 	opt_error_text(text, sizeof(text), opt, argv, table);
-	fprintf(err, "%s: %s\n", PROGRAM_NAME, text);
+	fprintf(err, "%s: %s\n", NAME(cfg), text);
 }
 
 /*
- * Our rows, then each mode's, then the row of zeros getopt_long ends on;
- * and the short options, ours then the modes'. -EINVAL if either does not
- * fit.
+ * Our rows, then the tool's and --json, then the row of zeros getopt_long
+ * ends on; and the short options, ours then the tool's. -EINVAL if either
+ * does not fit.
  */
-static int build_tables(const struct config_mode *const *modes,
+static int build_tables(const struct config_tool *tool,
 			struct option table[OPTION_TABLE_MAX],
 			char shorts[SHORT_OPTIONS_MAX])
 {
-	size_t n = OWN_OPTION_COUNT, m, i, len;
+	size_t n = OWN_OPTION_COUNT, i, len;
 
 	memcpy(table, long_options, sizeof(long_options));
 	len = (size_t)snprintf(shorts, SHORT_OPTIONS_MAX, "%s", SHORT_OPTIONS);
-	for (m = 0; modes && modes[m]; m++) {
-		const struct config_mode *mode = modes[m];
-
-		for (i = 0; mode->long_options[i].name; i++) {
-			if (n + 1 >= OPTION_TABLE_MAX)
+	if (tool) {
+		for (i = 0; tool->long_options[i].name; i++) {
+			if (n + 2 >= OPTION_TABLE_MAX)
 				return -EINVAL;
-			table[n++] = mode->long_options[i];
+			table[n++] = tool->long_options[i];
 		}
-		size_t more = strlen(mode->short_options);
-
-		if (len + more >= SHORT_OPTIONS_MAX)
+		table[n++] = json_option;
+		if (len + strlen(tool->short_options) >= SHORT_OPTIONS_MAX)
 			return -EINVAL;
-		memcpy(shorts + len, mode->short_options, more + 1);
-		len += more;
+		snprintf(shorts + len, SHORT_OPTIONS_MAX - len, "%s",
+			 tool->short_options);
 	}
 	table[n] = (struct option){0};
 	return 0;
 }
 
-/*
- * Once every option is read: each mode checks its own, at most one runs,
- * and --json has one to write the results of.
- */
-static int finish_modes(const struct config *cfg,
-			const struct config_mode *const *modes, FILE *err)
-{
-	const struct config_mode *on = NULL;
-	size_t i;
-	int ret;
-
-	for (i = 0; modes && modes[i]; i++) {
-		ret = modes[i]->finish(modes[i]->settings, cfg, err);
-		if (ret)
-			return ret;
-		if (!modes[i]->is_on(modes[i]->settings))
-			continue;
-		if (on) {
-			fprintf(err,
-				"%s: options %s and %s cannot be given together\n",
-				PROGRAM_NAME, on->name, modes[i]->name);
-			return -EINVAL;
-		}
-		on = modes[i];
-	}
-	if (cfg->json_path && !on) {
-		fprintf(err, "%s: option --json needs ", PROGRAM_NAME);
-		for (i = 0; modes && modes[i]; i++)
-			fprintf(err, "%s%s", i ? " or " : "", modes[i]->name);
-		fprintf(err, "%s\n", i ? "" : "a mode");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-int config_parse(struct config *cfg, const struct config_mode *const *modes,
-		 int argc, char **argv, FILE *out, FILE *err)
+int config_parse(struct config *cfg, const struct config_tool *tool, int argc,
+		 char **argv, FILE *out, FILE *err)
 {
 	struct option table[OPTION_TABLE_MAX];
 	char shorts[SHORT_OPTIONS_MAX];
@@ -380,8 +336,10 @@ int config_parse(struct config *cfg, const struct config_mode *const *modes,
 	int opt, ret;
 
 	config_defaults(cfg);
-	if (build_tables(modes, table, shorts)) {
-		fprintf(err, "%s: too many options to parse\n", PROGRAM_NAME);
+	if (tool)
+		cfg->program = tool->program;
+	if (build_tables(tool, table, shorts)) {
+		fprintf(err, "%s: too many options to parse\n", NAME(cfg));
 		return -EINVAL;
 	}
 	/* 0, not 1: glibc then re-initialises all of getopt's state. */
@@ -390,17 +348,17 @@ int config_parse(struct config *cfg, const struct config_mode *const *modes,
 	while ((opt = getopt_long(argc, argv, shorts, table, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
-			print_usage(modes, out);
+			print_usage(cfg, tool, out);
 			return 1;
 		case 'V':
-			fprintf(out, PROGRAM_NAME " " PROGRAM_VERSION "\n");
+			fprintf(out, "%s " PROGRAM_VERSION "\n", NAME(cfg));
 			return 1;
 		case '?':
 		case ':':
-			report_bad_option(opt, argv, table, err);
+			report_bad_option(cfg, opt, argv, table, err);
 			return -EINVAL;
 		default:
-			if (apply_option(cfg, modes, opt, optarg, err))
+			if (apply_option(cfg, tool, opt, optarg, err))
 				return -EINVAL;
 			if (opt == 'o')
 				ops_arg = optarg;
@@ -415,17 +373,19 @@ int config_parse(struct config *cfg, const struct config_mode *const *modes,
 	if (cfg->server_name && cfg->server_name[0] == '\0') {
 		fprintf(err,
 			"%s: invalid server name '' (expected a host name or an IP address; leave it out to be the server)\n",
-			PROGRAM_NAME);
+			NAME(cfg));
 		return -EINVAL;
 	}
 	if (optind < argc) {
-		fprintf(err, "%s: unexpected argument '%s'\n", PROGRAM_NAME,
+		fprintf(err, "%s: unexpected argument '%s'\n", NAME(cfg),
 			argv[optind]);
 		return -EINVAL;
 	}
-	ret = finish_modes(cfg, modes, err);
-	if (ret)
-		return ret;
+	if (tool) {
+		ret = tool->finish(tool->settings, cfg, err);
+		if (ret)
+			return ret;
+	}
 	/* Only now: -c may come after -o, and -R before or after -c. */
 	return transport_fit(cfg, ops_arg, out, err);
 }

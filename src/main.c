@@ -4,15 +4,12 @@
  * User Manual". A server and a client connect an RC QP, then the server
  * SENDs a message, the client RDMA READs the server's buffer and RDMA
  * WRITEs a new text into it. With --ops, the other lessons; with -c, UC or
- * UD; with -R, RDMA_CM connects the QP; with --bench, the benchmark runs
- * on the connected QP instead of the operations; with --check, the checks
- * of this host (and of a pair) run instead of all of it.
+ * UD; with -R, RDMA_CM connects the QP. The benchmark (rdma_bench) and the
+ * checks (rdma_check) are programs of their own, built on the same steps.
  */
 #include <stdio.h>
 #include <unistd.h>
 
-#include "bench/bench.h"
-#include "check/check.h"
 #include "cm/cm.h"
 #include "config.h"
 #include "common/interrupt.h"
@@ -26,26 +23,21 @@
 #define EXIT_FAILED 1
 #define EXIT_USAGE  2
 
-/* What the command line chose: the flow's options, and the modes'. */
+/* What the command line chose, and what the resources must hold for it. */
 struct run {
 	struct config cfg;
-	struct bench_config bench;
-	struct check_config check;
 	struct resources_sizes sizes;
-	struct qp_mode mode;
 };
 
-/* What the resources must hold, and what the peer must run too. */
+/* What the resources must hold for the operations -o names. */
 static void plan_run(struct run *run)
 {
 	resources_default_sizes(&run->sizes, &run->cfg);
 	run->sizes.early_receives = ops_receives_before_rtr(&run->cfg);
 	ops_device_needs(&run->cfg, &run->sizes.needs);
-	bench_size_resources(&run->bench, &run->sizes);
-	bench_qp_mode(&run->bench, &run->mode);
 }
 
-/* Step 9: the operations (or the benchmark) post and poll on the QP. */
+/* Step 9: the operations post and poll on the QP. */
 static int run_ops(const struct run *run, struct resources *res,
 		   const struct connection *conn, int sock)
 {
@@ -53,11 +45,9 @@ static int run_ops(const struct run *run, struct resources *res,
 		.res = res,
 		.conn = conn,
 		.sock = sock,
-		.timeout_ms = run->cfg.timeout_sec * 1000,
+		.timeout_ms = config_timeout_ms(&run->cfg),
 	};
 
-	if (bench_is_on(&run->bench))
-		return bench_run(&run->cfg, &run->bench, res, conn, sock);
 	return ops_run(&run->cfg, &ctx);
 }
 
@@ -79,8 +69,7 @@ static int run_rdma_cm(const struct run *run)
 	ret = sock_connect(&run->cfg, &sock);
 	if (ret)
 		goto close_cm;
-	ret = cm_connect_qp(&cm, &res, &run->cfg, &run->sizes, &run->mode, sock,
-			    &conn);
+	ret = cm_connect_qp(&cm, &res, &run->cfg, &run->sizes, sock, &conn);
 	if (ret)
 		goto close_sock;
 	ret = run_ops(run, &res, &conn, sock);
@@ -113,7 +102,7 @@ static int run_steps(const struct run *run)
 	ret = sock_connect(cfg, &sock);
 	if (ret)
 		goto destroy_resources;
-	ret = connect_qp(&res, cfg, &run->mode, sock, &conn);
+	ret = connect_qp(&res, cfg, sock, &conn);
 	if (ret)
 		goto close_sock;
 	ret = run_ops(run, &res, &conn, sock);
@@ -125,40 +114,24 @@ destroy_resources:
 	return ret ? ret : destroy_ret;
 }
 
-/* --check: the checks instead of the steps; their verdict is the status. */
-static int run_check(const struct run *run)
-{
-	bool passed = false;
-	int ret = check_run(&run->cfg, &run->check, &passed);
-
-	return ret || !passed ? EXIT_FAILED : EXIT_PASSED;
-}
-
 int main(int argc, char **argv)
 {
-	struct config_mode bench_options, check_options;
-	const struct config_mode *modes[] = {&bench_options, &check_options,
-					     NULL};
 	struct run run;
 	int ret;
 
 	/* Progress lines show up as they happen, also in a pipe or a log. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* Before the steps: the command line. */
-	bench_config_mode(&run.bench, &bench_options);
-	check_config_mode(&run.check, &check_options);
-	ret = config_parse(&run.cfg, modes, argc, argv, stdout, stderr);
+	ret = config_parse(&run.cfg, NULL, argc, argv, stdout, stderr);
 	if (ret)
 		return ret > 0 ? EXIT_PASSED : EXIT_USAGE;
 	plan_run(&run);
 	ret = interrupt_install();
-	if (!ret && check_is_on(&run.check))
-		return run_check(&run);
 	if (!ret)
 		ret = run_steps(&run);
 	if (ret && interrupted())
 		fprintf(stderr,
-			PROGRAM_NAME ": stopped by %s, resources freed\n",
+			"rdma_rc_example: stopped by %s, resources freed\n",
 			interrupt_signal_name());
 	printf("\ntest result is %d\n", ret);
 	return ret ? EXIT_FAILED : EXIT_PASSED;

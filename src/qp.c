@@ -372,11 +372,12 @@ static uint8_t rd_atomic_limit(int device_max, const struct resources *res)
 }
 
 int qp_describe_local(const struct resources *res, const struct config *cfg,
-		      const struct qp_mode *mode, struct qp_info *info)
+		      struct qp_info *info)
 {
 	size_t i;
 
 	*info = (struct qp_info){
+		.program = (uint8_t)cfg->program,
 		.addr = (uintptr_t)res->buf,
 		.len = (uint32_t)res->buf_size,
 		.rkey = res->mr->rkey,
@@ -401,8 +402,6 @@ int qp_describe_local(const struct resources *res, const struct config *cfg,
 		info->flags |= QP_INFO_HAS_ATOMICS;
 	if (res->mr_access & IBV_ACCESS_MW_BIND)
 		info->flags |= QP_INFO_HAS_MW;
-	if (mode && mode->on)
-		info->flags |= QP_INFO_MODE;
 	return random_psn(&info->psn, &res->trace);
 }
 
@@ -426,14 +425,13 @@ void qp_print_path_mtu(const struct resources *res)
 }
 
 static int exchange_info(struct resources *res, const struct config *cfg,
-			 const struct qp_mode *mode, int sock,
-			 struct connection *conn)
+			 int sock, struct connection *conn)
 {
-	int timeout_ms = cfg->timeout_sec * 1000;
+	int timeout_ms = config_timeout_ms(cfg);
 	const char *why;
 	int ret;
 
-	ret = qp_describe_local(res, cfg, mode, &conn->local);
+	ret = qp_describe_local(res, cfg, &conn->local);
 	if (ret)
 		return ret;
 	ret = sock_exchange_qp_info(sock, &conn->local, &conn->remote,
@@ -441,7 +439,7 @@ static int exchange_info(struct resources *res, const struct config *cfg,
 	if (ret)
 		return ret;
 	qp_print_remote(&conn->remote);
-	ret = qp_info_match(&conn->local, &conn->remote, mode, &why);
+	ret = qp_info_match(&conn->local, &conn->remote, &why);
 	if (!ret)
 		ret = qp_info_match_path(&conn->local, &conn->remote, &why);
 	if (ret) {
@@ -514,8 +512,8 @@ static uint8_t agreed_rd_atomic(const struct resources *res,
 	return remote->max_dest_rd_atomic;
 }
 
-int connect_qp(struct resources *res, const struct config *cfg,
-	       const struct qp_mode *mode, int sock, struct connection *conn)
+int connect_qp(struct resources *res, const struct config *cfg, int sock,
+	       struct connection *conn)
 {
 	struct qp_path path = {
 		.port = cfg->ib_port,
@@ -524,7 +522,7 @@ int connect_qp(struct resources *res, const struct config *cfg,
 	int ret;
 
 	*conn = (struct connection){.qp = res->qp};
-	ret = exchange_info(res, cfg, mode, sock, conn);
+	ret = exchange_info(res, cfg, sock, conn);
 	if (ret)
 		return ret;
 	path.mtu = res->mtu; /* now the smaller of the two ports' */
@@ -547,5 +545,5 @@ int connect_qp(struct resources *res, const struct config *cfg,
 	if (ret)
 		return ret;
 	/* Neither side may send before the other's QP is ready to receive. */
-	return sock_sync(sock, cfg->timeout_sec * 1000);
+	return sock_sync(sock, config_timeout_ms(cfg));
 }

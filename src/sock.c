@@ -83,7 +83,7 @@ static int connect_to_server(const struct config *cfg, int *fd)
 {
 	const struct addrinfo hints = {.ai_family = AF_UNSPEC,
 				       .ai_socktype = SOCK_STREAM};
-	long long deadline = now_ms() + cfg->connect_timeout_sec * 1000LL;
+	long long deadline = now_ms() + config_connect_timeout_ms(cfg);
 	uint16_t port = config_sock_port(cfg);
 	char service[8];
 	int ret = -ETIMEDOUT;
@@ -235,7 +235,7 @@ static int accept_until(int listener, long long deadline, int *fd)
 
 static int accept_client(const struct config *cfg, int *fd)
 {
-	long long deadline = now_ms() + cfg->accept_timeout_sec * 1000LL;
+	long long deadline = now_ms() + config_accept_timeout_ms(cfg);
 	uint16_t port = config_sock_port(cfg);
 	int listener = -1, ret;
 

@@ -57,17 +57,25 @@ struct bench_config {
 
 	/* What the user gave explicitly, to apply the right defaults. */
 	bool size_set, iters_set, tx_depth_set, cq_mod_set;
-	/* The first bench option seen, to refuse it without --bench. */
-	const char *first_option;
 };
 
-/*
- * Set @bc to the defaults and @mode to the bench options, for
- * config_parse: --bench and the options that go with it.
- */
-void bench_config_mode(struct bench_config *bc, struct config_mode *mode);
+/* The program's name, as its messages start, and what it is given. */
+#define BENCH_PROGRAM  "rdma_bench"
+#define BENCH_SYNOPSIS "rdma_bench lat|bw [options] [SERVER]"
 
-/* True once --bench was given: the benchmark runs instead of the operations. */
+/* Set @bc to the defaults and @tool to rdma_bench's, for config_parse. */
+void bench_config_tool(struct bench_config *bc, struct config_tool *tool);
+
+/*
+ * rdma_bench's command line: the measurement first, as a word ("lat" or
+ * "bw", into bc->mode), then what config_parse takes, with the bench
+ * options; --help and --version need no measurement. Returns as
+ * config_parse does.
+ */
+int bench_parse_command_line(struct config *cfg, struct bench_config *bc,
+			     int argc, char **argv, FILE *out, FILE *err);
+
+/* True once the measurement is known (lat or bw). */
 bool bench_is_on(const struct bench_config *bc);
 
 /*
@@ -78,12 +86,6 @@ bool bench_is_on(const struct bench_config *bc);
  */
 void bench_size_resources(const struct bench_config *bc,
 			  struct resources_sizes *sizes);
-
-/*
- * The QP-info flag QP_INFO_MODE stands for a benchmark: set @mode->on if
- * @bc runs one, and the words for a peer that differs.
- */
-void bench_qp_mode(const struct bench_config *bc, struct qp_mode *mode);
 
 /* Run the benchmark on the connected QP: every size, report each. */
 int bench_run(const struct config *cfg, const struct bench_config *bc,

@@ -3,10 +3,11 @@
 #define CHECK_H
 
 /*
- * Check mode (--check): whether this host, and with a peer this pair of
- * hosts, can do RDMA with the options given, one line per check.
+ * rdma_check: whether this host, and with a peer this pair of hosts, can
+ * do RDMA with the options given, one line per check.
  *
- *   check_config.c  the options --check and --pair, and their checks
+ *   main.c          rdma_check's main: the command line, then check_run
+ *   check_config.c  the option --pair, and what the check rules out
  *   check_report.c  the lines, the verdict and the JSON file (pure)
  *   check_local.c   the host: kernel, devices, port, GIDs, MTU, memlock,
  *                   capabilities, a real set of resources
@@ -21,19 +22,16 @@
 
 #include "config.h"
 
-/* What the check options decide; main keeps it beside struct config. */
+/* The program's name, as its messages start. */
+#define CHECK_PROGRAM "rdma_check"
+
+/* What rdma_check's own option decides; main keeps it beside struct config. */
 struct check_config {
-	bool on;   /* --check */
 	bool pair; /* --pair: be the server of a pair check */
-	/* The first check option seen, to refuse it without --check. */
-	const char *first_option;
 };
 
-/* Set @cc to the defaults and @mode to the check options, for config_parse. */
-void check_config_mode(struct check_config *cc, struct config_mode *mode);
-
-/* True once --check was given: the checks run instead of the operations. */
-bool check_is_on(const struct check_config *cc);
+/* Set @cc to the defaults and @tool to rdma_check's, for config_parse. */
+void check_config_tool(struct check_config *cc, struct config_tool *tool);
 
 /*
  * Run the checks @cc asks for, printing one line each and the verdict

@@ -36,11 +36,11 @@
  * bytes an IB CM REQ carries; its PSN, LID and GID are the CM's own
  * business here, so they are left out. The QP number is the IB CM's too,
  * but iWARP's CM names no QP (the TCP connection is the QP's address):
- * ours travels here, for the "Remote QP number" line.
+ * ours travels here, for the "Remote QP number" line. The magic number is
+ * the program's, as in the QP-info message (qp_info_magic).
  */
-#define CM_PRIV_MAGIC 0x52434d31u /* "RCM1" */
-/* 3: the QP number at the end. */
-#define CM_PRIV_VERSION 3
+/* 3: the QP number at the end; 4: the program in the magic number. */
+#define CM_PRIV_VERSION 4
 #define CM_PRIV_SIZE	44
 /* The private data an RDMA_CM connect request may carry on IB/RoCE. */
 #define CM_REQ_PRIVATE_DATA_MAX 56
@@ -68,12 +68,11 @@ int cm_open(struct cm *cm, const struct config *cfg,
 /*
  * Create the resources (of @sizes) on the CM's device, connect the QP to
  * RTS and sync over @sock, filling @conn as connect_qp does, refusing a
- * peer of another @mode. On failure nothing of @res is left.
+ * peer that runs another program. On failure nothing of @res is left.
  */
 int cm_connect_qp(struct cm *cm, struct resources *res,
 		  const struct config *cfg, const struct resources_sizes *sizes,
-		  const struct qp_mode *mode, int sock,
-		  struct connection *conn);
+		  int sock, struct connection *conn);
 
 /* rdma_disconnect, before the QP goes. */
 void cm_disconnect(struct cm *cm);

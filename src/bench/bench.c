@@ -152,7 +152,7 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 		.lkey = res->mr->lkey,
 		.remote_landing = conn->remote.addr + half,
 		.rkey = conn->remote.rkey,
-		.timeout_ms = cfg->timeout_sec * 1000,
+		.timeout_ms = config_timeout_ms(cfg),
 		/* a read or an atomic is only done when it completes */
 		.signal_every = bc->mode == BENCH_LAT && !is_ping_pong(bc)
 					? 1
@@ -385,7 +385,7 @@ int bench_run(const struct config *cfg, const struct bench_config *bc,
 	long slack;
 	int ret, json_ret;
 
-	ret = agree_on_params(bc, sock, cfg->timeout_sec * 1000);
+	ret = agree_on_params(bc, sock, config_timeout_ms(cfg));
 	if (!ret)
 		ret = check_support(bc, res, conn);
 	if (!ret)

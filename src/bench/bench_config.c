@@ -69,7 +69,6 @@ void bench_config_defaults(struct bench_config *bc)
 
 /* The getopt_long rows of the bench options, for config_parse's table. */
 static const struct option bench_long_options[] = {
-	{"bench", required_argument, NULL, BENCH_OPT_MODE},
 	{"op", required_argument, NULL, BENCH_OPT_OP},
 	{"size", required_argument, NULL, 's'},
 	{"all-sizes", no_argument, NULL, 'a'},
@@ -86,10 +85,9 @@ static const struct option bench_long_options[] = {
 void bench_print_usage(FILE *out)
 {
 	fprintf(out,
-		"\nbenchmark mode (as perftest's ib_*_lat / ib_*_bw; give the same\n"
-		"options on both sides):\n"
-		"      --bench lat|bw       measure latency or bandwidth instead of\n"
-		"                           running --ops\n"
+		"\n"
+		"lat or bw: measure latency or bandwidth, as perftest's ib_*_lat and\n"
+		"ib_*_bw do; give the same options on both sides:\n"
 		"      --op OP              send, write, read, write_imm, fetch_add,\n"
 		"                           cmp_swap (default send)\n"
 		"  -s, --size BYTES         message size, 1 to %u (default %u for lat,\n"
@@ -103,7 +101,7 @@ void bench_print_usage(FILE *out)
 		"      --cq-mod N           signal one send in N (default %u, or\n"
 		"                           --tx-depth if smaller; at most --tx-depth;\n"
 		"                           READ and atomic latency signal every one)\n"
-		"      --json FILE          (above) the figures, on the client side\n"
+		"      --json FILE          write the figures as JSON, on the client side\n"
 		"      --gbps               bandwidth in Gb/s instead of MiB/s\n"
 		"      --busy-poll          wait for completions by polling only, as\n"
 		"                           perftest does (default: latency with the\n"
@@ -136,7 +134,7 @@ static int parse_u32(const char *option, const char *text, unsigned long min,
 	}
 	fprintf(err,
 		"%s: invalid %s value '%s' (expected a number from %lu to %lu)\n",
-		PROGRAM_NAME, option, text, min, max);
+		BENCH_PROGRAM, option, text, min, max);
 	return -EINVAL;
 }
 
@@ -158,8 +156,9 @@ static int parse_mode(struct bench_config *bc, const char *arg, FILE *err)
 
 	if (i < 0) {
 		fprintf(err,
-			"%s: invalid --bench value '%s' (expected lat or bw)\n",
-			PROGRAM_NAME, arg);
+			"%s: unknown measurement '%s' (expected lat or bw first: " BENCH_SYNOPSIS
+			")\n",
+			BENCH_PROGRAM, arg);
 		return -EINVAL;
 	}
 	bc->mode = (enum bench_mode)i;
@@ -173,48 +172,17 @@ static int parse_op(struct bench_config *bc, const char *arg, FILE *err)
 	if (i < 0) {
 		fprintf(err,
 			"%s: invalid --op value '%s' (expected send, write, read, write_imm, fetch_add or cmp_swap)\n",
-			PROGRAM_NAME, arg);
+			BENCH_PROGRAM, arg);
 		return -EINVAL;
 	}
 	bc->op = (enum bench_op)i;
 	return 0;
 }
 
-/* The option's name as the user would write it, for the --bench check. */
-static const char *option_name(int opt)
-{
-	switch (opt) {
-	case BENCH_OPT_OP:
-		return "--op";
-	case 's':
-		return "--size";
-	case 'a':
-		return "--all-sizes";
-	case 'n':
-		return "--iters";
-	case BENCH_OPT_TX_DEPTH:
-		return "--tx-depth";
-	case BENCH_OPT_CQ_MOD:
-		return "--cq-mod";
-	case BENCH_OPT_GBPS:
-		return "--gbps";
-	case BENCH_OPT_BUSY_POLL:
-		return "--busy-poll";
-	}
-	return NULL;
-}
-
 int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
 		       FILE *err)
 {
-	if (opt != BENCH_OPT_MODE && !option_name(opt))
-		return -ENOENT;
-	if (opt != BENCH_OPT_MODE && !bc->first_option)
-		bc->first_option = option_name(opt);
-
 	switch (opt) {
-	case BENCH_OPT_MODE:
-		return parse_mode(bc, arg, err);
 	case BENCH_OPT_OP:
 		return parse_op(bc, arg, err);
 	case 's':
@@ -254,15 +222,14 @@ static int check_transport(const struct bench_config *bc,
 			   const struct config *cfg, FILE *err)
 {
 	if (cfg->transport != TRANSPORT_RC) {
-		fprintf(err,
-			"%s: option --bench runs over RC, not --connection %s\n",
-			PROGRAM_NAME, transport_name(cfg->transport));
+		fprintf(err, "%s: runs over RC, not --connection %s\n",
+			BENCH_PROGRAM, transport_name(cfg->transport));
 		return -EINVAL;
 	}
 	if (cfg->use_events && bc->busy_poll) {
 		fprintf(err,
 			"%s: options -e and --busy-poll contradict (sleep on the completion channel, or never)\n",
-			PROGRAM_NAME);
+			BENCH_PROGRAM);
 		return -EINVAL;
 	}
 	return 0;
@@ -305,7 +272,7 @@ static int check_json_path(const struct config *cfg, FILE *err)
 	if (!ret)
 		return 0;
 	fprintf(err, "%s: invalid --json value '%s' (cannot write it: %s)\n",
-		PROGRAM_NAME, path, strerror(ret));
+		BENCH_PROGRAM, path, strerror(ret));
 	return -EINVAL;
 }
 
@@ -315,24 +282,23 @@ int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 	int ret;
 
 	if (bc->mode == BENCH_OFF) {
-		if (bc->first_option) {
-			fprintf(err, "%s: option %s needs --bench lat|bw\n",
-				PROGRAM_NAME, bc->first_option);
-			return -EINVAL;
-		}
-		return 0;
+		fprintf(err,
+			"%s: no measurement given (expected lat or bw first: " BENCH_SYNOPSIS
+			")\n",
+			BENCH_PROGRAM);
+		return -EINVAL;
 	}
 	if (bc->all_sizes && bc->size_set && bc->size < BENCH_SIZE_MIN_ALL) {
 		fprintf(err,
 			"%s: invalid --size value '%u' with --all-sizes (the sizes start at %u)\n",
-			PROGRAM_NAME, bc->size, BENCH_SIZE_MIN_ALL);
+			BENCH_PROGRAM, bc->size, BENCH_SIZE_MIN_ALL);
 		return -EINVAL;
 	}
 	if (bench_op_is_atomic(bc->op) && bc->size_set &&
 	    bc->size != BENCH_ATOMIC_SIZE) {
 		fprintf(err,
 			"%s: invalid --size value '%u' for --op %s (atomics move exactly %u bytes)\n",
-			PROGRAM_NAME, bc->size, bench_op_name(bc->op),
+			BENCH_PROGRAM, bc->size, bench_op_name(bc->op),
 			BENCH_ATOMIC_SIZE);
 		return -EINVAL;
 	}
@@ -344,7 +310,7 @@ int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 	if (bc->cq_mod_set && bc->cq_mod > bc->tx_depth) {
 		fprintf(err,
 			"%s: invalid --cq-mod value '%u' (more than --tx-depth %u: the send queue would fill before a completion)\n",
-			PROGRAM_NAME, bc->cq_mod, bc->tx_depth);
+			BENCH_PROGRAM, bc->cq_mod, bc->tx_depth);
 		return -EINVAL;
 	}
 	if (!bc->cq_mod_set && bc->cq_mod > bc->tx_depth)
@@ -363,11 +329,6 @@ int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 	return ret;
 }
 
-static bool settings_on(const void *settings)
-{
-	return bench_is_on(settings);
-}
-
 static int parse_setting(void *settings, int opt, const char *arg, FILE *err)
 {
 	return bench_parse_option(settings, opt, arg, err);
@@ -378,18 +339,18 @@ static int finish_settings(void *settings, const struct config *cfg, FILE *err)
 	return bench_config_finish(settings, cfg, err);
 }
 
-void bench_config_mode(struct bench_config *bc, struct config_mode *mode)
+void bench_config_tool(struct bench_config *bc, struct config_tool *tool)
 {
 	bench_config_defaults(bc);
-	*mode = (struct config_mode){
-		.name = "--bench lat|bw",
+	*tool = (struct config_tool){
+		.program = PROGRAM_BENCH,
+		.synopsis = "lat|bw [options] [SERVER]",
 		.long_options = bench_long_options,
 		.short_options = BENCH_SHORT_OPTIONS,
 		.settings = bc,
 		.parse = parse_setting,
 		.finish = finish_settings,
 		.print_usage = bench_print_usage,
-		.is_on = settings_on,
 	};
 }
 
@@ -507,19 +468,23 @@ void bench_size_resources(const struct bench_config *bc,
 	 * before connecting as the lessons' are. */
 	if (bench_op_is_atomic(bc->op))
 		snprintf(sizes->needs.atomics, sizeof(sizes->needs.atomics),
-			 "--bench --op %s", bench_op_name(bc->op));
+			 BENCH_PROGRAM " --op %s", bench_op_name(bc->op));
 	if (bc->op == BENCH_OP_WRITE_IMM)
 		snprintf(sizes->needs.immediate, sizeof(sizes->needs.immediate),
-			 "--bench --op %s", bench_op_name(bc->op));
+			 BENCH_PROGRAM " --op %s", bench_op_name(bc->op));
 }
 
-void bench_qp_mode(const struct bench_config *bc, struct qp_mode *mode)
+int bench_parse_command_line(struct config *cfg, struct bench_config *bc,
+			     int argc, char **argv, FILE *out, FILE *err)
 {
-	*mode = (struct qp_mode){
-		.on = bench_is_on(bc),
-		.peer_only =
-			"the peer runs a benchmark (--bench), this side does not",
-		.local_only =
-			"this side runs a benchmark (--bench), the peer does not",
-	};
+	struct config_tool tool;
+
+	bench_config_tool(bc, &tool);
+	if (argc > 1 && argv[1][0] != '-') {
+		if (parse_mode(bc, argv[1], err))
+			return -EINVAL;
+		/* argv[1] stands where getopt expects the program's name. */
+		return config_parse(cfg, &tool, argc - 1, argv + 1, out, err);
+	}
+	return config_parse(cfg, &tool, argc, argv, out, err);
 }

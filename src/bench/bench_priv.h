@@ -43,12 +43,11 @@
 #define BENCH_DEFAULT_LAT_TX_DEPTH 1u
 #define BENCH_DEFAULT_CQ_MOD	   100u
 
-/* Option parsing: bench_config_mode hands these to config_parse. */
+/* Option parsing: bench_config_tool hands these to config_parse. */
 
 /* Long-only option values, beyond config.c's own (which stay below 512). */
 enum bench_option {
-	BENCH_OPT_MODE = 512,
-	BENCH_OPT_OP,
+	BENCH_OPT_OP = 512,
 	BENCH_OPT_TX_DEPTH,
 	BENCH_OPT_CQ_MOD,
 	BENCH_OPT_GBPS,

@@ -149,7 +149,7 @@ static void write_test_info(FILE *f, const struct bench_config *bc,
 	if (gmtime_r(&info->started, &tm))
 		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	fputs("\"test_info\": {", f);
-	write_text(f, "program", PROGRAM_NAME);
+	write_text(f, "program", BENCH_PROGRAM);
 	fputs(", ", f);
 	write_text(f, "version", BENCH_PROGRAM_VERSION);
 	fputs(", ", f);

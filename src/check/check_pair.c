@@ -27,7 +27,6 @@ struct pair {
 	const struct config *cfg;
 	struct resources res;
 	struct connection conn;
-	struct qp_mode mode;
 	int sock;
 	bool client;
 };
@@ -63,7 +62,7 @@ static void check_tcp(struct check_report *r, struct pair *p, int ret,
 	if (!p->client) {
 		snprintf(
 			fix, sizeof(fix),
-			"run rdma_rc_example --check -p %u THIS_HOST on the peer within --accept-timeout",
+			"run rdma_check -p %u THIS_HOST on the peer within --accept-timeout",
 			cfg->tcp_port);
 		check_add(r, "tcp", CHECK_FAIL, fix,
 			  "no client on port %u within %d s: %s", port,
@@ -71,10 +70,9 @@ static void check_tcp(struct check_report *r, struct pair *p, int ret,
 		return;
 	}
 	if (ret == -ECONNREFUSED) {
-		snprintf(
-			fix, sizeof(fix),
-			"start rdma_rc_example --check --pair -p %u on %s first",
-			cfg->tcp_port, cfg->server_name);
+		snprintf(fix, sizeof(fix),
+			 "start rdma_check --pair -p %u on %s first",
+			 cfg->tcp_port, cfg->server_name);
 		check_add(
 			r, "tcp", CHECK_FAIL, fix,
 			"%s port %u refused the connection for %d s: nothing listens there",
@@ -94,7 +92,7 @@ static void check_tcp(struct check_report *r, struct pair *p, int ret,
 	}
 }
 
-/* The QP info both sides sent: did it arrive, does the peer run --check? */
+/* The QP info both sides sent: did it arrive, does the peer run rdma_check? */
 static bool check_exchange(struct check_report *r, const struct pair *p,
 			   int ret)
 {
@@ -104,15 +102,14 @@ static bool check_exchange(struct check_report *r, const struct pair *p,
 
 	/* A QP number of 0 is the SMI's: the peer's info never came. */
 	if (p->conn.remote.qp_num == 0) {
-		check_add(
-			r, "exchange", CHECK_FAIL,
-			"run the same version of rdma_rc_example on both sides",
-			"no QP info from the peer: %s", strerror(-ret));
+		check_add(r, "exchange", CHECK_FAIL,
+			  "run the same version of rdma_check on both sides",
+			  "no QP info from the peer: %s", strerror(-ret));
 		return false;
 	}
-	if (qp_info_match(&p->conn.local, &p->conn.remote, &p->mode, &why)) {
+	if (qp_info_match(&p->conn.local, &p->conn.remote, &why)) {
 		check_add(r, "exchange", CHECK_FAIL,
-			  "run rdma_rc_example --check on both sides",
+			  "run rdma_check on both sides",
 			  "the peer runs something else: %s", why);
 		return false;
 	}
@@ -264,7 +261,7 @@ static void check_path_mtu(struct check_report *r, const struct pair *p)
 static bool check_connect(struct check_report *r, struct pair *p)
 {
 	long long start = now_ms();
-	int ret = connect_qp(&p->res, p->cfg, &p->mode, p->sock, &p->conn);
+	int ret = connect_qp(&p->res, p->cfg, p->sock, &p->conn);
 	long long ms = now_ms() - start;
 
 	if (!check_exchange(r, p, ret) || !check_gid_pair(r, p))
@@ -292,7 +289,7 @@ static bool check_op(struct check_report *r, struct pair *p, enum op_id id,
 		.res = &p->res,
 		.conn = &p->conn,
 		.sock = p->sock,
-		.timeout_ms = p->cfg->timeout_sec * 1000,
+		.timeout_ms = config_timeout_ms(p->cfg),
 	};
 	long long start = now_ms();
 	const char *fix;
@@ -383,8 +380,8 @@ static void check_pair_cm(struct check_report *r, struct pair *p,
 	check_tcp(r, p, ret, now_ms() - start);
 	if (!ret) {
 		start = now_ms();
-		ret = cm_connect_qp(&cm, &p->res, p->cfg, sizes, &p->mode,
-				    p->sock, &p->conn);
+		ret = cm_connect_qp(&cm, &p->res, p->cfg, sizes, p->sock,
+				    &p->conn);
 		if (check_cm_connect(r, p, ret, now_ms() - start))
 			check_ops(r, p);
 		if (!ret) {
@@ -402,11 +399,6 @@ void check_pair(struct check_report *r, const struct config *cfg,
 	struct pair p = {
 		.cfg = cfg,
 		.client = cfg->server_name != NULL,
-		.mode = {.on = true,
-			 .peer_only =
-				 "the peer runs --check, this side does not",
-			 .local_only =
-				 "this side runs --check, the peer does not"},
 	};
 	long long start;
 	int ret;

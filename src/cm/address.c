@@ -241,8 +241,7 @@ static int resolve_server(struct cm *cm, const struct config *cfg)
 		.ai_socktype = SOCK_STREAM,
 		.ai_flags = AI_NUMERICSERV,
 	};
-	long long deadline =
-		now_ms() + (long long)cfg->timeout_sec * MS_PER_SEC;
+	long long deadline = now_ms() + config_timeout_ms(cfg);
 	char port[8], why[CM_WHY_LEN] = "", host[INET6_ADDRSTRLEN] = "?";
 	struct addrinfo *list, *ai;
 	int ret, tried = 0;

@@ -9,7 +9,6 @@
 
 #include "cm/cm.h"
 
-#define MS_PER_SEC 1000
 /* Room for why a wait or an address failed, for the one error line. */
 #define CM_WHY_LEN 128
 

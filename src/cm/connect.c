@@ -332,17 +332,16 @@ static int server_accept(struct cm *cm, const struct config *cfg,
 
 /* INIT, then each side's half of the handshake. */
 static int connect_on_id(struct cm *cm, struct resources *res,
-			 const struct config *cfg, const struct qp_mode *mode,
-			 struct connection *conn)
+			 const struct config *cfg, struct connection *conn)
 {
 	const char *why;
 	int ret;
 
-	ret = qp_describe_local(res, cfg, mode, &conn->local);
+	ret = qp_describe_local(res, cfg, &conn->local);
 	if (ret)
 		return ret;
 	if (!cfg->server_name) {
-		ret = qp_info_match(&conn->local, &conn->remote, mode, &why);
+		ret = qp_info_match(&conn->local, &conn->remote, &why);
 		if (ret) {
 			fprintf(stderr, "failed to agree with the peer: %s\n",
 				why);
@@ -361,7 +360,7 @@ static int connect_on_id(struct cm *cm, struct resources *res,
 	qp_print_path_mtu(res);
 	/* The server checked the request before accepting it. */
 	ret = cfg->server_name
-		      ? qp_info_match(&conn->local, &conn->remote, mode, &why)
+		      ? qp_info_match(&conn->local, &conn->remote, &why)
 		      : 0;
 	if (ret)
 		fprintf(stderr, "failed to agree with the peer: %s\n", why);
@@ -425,7 +424,7 @@ static void note_address(struct sockaddr_storage *to,
 
 int cm_connect_qp(struct cm *cm, struct resources *res,
 		  const struct config *cfg, const struct resources_sizes *sizes,
-		  const struct qp_mode *mode, int sock, struct connection *conn)
+		  int sock, struct connection *conn)
 {
 	struct config on_id = *cfg;
 	int ret;
@@ -451,13 +450,13 @@ int cm_connect_qp(struct cm *cm, struct resources *res,
 		return ret;
 	}
 	conn->qp = res->qp;
-	ret = connect_on_id(cm, res, cfg, mode, conn);
+	ret = connect_on_id(cm, res, cfg, conn);
 	if (!ret) {
 		/* The benchmark tells from them whether the peer is here. */
 		note_address(&conn->local_addr, rdma_get_local_addr(cm->id));
 		note_address(&conn->peer_addr, rdma_get_peer_addr(cm->id));
 		/* As in the TCP path: both QPs are in RTS before any send. */
-		ret = sock_sync(sock, cfg->timeout_sec * MS_PER_SEC);
+		ret = sock_sync(sock, config_timeout_ms(cfg));
 	}
 	if (ret)
 		resources_destroy(res);

@@ -31,7 +31,8 @@ _Static_assert(PRIV_END == CM_PRIV_SIZE, "private data layout and size");
 void cm_priv_encode(const struct qp_info *info, uint8_t out[CM_PRIV_SIZE])
 {
 	memset(out, 0, CM_PRIV_SIZE);
-	put_u32(out + PRIV_MAGIC, CM_PRIV_MAGIC);
+	put_u32(out + PRIV_MAGIC,
+		qp_info_magic((enum program_id)info->program));
 	out[PRIV_VERSION] = CM_PRIV_VERSION;
 	out[PRIV_TRANSPORT] = info->transport;
 	out[PRIV_FLAGS] = info->flags;
@@ -46,12 +47,14 @@ void cm_priv_encode(const struct qp_info *info, uint8_t out[CM_PRIV_SIZE])
 int cm_priv_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 		   const char **why)
 {
+	uint8_t program;
+
 	if (!buf || len < CM_PRIV_SIZE) {
 		*why = "private data too short";
 		return -EPROTO;
 	}
-	if (get_u32(buf + PRIV_MAGIC) != CM_PRIV_MAGIC) {
-		*why = "private data is not from rdma_rc_example";
+	if (qp_info_program(get_u32(buf + PRIV_MAGIC), &program)) {
+		*why = "private data is not from rdma_rc_example, rdma_bench or rdma_check";
 		return -EPROTO;
 	}
 	if (buf[PRIV_VERSION] != CM_PRIV_VERSION) {
@@ -63,6 +66,7 @@ int cm_priv_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 		return -EPROTO;
 	}
 	*info = (struct qp_info){
+		.program = program,
 		.addr = get_u64(buf + PRIV_ADDR),
 		.len = get_u32(buf + PRIV_LEN),
 		.rkey = get_u32(buf + PRIV_RKEY),

@@ -89,7 +89,7 @@ static int check_explicit(const struct config *cfg, const char *ops_arg,
 		if (why) {
 			fprintf(err,
 				"%s: invalid --ops value '%s' for --connection %s: %s (operation %s)\n",
-				PROGRAM_NAME, ops_arg,
+				program_name(cfg->program), ops_arg,
 				option_value(cfg->transport), why, op->name);
 			return -EINVAL;
 		}
@@ -103,7 +103,8 @@ int transport_fit(struct config *cfg, const char *ops_arg, FILE *out, FILE *err)
 		/* RDMA_PS_TCP connects RC QPs; UD would need RDMA_PS_UDP. */
 		fprintf(err,
 			"%s: invalid --connection value '%s' with --rdma-cm: RDMA_CM connects RC QPs only here\n",
-			PROGRAM_NAME, option_value(cfg->transport));
+			program_name(cfg->program),
+			option_value(cfg->transport));
 		return -EINVAL;
 	}
 	/*
@@ -114,20 +115,20 @@ int transport_fit(struct config *cfg, const char *ops_arg, FILE *out, FILE *err)
 	if (cfg->use_rdma_cm && cfg->ib_port_given) {
 		fprintf(err,
 			"%s: invalid --ib-port value '%u' with --rdma-cm: RDMA_CM finds the port from the address\n",
-			PROGRAM_NAME, cfg->ib_port);
+			program_name(cfg->program), cfg->ib_port);
 		return -EINVAL;
 	}
 	/* -R: RDMA_CM listens on -p, the program's own socket on the next. */
 	if (cfg->use_rdma_cm && cfg->tcp_port == UINT16_MAX) {
 		fprintf(err,
 			"%s: invalid --port value '%u' with --rdma-cm: the syncs take the TCP port after it, since RDMA_CM owns the TCP port itself on iWARP, and none comes after %u\n",
-			PROGRAM_NAME, cfg->tcp_port, UINT16_MAX);
+			program_name(cfg->program), cfg->tcp_port, UINT16_MAX);
 		return -EINVAL;
 	}
 	if (cfg->use_rdma_cm && cfg->gid_idx >= 0) {
 		fprintf(err,
 			"%s: invalid --gid-idx value '%d' with --rdma-cm: RDMA_CM finds the GID from the address\n",
-			PROGRAM_NAME, cfg->gid_idx);
+			program_name(cfg->program), cfg->gid_idx);
 		return -EINVAL;
 	}
 	if (ops_arg)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target: the command line. The input is split at NUL bytes into
- * argv; config_parse must accept or refuse it (-EINVAL, one line), never crash
- * or read past an argument.
+ * argv; each program's parser must accept or refuse it (-EINVAL, one line),
+ * never crash or read past an argument.
  */
 #include <assert.h>
 #include <errno.h>
@@ -21,18 +21,41 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* A result config_parse may give, and what a parsed command line holds. */
+static void check_result(int ret, const struct config *cfg)
+{
+	assert(ret == 0 || ret == 1 || ret == -EINVAL);
+	if (ret == 0) {
+		assert(cfg->tcp_port >= 1);
+		assert(cfg->ib_port >= 1);
+		assert(cfg->op_count >= 1 && cfg->op_count <= OPS_MAX);
+		assert(cfg->timeout_sec >= 1);
+	}
+}
+
+/* The same argv through each program's parser, as each main calls it. */
+static void parse_as_each_program(int argc, char **argv, FILE *sink)
+{
+	struct bench_config bench;
+	struct check_config check;
+	struct config_tool tool;
+	struct config cfg;
+
+	check_result(config_parse(&cfg, NULL, argc, argv, sink, sink), &cfg);
+	check_result(
+		bench_parse_command_line(&cfg, &bench, argc, argv, sink, sink),
+		&cfg);
+	check_config_tool(&check, &tool);
+	check_result(config_parse(&cfg, &tool, argc, argv, sink, sink), &cfg);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *argv[FUZZ_MAX_ARGS + 2];
 	char program[] = "rdma_rc_example";
 	char *text, *p, *end;
-	struct config cfg;
-	struct bench_config bench;
-	struct check_config check;
-	struct config_mode mode, check_mode;
-	const struct config_mode *modes[] = {&mode, &check_mode, NULL};
 	FILE *sink;
-	int argc = 0, ret;
+	int argc = 0;
 
 	/* a copy with a final NUL, so the last argument ends too */
 	text = malloc(size + 1);
@@ -47,16 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		argv[argc++] = p;
 	argv[argc] = NULL;
 
-	bench_config_mode(&bench, &mode);
-	check_config_mode(&check, &check_mode);
-	ret = config_parse(&cfg, modes, argc, argv, sink, sink);
-	assert(ret == 0 || ret == 1 || ret == -EINVAL);
-	if (ret == 0) {
-		assert(cfg.tcp_port >= 1);
-		assert(cfg.ib_port >= 1);
-		assert(cfg.op_count >= 1 && cfg.op_count <= OPS_MAX);
-		assert(cfg.timeout_sec >= 1);
-	}
+	parse_as_each_program(argc, argv, sink);
 	fclose(sink);
 	free(text);
 	return 0;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The unit tests' way to call config_parse and see what it printed. */
+/* The unit tests' way to call each program's parser and see what it printed. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,32 +9,72 @@
 /* More arguments than any test gives. */
 #define MAX_ARGS 32
 
-struct parse_result parse(const char *first, ...)
+static struct parse_result parse_va(enum program_id program, const char *first,
+				    va_list ap)
 {
-	char *argv[MAX_ARGS + 1] = {(char *)"rdma_rc_example"};
+	char *argv[MAX_ARGS + 1] = {(char *)program_name(program)};
 	struct parse_result r = {0};
-	struct config_mode mode, check_mode;
-	const struct config_mode *modes[] = {&mode, &check_mode, NULL};
+	struct config_tool tool;
 	size_t out_len, err_len;
 	FILE *out = open_memstream(&r.out, &out_len);
 	FILE *err = open_memstream(&r.err, &err_len);
 	const char *arg = first;
-	va_list ap;
 	int argc = 1;
 
-	va_start(ap, first);
 	while (arg && argc < MAX_ARGS) {
 		argv[argc++] = (char *)arg;
 		arg = va_arg(ap, const char *);
 	}
-	va_end(ap);
 	argv[argc] = NULL;
-	/* main's way: the bench and check options beside the flow's */
-	bench_config_mode(&r.bench, &mode);
-	check_config_mode(&r.check, &check_mode);
-	r.ret = config_parse(&r.cfg, modes, argc, argv, out, err);
+	/* Each main's way to parse its command line. */
+	switch (program) {
+	case PROGRAM_RC_EXAMPLE:
+		r.ret = config_parse(&r.cfg, NULL, argc, argv, out, err);
+		break;
+	case PROGRAM_BENCH:
+		r.ret = bench_parse_command_line(&r.cfg, &r.bench, argc, argv,
+						 out, err);
+		break;
+	case PROGRAM_CHECK:
+		check_config_tool(&r.check, &tool);
+		r.ret = config_parse(&r.cfg, &tool, argc, argv, out, err);
+		break;
+	}
 	fclose(out);
 	fclose(err);
+	return r;
+}
+
+struct parse_result parse(const char *first, ...)
+{
+	struct parse_result r;
+	va_list ap;
+
+	va_start(ap, first);
+	r = parse_va(PROGRAM_RC_EXAMPLE, first, ap);
+	va_end(ap);
+	return r;
+}
+
+struct parse_result parse_bench(const char *first, ...)
+{
+	struct parse_result r;
+	va_list ap;
+
+	va_start(ap, first);
+	r = parse_va(PROGRAM_BENCH, first, ap);
+	va_end(ap);
+	return r;
+}
+
+struct parse_result parse_check(const char *first, ...)
+{
+	struct parse_result r;
+	va_list ap;
+
+	va_start(ap, first);
+	r = parse_va(PROGRAM_CHECK, first, ap);
+	va_end(ap);
 	return r;
 }
 

@@ -17,10 +17,13 @@ struct parse_result {
 };
 
 /*
- * Run config_parse on a NULL-terminated list of arguments (after the
- * program name), capturing its help and error output.
+ * Parse a NULL-terminated list of arguments (after the program name) as
+ * rdma_rc_example's main does, capturing its help and error output;
+ * parse_bench and parse_check as rdma_bench's and rdma_check's do.
  */
 struct parse_result parse(const char *first, ...);
+struct parse_result parse_bench(const char *first, ...);
+struct parse_result parse_check(const char *first, ...);
 
 /* Free what parse() captured. */
 void free_result(struct parse_result *r);

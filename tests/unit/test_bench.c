@@ -339,21 +339,23 @@ static void expect_usage_error(struct parse_result r, const char *line)
 	free_result(&r);
 }
 
-static void bench_off_by_default(void **state)
+static void bench_help_needs_no_measurement(void **state)
 {
-	struct parse_result r = parse(NULL);
+	struct parse_result r = parse_bench("--help", (char *)NULL);
 
 	(void)state;
-	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.ret, 1);
 	assert_false(bench_is_on(&r.bench));
-	/* no benchmark: no completion channel unless -e asks */
-	assert_false(bench_sleeps(&r.bench));
+	assert_non_null(
+		strstr(r.out, "usage: rdma_bench lat|bw [options] [SERVER]\n"));
+	assert_non_null(strstr(r.out, "      --op OP "));
+	assert_non_null(strstr(r.out, "      --json FILE "));
 	free_result(&r);
 }
 
 static void bench_lat_defaults_are_perftest_ones(void **state)
 {
-	struct parse_result r = parse("--bench", "lat", (char *)NULL);
+	struct parse_result r = parse_bench("lat", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
@@ -374,7 +376,7 @@ static void bench_lat_defaults_are_perftest_ones(void **state)
 static void bench_bw_defaults_are_perftest_ones(void **state)
 {
 	struct parse_result r =
-		parse("--bench", "bw", "--op", "write", (char *)NULL);
+		parse_bench("bw", "--op", "write", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
@@ -388,10 +390,10 @@ static void bench_bw_defaults_are_perftest_ones(void **state)
 
 static void bench_every_option(void **state)
 {
-	struct parse_result r = parse(
-		"--bench", "bw", "--op", "read", "-s", "4096", "-n", "20",
-		"--tx-depth", "16", "--cq-mod", "4", "--json", "out.json",
-		"--gbps", "--busy-poll", "-t", "30", "server", (char *)NULL);
+	struct parse_result r = parse_bench(
+		"bw", "--op", "read", "-s", "4096", "-n", "20", "--tx-depth",
+		"16", "--cq-mod", "4", "--json", "out.json", "--gbps",
+		"--busy-poll", "-t", "30", "server", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
@@ -413,7 +415,7 @@ static void bench_every_option(void **state)
 static void bench_lat_send_queue_follows_cq_mod(void **state)
 {
 	struct parse_result r =
-		parse("--bench", "lat", "--cq-mod", "8", (char *)NULL);
+		parse_bench("lat", "--cq-mod", "8", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
@@ -421,7 +423,7 @@ static void bench_lat_send_queue_follows_cq_mod(void **state)
 	assert_int_equal(r.bench.tx_depth, 8);
 	assert_int_equal(r.bench.cq_mod, 8);
 	free_result(&r);
-	r = parse("--bench", "lat", "--tx-depth", "4", (char *)NULL);
+	r = parse_bench("lat", "--tx-depth", "4", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.bench.tx_depth, 4);
 	assert_int_equal(r.bench.cq_mod, 4);
@@ -430,7 +432,7 @@ static void bench_lat_send_queue_follows_cq_mod(void **state)
 
 static void bench_all_sizes_are_perftest_ones(void **state)
 {
-	struct parse_result r = parse("--bench", "lat", "-a", (char *)NULL);
+	struct parse_result r = parse_bench("lat", "-a", (char *)NULL);
 	uint32_t sizes[BENCH_MAX_SIZES];
 	size_t n;
 
@@ -446,7 +448,7 @@ static void bench_all_sizes_are_perftest_ones(void **state)
 static void bench_all_sizes_up_to_size(void **state)
 {
 	struct parse_result r =
-		parse("--bench", "bw", "-a", "-s", "5000", (char *)NULL);
+		parse_bench("bw", "-a", "-s", "5000", (char *)NULL);
 	uint32_t sizes[BENCH_MAX_SIZES];
 	size_t n;
 
@@ -462,7 +464,7 @@ static void bench_all_sizes_up_to_size(void **state)
 static void bench_atomics_are_eight_bytes(void **state)
 {
 	struct parse_result r =
-		parse("--bench", "bw", "--op", "fetch_add", "-a", (char *)NULL);
+		parse_bench("bw", "--op", "fetch_add", "-a", (char *)NULL);
 	uint32_t sizes[BENCH_MAX_SIZES];
 
 	(void)state;
@@ -475,7 +477,7 @@ static void bench_atomics_are_eight_bytes(void **state)
 static void bench_cq_mod_follows_a_small_tx_depth(void **state)
 {
 	struct parse_result r =
-		parse("--bench", "bw", "--tx-depth", "8", (char *)NULL);
+		parse_bench("bw", "--tx-depth", "8", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
@@ -489,18 +491,18 @@ static void bench_cq_mod_follows_a_small_tx_depth(void **state)
  */
 static void bench_region_halves_are_64k(void **state)
 {
-	struct parse_result r = parse("--bench", "lat", (char *)NULL);
+	struct parse_result r = parse_bench("lat", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(bench_half_size(&r.bench), 65536);
 	assert_int_equal(bench_region_size(&r.bench, 100), 131072);
 	free_result(&r);
-	r = parse("--bench", "bw", "-s", "65537", (char *)NULL);
+	r = parse_bench("bw", "-s", "65537", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(bench_half_size(&r.bench), 131072);
 	free_result(&r);
-	r = parse("--bench", "bw", "-a", (char *)NULL);
+	r = parse_bench("bw", "-a", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(bench_region_size(&r.bench, 100), 16u << 20);
 	free_result(&r);
@@ -512,23 +514,22 @@ static void bench_region_halves_are_64k(void **state)
  */
 static void bench_rx_depth_covers_the_send_window(void **state)
 {
-	struct parse_result r =
-		parse("--bench", "bw", "-n", "100", (char *)NULL);
+	struct parse_result r = parse_bench("bw", "-n", "100", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(bench_rx_depth(&r.bench), 100);
 	free_result(&r);
-	r = parse("--bench", "bw", "-n", "100000", (char *)NULL);
+	r = parse_bench("bw", "-n", "100000", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(bench_rx_depth(&r.bench), 8192);
 	free_result(&r);
-	r = parse("--bench", "bw", "-n", "100000", "--tx-depth", "8192",
-		  (char *)NULL);
+	r = parse_bench("bw", "-n", "100000", "--tx-depth", "8192",
+			(char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(bench_rx_depth(&r.bench), 8192 + BENCH_RX_REFILL);
 	free_result(&r);
-	r = parse("--bench", "bw", "--op", "write", (char *)NULL);
+	r = parse_bench("bw", "--op", "write", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(bench_rx_depth(&r.bench), 0);
 	free_result(&r);
@@ -538,60 +539,65 @@ static void bench_bad_values(void **state)
 {
 	(void)state;
 	expect_usage_error(
-		parse("--bench", "fast", (char *)NULL),
-		"rdma_rc_example: invalid --bench value 'fast' (expected lat or bw)\n");
+		parse_bench("fast", (char *)NULL),
+		"rdma_bench: unknown measurement 'fast' (expected lat or bw first: rdma_bench lat|bw [options] [SERVER])\n");
 	expect_usage_error(
-		parse("--bench", "lat", "--op", "atomic", (char *)NULL),
-		"rdma_rc_example: invalid --op value 'atomic' (expected send, write, read, write_imm, fetch_add or cmp_swap)\n");
+		parse_bench("-s", "64", (char *)NULL),
+		"rdma_bench: no measurement given (expected lat or bw first: rdma_bench lat|bw [options] [SERVER])\n");
 	expect_usage_error(
-		parse("--bench", "lat", "-s", "0", (char *)NULL),
-		"rdma_rc_example: invalid --size value '0' (expected a number from 1 to 8388608)\n");
+		parse_bench("lat", "--op", "atomic", (char *)NULL),
+		"rdma_bench: invalid --op value 'atomic' (expected send, write, read, write_imm, fetch_add or cmp_swap)\n");
 	expect_usage_error(
-		parse("--bench", "lat", "-s", "8388609", (char *)NULL),
-		"rdma_rc_example: invalid --size value '8388609' (expected a number from 1 to 8388608)\n");
+		parse_bench("lat", "-s", "0", (char *)NULL),
+		"rdma_bench: invalid --size value '0' (expected a number from 1 to 8388608)\n");
 	expect_usage_error(
-		parse("--bench", "lat", "-s", "4k", (char *)NULL),
-		"rdma_rc_example: invalid --size value '4k' (expected a number from 1 to 8388608)\n");
+		parse_bench("lat", "-s", "8388609", (char *)NULL),
+		"rdma_bench: invalid --size value '8388609' (expected a number from 1 to 8388608)\n");
 	expect_usage_error(
-		parse("--bench", "lat", "-n", "4", (char *)NULL),
-		"rdma_rc_example: invalid --iters value '4' (expected a number from 5 to 10000000)\n");
+		parse_bench("lat", "-s", "4k", (char *)NULL),
+		"rdma_bench: invalid --size value '4k' (expected a number from 1 to 8388608)\n");
 	expect_usage_error(
-		parse("--bench", "bw", "--tx-depth", "0", (char *)NULL),
-		"rdma_rc_example: invalid --tx-depth value '0' (expected a number from 1 to 8192)\n");
+		parse_bench("lat", "-n", "4", (char *)NULL),
+		"rdma_bench: invalid --iters value '4' (expected a number from 5 to 10000000)\n");
 	expect_usage_error(
-		parse("--bench", "bw", "--cq-mod", "-1", (char *)NULL),
-		"rdma_rc_example: invalid --cq-mod value '-1' (expected a number from 1 to 8192)\n");
+		parse_bench("bw", "--tx-depth", "0", (char *)NULL),
+		"rdma_bench: invalid --tx-depth value '0' (expected a number from 1 to 8192)\n");
 	expect_usage_error(
-		parse("--bench", "bw", "--json", "", (char *)NULL),
-		"rdma_rc_example: invalid --json value '' (expected a file name)\n");
+		parse_bench("bw", "--cq-mod", "-1", (char *)NULL),
+		"rdma_bench: invalid --cq-mod value '-1' (expected a number from 1 to 8192)\n");
+	expect_usage_error(
+		parse_bench("bw", "--json", "", (char *)NULL),
+		"rdma_bench: invalid --json value '' (expected a file name)\n");
 }
 
 static void bench_bad_combinations(void **state)
 {
 	(void)state;
+	/* the manual's program has no benchmark options */
+	expect_usage_error(parse("-s", "64", (char *)NULL),
+			   "rdma_rc_example: unknown option '-s'\n");
+	expect_usage_error(parse("-n", "10", (char *)NULL),
+			   "rdma_rc_example: unknown option '-n'\n");
 	expect_usage_error(
-		parse("-s", "64", (char *)NULL),
-		"rdma_rc_example: option --size needs --bench lat|bw\n");
+		parse_bench("lat", "-a", "-s", "1", (char *)NULL),
+		"rdma_bench: invalid --size value '1' with --all-sizes (the sizes start at 2)\n");
 	expect_usage_error(
-		parse("--op", "read", "-n", "10", (char *)NULL),
-		"rdma_rc_example: option --op needs --bench lat|bw\n");
+		parse_bench("lat", "--op", "cmp_swap", "-s", "16",
+			    (char *)NULL),
+		"rdma_bench: invalid --size value '16' for --op cmp_swap (atomics move exactly 8 bytes)\n");
 	expect_usage_error(
-		parse("--bench", "lat", "-a", "-s", "1", (char *)NULL),
-		"rdma_rc_example: invalid --size value '1' with --all-sizes (the sizes start at 2)\n");
+		parse_bench("bw", "--tx-depth", "8", "--cq-mod", "16",
+			    (char *)NULL),
+		"rdma_bench: invalid --cq-mod value '16' (more than --tx-depth 8: the send queue would fill before a completion)\n");
+	/* a long-only option's val is a number: the line names it as typed */
 	expect_usage_error(
-		parse("--bench", "lat", "--op", "cmp_swap", "-s", "16",
-		      (char *)NULL),
-		"rdma_rc_example: invalid --size value '16' for --op cmp_swap (atomics move exactly 8 bytes)\n");
+		parse_bench("bw", "--gbps=1", (char *)NULL),
+		"rdma_bench: option '--gbps=1': --gbps takes no value\n");
+	expect_usage_error(parse("--busy-poll", (char *)NULL),
+			   "rdma_rc_example: unknown option '--busy-poll'\n");
 	expect_usage_error(
-		parse("--bench", "bw", "--tx-depth", "8", "--cq-mod", "16",
-		      (char *)NULL),
-		"rdma_rc_example: invalid --cq-mod value '16' (more than --tx-depth 8: the send queue would fill before a completion)\n");
-	expect_usage_error(
-		parse("--busy-poll", (char *)NULL),
-		"rdma_rc_example: option --busy-poll needs --bench lat|bw\n");
-	expect_usage_error(
-		parse("--bench", "lat", "-e", "--busy-poll", (char *)NULL),
-		"rdma_rc_example: options -e and --busy-poll contradict (sleep on the completion channel, or never)\n");
+		parse_bench("lat", "-e", "--busy-poll", (char *)NULL),
+		"rdma_bench: options -e and --busy-poll contradict (sleep on the completion channel, or never)\n");
 }
 
 static void bench_needs_rc(void **state)
@@ -599,11 +605,10 @@ static void bench_needs_rc(void **state)
 	struct parse_result r;
 
 	(void)state;
-	expect_usage_error(
-		parse("--bench", "lat", "-c", "ud", (char *)NULL),
-		"rdma_rc_example: option --bench runs over RC, not --connection UD\n");
+	expect_usage_error(parse_bench("lat", "-c", "ud", (char *)NULL),
+			   "rdma_bench: runs over RC, not --connection UD\n");
 	/* RDMA_CM connects the same RC QP: how iWARP devices connect */
-	r = parse("--bench", "bw", "-R", "--op", "read", (char *)NULL);
+	r = parse_bench("bw", "-R", "--op", "read", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_true(r.cfg.use_rdma_cm);
 	assert_string_equal(r.err, "");
@@ -1058,7 +1063,7 @@ static void json_has_test_info_and_schema(void **state)
 	expect_in(buf, "{\"schema_version\": 2, \"mode\": \"lat\"");
 	expect_in(
 		buf,
-		"\"test_info\": {\"program\": \"rdma_rc_example\", \"version\": \"");
+		"\"test_info\": {\"program\": \"rdma_bench\", \"version\": \"");
 	expect_in(
 		buf,
 		"\"device\": \"rxe0\", \"port\": 1, \"link_layer\": \"Ethernet\", \"path_mtu\": 1024, \"gid_index\": 1, \"gid_type\": \"RoCE v2\", \"transport\": \"RC\", \"tx_depth\": 1, \"cq_mod\": 1, \"max_inline\": 236, ");
@@ -1101,12 +1106,12 @@ static void json_path_unwritable_is_refused(void **state)
 {
 	(void)state;
 	expect_usage_error(
-		parse("--bench", "lat", "--json", "/nonexistent/dir/out.json",
-		      "host", (char *)NULL),
-		"rdma_rc_example: invalid --json value '/nonexistent/dir/out.json' (cannot write it: No such file or directory)\n");
+		parse_bench("lat", "--json", "/nonexistent/dir/out.json",
+			    "host", (char *)NULL),
+		"rdma_bench: invalid --json value '/nonexistent/dir/out.json' (cannot write it: No such file or directory)\n");
 	expect_usage_error(
-		parse("--bench", "lat", "--json", "/tmp", "host", (char *)NULL),
-		"rdma_rc_example: invalid --json value '/tmp' (cannot write it: Is a directory)\n");
+		parse_bench("lat", "--json", "/tmp", "host", (char *)NULL),
+		"rdma_bench: invalid --json value '/tmp' (cannot write it: Is a directory)\n");
 }
 
 int main(void)
@@ -1129,7 +1134,7 @@ int main(void)
 		cmocka_unit_test(tick_rate_from_two_readings),
 		cmocka_unit_test(ticks_to_ns_keeps_missing_times),
 		cmocka_unit_test(ticks_keep_a_steady_rate),
-		cmocka_unit_test(bench_off_by_default),
+		cmocka_unit_test(bench_help_needs_no_measurement),
 		cmocka_unit_test(bench_lat_defaults_are_perftest_ones),
 		cmocka_unit_test(bench_bw_defaults_are_perftest_ones),
 		cmocka_unit_test(bench_every_option),

@@ -20,13 +20,13 @@
 #include "config.h"
 #include "parse_args.h"
 
-static void check_off_by_default(void **state)
+static void check_defaults(void **state)
 {
-	struct parse_result r = parse(NULL);
+	struct parse_result r = parse_check(NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
-	assert_false(check_is_on(&r.check));
+	assert_int_equal(r.cfg.program, PROGRAM_CHECK);
 	assert_false(r.check.pair);
 	assert_null(r.cfg.json_path);
 	free_result(&r);
@@ -34,15 +34,14 @@ static void check_off_by_default(void **state)
 
 static void check_alone_client_and_server(void **state)
 {
-	struct parse_result alone = parse("--check", (char *)NULL);
+	struct parse_result alone = parse_check((char *)NULL);
 	struct parse_result server =
-		parse("--check", "--pair", "-p", "19981", (char *)NULL);
-	struct parse_result client = parse("--check", "--json", "c.json", "-g",
-					   "1", "host", (char *)NULL);
+		parse_check("--pair", "-p", "19981", (char *)NULL);
+	struct parse_result client = parse_check("--json", "c.json", "-g", "1",
+						 "host", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(alone.ret, 0);
-	assert_true(check_is_on(&alone.check));
 	assert_false(alone.check.pair);
 	assert_null(alone.cfg.server_name);
 	assert_int_equal(server.ret, 0);
@@ -69,35 +68,39 @@ static void expect_refused(struct parse_result r, const char *line)
 static void check_bad_combinations(void **state)
 {
 	(void)state;
-	expect_refused(
-		parse("--check", "--bench", "lat", (char *)NULL),
-		"rdma_rc_example: options --bench lat|bw and --check cannot be given together\n");
+	expect_refused(parse_check("--bench", "lat", (char *)NULL),
+		       "rdma_check: unknown option '--bench'\n");
 	expect_refused(parse("--pair", (char *)NULL),
-		       "rdma_rc_example: option --pair needs --check\n");
+		       "rdma_rc_example: unknown option '--pair'\n");
 	expect_refused(
-		parse("--check", "--pair", "host", (char *)NULL),
-		"rdma_rc_example: option --pair makes this side the server: give it no SERVER\n");
+		parse_check("--pair", "host", (char *)NULL),
+		"rdma_check: option --pair makes this side the server: give it no SERVER\n");
+	expect_refused(parse_check("-c", "ud", (char *)NULL),
+		       "rdma_check: checks RC, not --connection UD\n");
+	expect_refused(parse("--json", "x.json", (char *)NULL),
+		       "rdma_rc_example: unknown option '--json'\n");
 	expect_refused(
-		parse("--check", "-c", "ud", (char *)NULL),
-		"rdma_rc_example: option --check checks RC, not --connection UD\n");
-	expect_refused(
-		parse("--json", "x.json", (char *)NULL),
-		"rdma_rc_example: option --json needs --bench lat|bw or --check\n");
-	expect_refused(
-		parse("--check", "--json", "", (char *)NULL),
-		"rdma_rc_example: invalid --json value '' (expected a file name)\n");
+		parse_check("--json", "", (char *)NULL),
+		"rdma_check: invalid --json value '' (expected a file name)\n");
 }
 
 static void check_help_lists_the_mode(void **state)
 {
-	struct parse_result r = parse("--help", (char *)NULL);
+	struct parse_result r = parse_check("--help", (char *)NULL);
+	struct parse_result example = parse("--help", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 1);
-	assert_non_null(strstr(r.out, "\ncheck mode (docs/check.md):\n"));
+	assert_non_null(strstr(
+		r.out, "usage: rdma_check [options] [--pair | SERVER]\n"));
 	assert_non_null(strstr(r.out, "      --pair "));
 	assert_non_null(strstr(r.out, "      --json FILE "));
+	/* the manual's program has neither */
+	assert_int_equal(example.ret, 1);
+	assert_null(strstr(example.out, "--pair"));
+	assert_null(strstr(example.out, "--json"));
 	free_result(&r);
+	free_result(&example);
 }
 
 /* What the report printed, into a string the test frees. */
@@ -229,7 +232,7 @@ static void op_failures_name_the_cause(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(check_off_by_default),
+		cmocka_unit_test(check_defaults),
 		cmocka_unit_test(check_alone_client_and_server),
 		cmocka_unit_test(check_bad_combinations),
 		cmocka_unit_test(check_help_lists_the_mode),

@@ -69,6 +69,21 @@ static struct device_needs needs_of(struct parse_result *r)
 		free_result(&r_);                                          \
 	} while (0)
 
+/* The same for rdma_bench's command line (the measurement first). */
+#define expect_bench_refusal(caps, want, line, ...)                       \
+	do {                                                              \
+		struct parse_result r_ =                                  \
+			parse_bench(__VA_ARGS__, (char *)NULL);           \
+		struct device_needs n_ = needs_of(&r_);                   \
+		char got_[DEVICE_REFUSAL_MAX];                            \
+		int ret_ = device_refusal(caps, &n_, got_, sizeof(got_)); \
+                                                                          \
+		if (ret_ != (want) || strcmp(got_, line) != 0)            \
+			fail_msg("expected %d and '%s', got %d and '%s'", \
+				 want, line, ret_, got_);                 \
+		free_result(&r_);                                         \
+	} while (0)
+
 static void rxe_runs_every_lesson(void **state)
 {
 	(void)state;
@@ -78,7 +93,7 @@ static void rxe_runs_every_lesson(void **state)
 	expect_refusal(&rxe_like, 0, "", "-R", "-o", "send_imm,rnr");
 	expect_refusal(&rxe_like, 0, "", "-c", "uc");
 	expect_refusal(&rxe_like, 0, "", "-c", "ud");
-	expect_refusal(&rxe_like, 0, "", "--bench", "lat", "--op", "fetch_add");
+	expect_bench_refusal(&rxe_like, 0, "", "lat", "--op", "fetch_add");
 }
 
 static void siw_needs_rdma_cm(void **state)
@@ -89,15 +104,14 @@ static void siw_needs_rdma_cm(void **state)
 		"failed to use device siw0 without -R: transport_type IBV_TRANSPORT_IWARP, and iWARP connects QPs only through RDMA_CM: add -R",
 		"-d", "siw0");
 	/* the benchmark as well */
-	expect_refusal(
+	expect_bench_refusal(
 		&siw_like, -EPROTONOSUPPORT,
 		"failed to use device siw0 without -R: transport_type IBV_TRANSPORT_IWARP, and iWARP connects QPs only through RDMA_CM: add -R",
-		"--bench", "bw", "--op", "write");
+		"bw", "--op", "write");
 	/* the manual's flow, SEND, READ and WRITE, with -R: it fits */
 	expect_refusal(&siw_like, 0, "", "-R");
 	expect_refusal(&siw_like, 0, "", "-R", "-e", "-o", "send,read,write");
-	expect_refusal(&siw_like, 0, "", "-R", "--bench", "lat", "--op",
-		       "read");
+	expect_bench_refusal(&siw_like, 0, "", "lat", "-R", "--op", "read");
 }
 
 static void siw_refuses_what_iwarp_lacks(void **state)
@@ -127,14 +141,14 @@ static void siw_refuses_what_iwarp_lacks(void **state)
 		&siw_like, -EOPNOTSUPP,
 		"failed to run operation rnr on device siw0: device_cap_flags without IBV_DEVICE_RC_RNR_NAK_GEN, no RNR NAK (Operation not supported)",
 		"-R", "-o", "rnr");
-	expect_refusal(
+	expect_bench_refusal(
 		&siw_like, -EOPNOTSUPP,
-		"failed to run --bench --op fetch_add on device siw0: atomic_cap IBV_ATOMIC_NONE, no remote atomics (Operation not supported)",
-		"-R", "--bench", "lat", "--op", "fetch_add");
-	expect_refusal(
+		"failed to run rdma_bench --op fetch_add on device siw0: atomic_cap IBV_ATOMIC_NONE, no remote atomics (Operation not supported)",
+		"lat", "-R", "--op", "fetch_add");
+	expect_bench_refusal(
 		&siw_like, -EOPNOTSUPP,
-		"failed to run --bench --op write_imm on device siw0: transport_type IBV_TRANSPORT_IWARP, whose SEND and RDMA WRITE carry no immediate data (Operation not supported)",
-		"-R", "--bench", "bw", "--op", "write_imm");
+		"failed to run rdma_bench --op write_imm on device siw0: transport_type IBV_TRANSPORT_IWARP, whose SEND and RDMA WRITE carry no immediate data (Operation not supported)",
+		"bw", "-R", "--op", "write_imm");
 }
 
 /* UC and UD first: adding -R would not help (-R is RC only). */

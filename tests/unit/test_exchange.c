@@ -190,14 +190,47 @@ static void test_match(void **state)
 	const char *why = NULL;
 
 	(void)state;
-	assert_int_equal(qp_info_match(&local, &remote, NULL, &why), 0);
+	assert_int_equal(qp_info_match(&local, &remote, &why), 0);
 	remote.ops[2] = OP_READ;
-	assert_int_equal(qp_info_match(&local, &remote, NULL, &why), -EPROTO);
+	assert_int_equal(qp_info_match(&local, &remote, &why), -EPROTO);
 	assert_non_null(strstr(why, "operations"));
 	remote = sample();
 	remote.op_count = 2;
 	remote.ops[2] = 0;
-	assert_int_equal(qp_info_match(&local, &remote, NULL, &why), -EPROTO);
+	assert_int_equal(qp_info_match(&local, &remote, &why), -EPROTO);
+}
+
+/*
+ * Each program sends its own magic number: the message says who sent it,
+ * and a peer running another program is refused with both names.
+ */
+static void test_program_identity(void **state)
+{
+	uint8_t wire[QP_INFO_WIRE_SIZE];
+	struct qp_info local = sample(), remote = sample(), decoded;
+	const char *why = NULL;
+
+	(void)state;
+	remote.program = PROGRAM_BENCH;
+	qp_info_encode(&remote, wire);
+	assert_int_equal(wire[0] << 24 | wire[1] << 16 | wire[2] << 8 | wire[3],
+			 QP_INFO_MAGIC_BENCH);
+	assert_int_equal(qp_info_decode(wire, sizeof(wire), &decoded, &why), 0);
+	assert_int_equal(decoded.program, PROGRAM_BENCH);
+	assert_int_equal(qp_info_match(&local, &decoded, &why), -EPROTO);
+	assert_string_equal(
+		why,
+		"the peer runs rdma_bench, this side rdma_rc_example: run the same program on both sides");
+	local.program = PROGRAM_CHECK;
+	assert_int_equal(qp_info_match(&local, &decoded, &why), -EPROTO);
+	assert_string_equal(
+		why,
+		"the peer runs rdma_bench, this side rdma_check: run the same program on both sides");
+	/* A magic number of none of the three: not ours at all. */
+	wire[3] = 'Z';
+	assert_int_equal(qp_info_decode(wire, sizeof(wire), &decoded, &why),
+			 -EPROTO);
+	assert_non_null(strstr(why, "wrong magic number"));
 }
 
 /* RoCE v2 GIDs: 192.0.2.1 as ::ffff:192.0.2.1, and an IPv6 link-local. */
@@ -256,6 +289,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_magic_and_version),
 		cmocka_unit_test(test_bad_fields),
 		cmocka_unit_test(test_match),
+		cmocka_unit_test(test_program_identity),
 		cmocka_unit_test(test_match_path),
 	};
 

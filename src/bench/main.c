@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rdma_bench: what perftest's ib_*_lat and ib_*_bw measure, measured the
+ * same way, on an RC QP that the manual's steps (src/) connect, over the
+ * TCP exchange or with -R through RDMA_CM.
+ *
+ *   rdma_bench lat|bw [options]            the server: waits for one client
+ *   rdma_bench lat|bw [options] SERVER     the client
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "cm/cm.h"
+#include "common/interrupt.h"
+#include "config.h"
+#include "qp.h"
+#include "resources.h"
+#include "sock.h"
+
+/* Exit statuses. */
+#define EXIT_PASSED 0
+#define EXIT_FAILED 1
+#define EXIT_USAGE  2
+
+/* What the resources must hold for @bc: the benchmark's queues and region. */
+static void plan_sizes(const struct config *cfg, const struct bench_config *bc,
+		       struct resources_sizes *sizes)
+{
+	resources_default_sizes(sizes, cfg);
+	bench_size_resources(bc, sizes);
+}
+
+/* -R: RDMA_CM connects the QP; the TCP connection carries the syncs. */
+static int bench_over_cm(const struct config *cfg,
+			 const struct bench_config *bc,
+			 const struct resources_sizes *sizes)
+{
+	struct connection conn;
+	struct resources res;
+	int sock, ret, destroy_ret;
+	struct cm cm;
+
+	ret = cm_open(&cm, cfg, &sizes->needs);
+	if (ret)
+		return ret;
+	ret = sock_connect(cfg, &sock);
+	if (ret)
+		goto close_cm;
+	ret = cm_connect_qp(&cm, &res, cfg, sizes, sock, &conn);
+	if (ret)
+		goto close_sock;
+	ret = bench_run(cfg, bc, &res, &conn, sock);
+	cm_disconnect(&cm);
+	destroy_ret = resources_destroy(&res);
+	if (!ret)
+		ret = destroy_ret;
+close_sock:
+	close(sock);
+close_cm:
+	cm_close(&cm);
+	return ret;
+}
+
+/* The manual's steps 1-8 over the TCP exchange, the benchmark as step 9. */
+static int bench_over_tcp(const struct config *cfg,
+			  const struct bench_config *bc,
+			  const struct resources_sizes *sizes)
+{
+	struct connection conn;
+	struct resources res;
+	int sock, ret, destroy_ret;
+
+	ret = resources_create(&res, cfg, sizes);
+	if (ret)
+		return ret;
+	ret = sock_connect(cfg, &sock);
+	if (ret)
+		goto destroy_resources;
+	ret = connect_qp(&res, cfg, sock, &conn);
+	if (!ret)
+		ret = bench_run(cfg, bc, &res, &conn, sock);
+	close(sock);
+destroy_resources:
+	destroy_ret = resources_destroy(&res);
+	return ret ? ret : destroy_ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct resources_sizes sizes;
+	struct bench_config bench;
+	struct config cfg;
+	int ret;
+
+	/* Each size's line shows up as it is measured, also in a pipe. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ret = bench_parse_command_line(&cfg, &bench, argc, argv, stdout,
+				       stderr);
+	if (ret)
+		return ret > 0 ? EXIT_PASSED : EXIT_USAGE;
+	plan_sizes(&cfg, &bench, &sizes);
+	ret = interrupt_install();
+	if (!ret)
+		ret = cfg.use_rdma_cm ? bench_over_cm(&cfg, &bench, &sizes)
+				      : bench_over_tcp(&cfg, &bench, &sizes);
+	if (ret && interrupted())
+		fprintf(stderr,
+			BENCH_PROGRAM ": stopped by %s, resources freed\n",
+			interrupt_signal_name());
+	printf("\ntest result is %d\n", ret);
+	return ret ? EXIT_FAILED : EXIT_PASSED;
+}
