@@ -5,42 +5,38 @@
 #include <infiniband/verbs.h>
 
 #include "post.h"
+#include "common/cq_wait.h"
 #include "common/trace.h"
 
 /* Room for the line completion_failure_line writes. */
 #define COMPLETION_LINE_MAX 512
 
 /*
- * The wait poll_completion makes, without judging what arrived: one
- * completion into *@wc, whatever its status, within @timeout_ms. Busy polls,
- * or sleeps on the completion channel when @cq was created with one; either
- * way prints the async events that arrive meanwhile. 0, or after one line a
- * negative errno: -ETIMEDOUT, -EINTR on SIGINT or SIGTERM, -EIO if polling
- * failed or the device went away, or what a failed verbs call returned.
- */
-int wait_completion(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc,
-		    const struct trace *tr);
-
-/*
- * Poll @cq for one completion, for at most @timeout_ms. Succeeds only if it
- * arrived, its status is IBV_WC_SUCCESS and its opcode is @expected; the
- * completion is copied to *@wc when @wc is not NULL. A failed status
- * returns -EHOSTUNREACH for retry exceeded (no acknowledgement: no path),
- * -EAGAIN for RNR retry exceeded, -EACCES for a remote access error, -EIO
- * for any other, after the line of completion_failure_line; -EPROTO for
- * another opcode; the wait's own errors as wait_completion.
+ * The manual's poll_completion: look at @cq with ibv_poll_cq until one
+ * completion arrives, for at most @timeout_ms (between two looks,
+ * cq_wait_next busy polls or sleeps on the completion channel when @cq was
+ * created with one, and prints the async events). Succeeds only if its
+ * status is IBV_WC_SUCCESS and its opcode is @expected; the completion is
+ * copied to *@wc when @wc is not NULL. @posted: the send request waited
+ * for, which the failure line names (its opcode, remote address and rkey);
+ * NULL for a receive or a bind. A failed status returns -EHOSTUNREACH for
+ * retry exceeded (no acknowledgement: no path), -EAGAIN for RNR retry
+ * exceeded, -EACCES for a remote access error, -EIO for any other, after
+ * the line of completion_failure_line; -EPROTO for another opcode; a wait
+ * that ended, as completion_wait_failed.
  */
 int poll_completion(struct ibv_cq *cq, int timeout_ms,
+		    const struct send_request *posted,
 		    enum ibv_wc_opcode expected, struct ibv_wc *wc,
 		    const struct trace *tr);
 
 /*
- * poll_completion for the send request @posted, with the completion's
- * line naming it (its opcode, remote address and rkey) if it fails.
+ * A wait for a completion (@ret from cq_wait or cq_wait_next) that ended
+ * without one: the line for -ETIMEDOUT (after @timeout_ms) and for -EINTR
+ * (SIGINT or SIGTERM); any other error already had its line. Returns
+ * @ret. For the operations that judge a failed completion themselves.
  */
-int poll_send_completion(struct ibv_cq *cq, int timeout_ms,
-			 const struct send_request *posted,
-			 enum ibv_wc_opcode expected, const struct trace *tr);
+int completion_wait_failed(int ret, int timeout_ms);
 
 /*
  * Pure, unit tested: the one line (no newline) for a failed completion

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Step 9 of the manual, second half: poll the CQ for a completion (poll_completion). */
+/* Step 9 of the manual, second half: poll the CQ for a completion. */
 #include <errno.h>
 #include <stdbool.h>
 #include <inttypes.h>
@@ -116,44 +116,27 @@ void completion_failure_line(char *buf, size_t len, const struct ibv_wc *wc,
 	"UDP port 4791 closed by a firewall, a netdev MTU below the path "   \
 	"MTU, no route to its GID)"
 
-static int report_timeout(int timeout_ms)
+int completion_wait_failed(int ret, int timeout_ms)
 {
-	fprintf(stderr, "failed to get a completion within %d ms: %s; %s\n",
-		timeout_ms, strerror(ETIMEDOUT), COMPLETION_TIMEOUT_HINT);
-	return -ETIMEDOUT;
-}
-
-/* SIGINT or SIGTERM came in while waiting: stop, the caller unwinds. */
-static int report_interrupted(void)
-{
-	fprintf(stderr, "failed to get a completion: %s\n", strerror(EINTR));
-	return -EINTR;
-}
-
-int wait_completion(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc,
-		    const struct trace *tr)
-{
-	int ret = cq_wait(cq, timeout_ms, wc, tr);
-
 	if (ret == -ETIMEDOUT)
-		return report_timeout(timeout_ms);
+		fprintf(stderr,
+			"failed to get a completion within %d ms: %s; %s\n",
+			timeout_ms, strerror(ETIMEDOUT),
+			COMPLETION_TIMEOUT_HINT);
+	/* SIGINT or SIGTERM came in while waiting: the caller unwinds. */
 	if (ret == -EINTR)
-		return report_interrupted();
+		fprintf(stderr, "failed to get a completion: %s\n",
+			strerror(EINTR));
 	return ret;
 }
 
-/* Wait for one completion and judge it: see poll_completion. */
-static int poll_one(struct ibv_cq *cq, int timeout_ms,
-		    const struct send_request *posted,
-		    enum ibv_wc_opcode expected, struct ibv_wc *wc,
-		    const struct trace *tr)
+/* Judge the completion that arrived: see poll_completion. */
+static int check_completion(const struct ibv_wc *wc,
+			    const struct send_request *posted,
+			    enum ibv_wc_opcode expected, const struct trace *tr)
 {
 	char line[COMPLETION_LINE_MAX];
-	int ret;
 
-	ret = wait_completion(cq, timeout_ms, wc, tr);
-	if (ret)
-		return ret;
 	if (wc->status != IBV_WC_SUCCESS) {
 		completion_failure_line(line, sizeof(line), wc, posted,
 					expected);
@@ -177,19 +160,24 @@ static int poll_one(struct ibv_cq *cq, int timeout_ms,
 }
 
 int poll_completion(struct ibv_cq *cq, int timeout_ms,
+		    const struct send_request *posted,
 		    enum ibv_wc_opcode expected, struct ibv_wc *wc,
 		    const struct trace *tr)
 {
+	struct cq_waiter wait;
 	struct ibv_wc local;
+	int n, ret;
 
-	return poll_one(cq, timeout_ms, NULL, expected, wc ? wc : &local, tr);
-}
-
-int poll_send_completion(struct ibv_cq *cq, int timeout_ms,
-			 const struct send_request *posted,
-			 enum ibv_wc_opcode expected, const struct trace *tr)
-{
-	struct ibv_wc wc;
-
-	return poll_one(cq, timeout_ms, posted, expected, &wc, tr);
+	if (!wc)
+		wc = &local;
+	/* Look at the CQ; while it is empty, wait as cq_wait_next says. */
+	cq_wait_start(&wait, cq, timeout_ms, tr);
+	while (!(ret = cq_wait_next(&wait))) {
+		n = ibv_poll_cq(cq, 1, wc);
+		if (n > 0)
+			return check_completion(wc, posted, expected, tr);
+		if (n < 0)
+			return cq_poll_failed(n);
+	}
+	return completion_wait_failed(ret, timeout_ms);
 }

@@ -2,29 +2,59 @@
 #ifndef CQ_WAIT_H
 #define CQ_WAIT_H
 
+#include <stdbool.h>
+
 #include <infiniband/verbs.h>
 
 #include "common/trace.h"
 
 /*
- * One completion into *@wc, whatever its status, within @timeout_ms. Busy
- * polls, or sleeps on the completion channel when @cq was created with one
- * (read only once poll() finds it readable); either way prints the async
- * events that arrive meanwhile, so the context's async fd must be
- * non-blocking (async_events_init). 0; -ETIMEDOUT,
- * or -EINTR on SIGINT or SIGTERM, for the caller to report; or after one
- * line -EIO if polling failed or the device went away, or what a failed
+ * One wait for a completion on a CQ, between the caller's looks at it
+ * (ibv_poll_cq): the deadline, and on a CQ made with a completion channel
+ * whether it is armed for an event.
+ */
+struct cq_waiter {
+	struct ibv_cq *cq;
+	const struct trace *tr;
+	long long deadline; /* now_ms() + the timeout */
+	unsigned int looks; /* looks at the CQ so far, all found it empty */
+	bool armed;	    /* an event was asked for and has not come yet */
+};
+
+/* Start a wait on @cq of at most @timeout_ms, from now. */
+void cq_wait_start(struct cq_waiter *w, struct ibv_cq *cq, int timeout_ms,
+		   const struct trace *tr);
+
+/*
+ * Before each look at the CQ, the first one and each after an empty one:
+ * 0 to look (now, or after sleeping on the completion channel until it
+ * said a completion came). Busy polls, or sleeps on the completion channel
+ * when the CQ has one (read only once poll() finds it readable); either way
+ * prints the async events that arrive meanwhile, so the context's async fd
+ * must be non-blocking (async_events_init). Stops with -ETIMEDOUT once the
+ * deadline passed, or -EINTR on SIGINT or SIGTERM, for the caller to report;
+ * or after one line with -EIO if the device went away, or what a failed
  * verbs call returned.
+ */
+int cq_wait_next(struct cq_waiter *w);
+
+/* ibv_poll_cq returned @n < 0: say so in one line; -EIO. */
+int cq_poll_failed(int n);
+
+/*
+ * One completion into *@wc, whatever its status, within @timeout_ms: looks
+ * at @cq with ibv_poll_cq as cq_wait_next allows. 0, or what cq_wait_next
+ * stopped with, or -EIO if polling failed.
  */
 int cq_wait(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc,
 	    const struct trace *tr);
 
 /*
- * The two steps of sleeping on @cq's completion channel, for waits of their
- * own (the benchmark's). arm_cq asks for an event on the next completion of
- * any kind; take_cq_event takes one event off the non-blocking channel, if
- * one is there (0 also when none is), and acknowledges it. 0 or a negative
- * errno, after one line.
+ * The two steps of sleeping on @cq's completion channel, also for waits of
+ * their own (the benchmark's). arm_cq asks for an event on the next
+ * completion of any kind; take_cq_event takes one event off the
+ * non-blocking channel, if one is there (0 also when none is), and
+ * acknowledges it. 0 or a negative errno, after one line.
  */
 int arm_cq(struct ibv_cq *cq);
 int take_cq_event(struct ibv_cq *cq, const struct trace *tr);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Moving the messages: post_receive / post_send on the UD QP,
- * poll_completion with a timeout, and the sender's and receiver's loops.
+ * waiting for their completions (cq_wait), and the sender's and receiver's
+ * loops.
  */
 #ifndef MC_XFER_H
 #define MC_XFER_H
@@ -9,6 +10,7 @@
 #include <stddef.h>
 #include <infiniband/verbs.h>
 
+#include "common/cq_wait.h"
 #include "mc/mc_cm.h"
 #include "mc/mc_config.h"
 #include "mc/mc_resources.h"
@@ -20,12 +22,13 @@ int mc_post_send(struct mc_resources *res, const struct mc_group *group,
 		 const struct mc_config *cfg);
 
 /*
- * Wait at most @timeout_s for one completion. Returns 0 with *@wc filled
- * (its status still to be checked), -ETIMEDOUT, -EINTR once SIGINT or
- * SIGTERM came, or another -errno.
+ * cfg->timeout_s in milliseconds: how long one wait for a completion
+ * (cq_wait, as in the RC example) may take before it gives up.
  */
-int mc_poll_completion(struct mc_resources *res, unsigned int timeout_s,
-		       struct ibv_wc *wc);
+static inline int mc_timeout_ms(const struct mc_config *cfg)
+{
+	return (int)(cfg->timeout_s * 1000);
+}
 
 int mc_send_messages(struct mc_resources *res, const struct mc_group *group,
 		     const struct mc_cm *cm, const struct mc_config *cfg);

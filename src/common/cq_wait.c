@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Wait for one completion on a CQ, by busy polling or on its completion
- * channel, within a bound and until SIGINT/SIGTERM: the one wait both
- * programs use (see cq_wait.h).
+ * Waiting for a completion on a CQ, by busy polling or on its completion
+ * channel, within a bound and until SIGINT/SIGTERM: what every program here
+ * does between two looks at the CQ (see cq_wait.h).
  */
 #include <errno.h>
 #include <poll.h>
@@ -21,41 +21,44 @@
  */
 #define BUSY_POLLS_PER_ASYNC_CHECK 4096
 
-/* One completion into *@wc: 1, 0 if the CQ is empty, or -EIO. */
-static int poll_once(struct ibv_cq *cq, struct ibv_wc *wc)
+void cq_wait_start(struct cq_waiter *w, struct ibv_cq *cq, int timeout_ms,
+		   const struct trace *tr)
 {
-	int n = ibv_poll_cq(cq, 1, wc);
-
-	if (n < 0) {
-		/* ibv_poll_cq returns a negative number, not an errno */
-		fprintf(stderr,
-			"failed to poll CQ: %s (ibv_poll_cq returned %d)\n",
-			strerror(EIO), n);
-		return -EIO;
-	}
-	return n;
+	*w = (struct cq_waiter){
+		.cq = cq,
+		.tr = tr,
+		.deadline = now_ms() + timeout_ms,
+	};
 }
 
-/* Busy-poll until one completion arrives or @timeout_ms passes. */
-static int busy_wait(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc)
+int cq_poll_failed(int n)
 {
-	long long deadline = now_ms() + timeout_ms;
-	unsigned int spins = 0;
-	int n, ret;
+	/* ibv_poll_cq returns a negative number, not an errno */
+	fprintf(stderr, "failed to poll CQ: %s (ibv_poll_cq returned %d)\n",
+		strerror(EIO), n);
+	return -EIO;
+}
 
-	do {
-		if (interrupted())
-			return -EINTR;
-		n = poll_once(cq, wc);
-		if (n)
-			return n < 0 ? n : 0;
-		if (++spins % BUSY_POLLS_PER_ASYNC_CHECK == 0) {
-			ret = async_events_drain(cq->context);
-			if (ret < 0)
-				return ret;
-		}
-	} while (now_ms() < deadline);
-	return -ETIMEDOUT;
+/*
+ * Busy polling: before the first look, and after each empty one, stop on a
+ * signal; after an empty one, now and then print the async events, and
+ * stop at the deadline.
+ */
+static int busy_next(struct cq_waiter *w)
+{
+	unsigned int empty = w->looks++;
+	int ret;
+
+	if (empty && empty % BUSY_POLLS_PER_ASYNC_CHECK == 0) {
+		ret = async_events_drain(w->cq->context);
+		if (ret < 0)
+			return ret;
+	}
+	if (empty && now_ms() >= w->deadline)
+		return -ETIMEDOUT;
+	if (interrupted())
+		return -EINTR;
+	return 0;
 }
 
 int arm_cq(struct ibv_cq *cq)
@@ -91,73 +94,91 @@ int take_cq_event(struct ibv_cq *cq, const struct trace *tr)
 }
 
 /*
- * Sleep on the completion channel until one completion arrives or
- * @timeout_ms passes: poll the CQ; if empty, arm it and poll once more (a
- * completion that came before the arm makes no event); then poll() the
- * channel fd and the async fd, take and ack the event, and start again.
+ * The CQ is armed and was found empty: poll() the channel fd and the async
+ * fd until the deadline; print the async events, take and ack a CQ event.
+ * 0 to look at the CQ again (also when poll() woke for another reason).
  */
-static int event_wait(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc,
-		      const struct trace *tr)
+static int sleep_for_event(struct cq_waiter *w)
 {
-	long long deadline = now_ms() + timeout_ms, left;
+	struct ibv_cq *cq = w->cq;
 	struct pollfd fds[] = {
 		{.fd = cq->channel->fd, .events = POLLIN},
 		{.fd = cq->context->async_fd, .events = POLLIN},
 	};
-	bool armed = false;
+	long long left = w->deadline - now_ms();
 	int n, ret;
 
-	for (;;) {
-		n = poll_once(cq, wc);
-		if (n)
-			return n < 0 ? n : 0;
-		if (!armed) {
-			ret = arm_cq(cq);
-			if (ret)
-				return ret;
-			armed = true;
-			trace_step(tr, "CQ empty: armed it for an event");
-			continue;
-		}
-		left = deadline - now_ms();
-		if (left <= 0)
-			return -ETIMEDOUT;
-		n = interruptible_poll(fds, 2, (int)left);
-		if (n == -EINTR && interrupted())
-			return -EINTR;
-		if (n < 0 && n != -EINTR) {
-			ret = n;
-			fprintf(stderr,
-				"failed to wait on the completion channel: %s\n",
-				strerror(-ret));
-			return ret;
-		}
-		/* first the async events: a device removed says so there */
-		if (n > 0 && (fds[1].revents & POLLIN)) {
-			ret = async_events_drain(cq->context);
-			if (ret < 0)
-				return ret;
-		}
-		if (n > 0 && poll_fds_closed(fds, 2)) {
-			fprintf(stderr,
-				"failed to wait on the completion channel: the device's event queues were closed (device removed?): %s\n",
-				strerror(EIO));
-			return -EIO;
-		}
-		if (n > 0 && (fds[0].revents & POLLIN)) {
-			ret = take_cq_event(cq, tr);
-			if (ret)
-				return ret;
-			armed = false; /* an event disarms the CQ */
-		}
+	if (left <= 0)
+		return -ETIMEDOUT;
+	n = interruptible_poll(fds, 2, (int)left);
+	if (n == -EINTR && interrupted())
+		return -EINTR;
+	if (n < 0 && n != -EINTR) {
+		fprintf(stderr,
+			"failed to wait on the completion channel: %s\n",
+			strerror(-n));
+		return n;
 	}
+	if (n <= 0)
+		return 0;
+	/* first the async events: a device removed says so there */
+	if (fds[1].revents & POLLIN) {
+		ret = async_events_drain(cq->context);
+		if (ret < 0)
+			return ret;
+	}
+	if (poll_fds_closed(fds, 2)) {
+		fprintf(stderr,
+			"failed to wait on the completion channel: the device's event queues were closed (device removed?): %s\n",
+			strerror(EIO));
+		return -EIO;
+	}
+	if (!(fds[0].revents & POLLIN))
+		return 0;
+	w->armed = false; /* an event disarms the CQ */
+	return take_cq_event(cq, w->tr);
+}
+
+/*
+ * On the completion channel: look at the CQ; if it is empty, arm it and
+ * look once more (a completion that came before the arm makes no event);
+ * only then sleep until an event, and look again.
+ */
+static int event_next(struct cq_waiter *w)
+{
+	int ret;
+
+	if (!w->looks++)
+		return 0;
+	if (w->armed)
+		return sleep_for_event(w);
+	ret = arm_cq(w->cq);
+	if (ret)
+		return ret;
+	w->armed = true;
+	trace_step(w->tr, "CQ empty: armed it for an event");
+	return 0;
+}
+
+int cq_wait_next(struct cq_waiter *w)
+{
+	/* A CQ made with a completion channel is waited on through it. */
+	if (w->cq->channel)
+		return event_next(w);
+	return busy_next(w);
 }
 
 int cq_wait(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc,
 	    const struct trace *tr)
 {
-	/* A CQ made with a completion channel is waited on through it. */
-	if (cq->channel)
-		return event_wait(cq, timeout_ms, wc, tr);
-	return busy_wait(cq, timeout_ms, wc);
+	struct cq_waiter wait;
+	int n, ret;
+
+	cq_wait_start(&wait, cq, timeout_ms, tr);
+	while (!(ret = cq_wait_next(&wait))) {
+		n = ibv_poll_cq(cq, 1, wc);
+		if (n)
+			return n < 0 ? cq_poll_failed(n) : 0;
+	}
+	return ret;
 }

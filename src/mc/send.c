@@ -72,7 +72,7 @@ static int send_one(struct mc_resources *res, const struct mc_group *group,
 	ret = mc_post_send(res, group, cfg);
 	if (ret)
 		return ret;
-	ret = mc_poll_completion(res, cfg->timeout_s, &wc);
+	ret = cq_wait(res->cq, mc_timeout_ms(cfg), &wc, NULL);
 	if (ret == -ETIMEDOUT)
 		fprintf(stderr,
 			"failed to complete send of message %u to group %s within %u s: %s\n",

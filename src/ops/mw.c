@@ -86,8 +86,8 @@ static int post_mw_request(struct op_ctx *ctx, struct ibv_send_wr *wr,
 	}
 	trace_step(&ctx->res->trace, "posted %s: wr_id %" PRIu64,
 		   wr_opcode_str(wr->opcode), wr->wr_id);
-	return poll_completion(ctx->res->cq, ctx->timeout_ms, expected, NULL,
-			       &ctx->res->trace);
+	return poll_completion(ctx->res->cq, ctx->timeout_ms, NULL, expected,
+			       NULL, &ctx->res->trace);
 }
 
 /* The window covers the whole area, with remote write only. */
@@ -174,8 +174,8 @@ static int bind_type_1(struct op_ctx *ctx, struct mw_state *st)
 		return -ret;
 	}
 	st->rkey = st->mw->rkey;
-	return poll_completion(ctx->res->cq, ctx->timeout_ms, IBV_WC_BIND_MW,
-			       NULL, &ctx->res->trace);
+	return poll_completion(ctx->res->cq, ctx->timeout_ms, NULL,
+			       IBV_WC_BIND_MW, NULL, &ctx->res->trace);
 }
 
 static int invalidate_window(struct op_ctx *ctx, struct mw_state *st)
@@ -337,8 +337,9 @@ static int write_through(struct op_ctx *ctx, const struct mw_wire *win,
 	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
 	if (ret)
 		return ret;
-	return wait_completion(ctx->res->cq, ctx->timeout_ms, wc,
-			       &ctx->res->trace);
+	/* A failed completion is the point here: the caller judges it. */
+	ret = cq_wait(ctx->res->cq, ctx->timeout_ms, wc, &ctx->res->trace);
+	return completion_wait_failed(ret, ctx->timeout_ms);
 }
 
 /* The second WRITE must have been refused, and for the right reason. */
