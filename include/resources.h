@@ -83,17 +83,16 @@ struct resources {
 	struct trace trace;
 };
 
-/* Open the device, query it, allocate PD, buffer, MR, CQ and QP. */
-int resources_create(struct resources *res, const struct config *cfg,
-		     const struct resources_sizes *sizes);
-
 /*
- * The same on a device context someone else opened and will close (the
- * one RDMA_CM resolved the peer's address to).
+ * The manual's resources_create: open the device, query it and its port,
+ * choose the MTU and the GID, allocate PD, buffer, MR, CQ and QP. With
+ * @borrowed, on a device context someone else opened and will close (the
+ * one RDMA_CM resolved the peer's address to, -R) instead of opening one;
+ * NULL: open cfg->ib_devname's. On failure nothing of @res is left.
  */
-int resources_create_on(struct resources *res, const struct config *cfg,
-			const struct resources_sizes *sizes,
-			struct ibv_context *ctx);
+int resources_create(struct resources *res, const struct config *cfg,
+		     const struct resources_sizes *sizes,
+		     struct ibv_context *borrowed);
 
 /* Free what resources_create made, in reverse order; first error or 0. */
 int resources_destroy(struct resources *res);

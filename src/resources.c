@@ -69,7 +69,8 @@ static unsigned int choose_mr_access(const struct resources *res)
 	return access;
 }
 
-static int query_device(struct resources *res, const struct config *cfg)
+/* What the device can do, and whether that is what the run needs. */
+static int query_device(struct resources *res)
 {
 	int ret;
 
@@ -80,14 +81,14 @@ static int query_device(struct resources *res, const struct config *cfg)
 		return -ret;
 	}
 	/* Before the port and the GID: an iWARP device has no RoCE GID. */
-	ret = device_check_needs(res->ctx, &res->sizes.needs);
-	if (ret)
-		return ret;
-	ret = device_query_port(res->ctx, cfg->ib_port, &res->port_attr,
-				&res->trace);
-	if (ret)
-		return ret;
-	ret = mtu_choose(&res->port_attr);
+	return device_check_needs(res->ctx, &res->sizes.needs);
+}
+
+/* From the port queried: the path MTU to start from, and the source GID. */
+static int choose_mtu_and_gid(struct resources *res, const struct config *cfg)
+{
+	int ret = mtu_choose(&res->port_attr);
+
 	if (ret < 0) {
 		fprintf(stderr, "failed to choose the MTU of port %u: %s\n",
 			cfg->ib_port, strerror(-ret));
@@ -96,6 +97,20 @@ static int query_device(struct resources *res, const struct config *cfg)
 	res->mtu = (enum ibv_mtu)ret;
 	return device_choose_gid(res->ctx, cfg->ib_port, &res->port_attr,
 				 cfg->gid_idx, &res->gid, &res->trace);
+}
+
+static int alloc_pd(struct resources *res)
+{
+	int ret;
+
+	res->pd = ibv_alloc_pd(res->ctx);
+	if (!res->pd) {
+		ret = -errno;
+		fprintf(stderr, "failed to allocate PD: %s\n", strerror(-ret));
+		return ret;
+	}
+	trace_step(&res->trace, "allocated PD");
+	return 0;
 }
 
 static int alloc_buffer(struct resources *res)
@@ -189,6 +204,29 @@ static int create_comp_channel(struct resources *res)
 	return 0;
 }
 
+/* The CQ both queues complete into, with its completion channel if asked. */
+static int create_cq(struct resources *res)
+{
+	int cq_entries = res->sizes.cq_entries;
+	int ret;
+
+	if (res->sizes.comp_channel) {
+		ret = create_comp_channel(res);
+		if (ret)
+			return ret;
+	}
+	res->cq =
+		ibv_create_cq(res->ctx, cq_entries, NULL, res->comp_channel, 0);
+	if (!res->cq) {
+		ret = -errno;
+		fprintf(stderr, "failed to create CQ of %d entries: %s\n",
+			cq_entries, strerror(-ret));
+		return ret;
+	}
+	trace_step(&res->trace, "created CQ with %d entries", res->cq->cqe);
+	return 0;
+}
+
 static int create_qp(struct resources *res, const struct config *cfg)
 {
 	struct ibv_qp_init_attr attr = {
@@ -227,108 +265,70 @@ static int create_qp(struct resources *res, const struct config *cfg)
 	return 0;
 }
 
-/* Everything after the device: query it, then PD, buffer, MR, CQ and QP. */
-static int create_on_context(struct resources *res, const struct config *cfg)
+/*
+ * A step of resources_create failed, after its own line: free what the
+ * steps before it made, in reverse order and without a word (the run did
+ * not get as far as using them).
+ */
+static void undo_create(struct resources *res)
 {
-	int cq_entries = res->sizes.cq_entries;
-	int ret;
-
-	/* Ours or RDMA_CM's, its async events are watched the same way. */
-	ret = async_events_init(res->ctx);
-	if (ret)
-		return ret;
-	ret = query_device(res, cfg);
-	if (ret)
-		return ret;
-
-	res->pd = ibv_alloc_pd(res->ctx);
-	if (!res->pd) {
-		ret = -errno;
-		fprintf(stderr, "failed to allocate PD: %s\n", strerror(-ret));
-		return ret;
-	}
-	trace_step(&res->trace, "allocated PD");
-
-	ret = alloc_buffer(res);
-	if (ret)
-		goto dealloc_pd;
-	ret = register_buffer(res);
-	if (ret)
-		goto free_buffer;
-
-	if (res->sizes.comp_channel) {
-		ret = create_comp_channel(res);
-		if (ret)
-			goto dereg_mr;
-	}
-	res->cq =
-		ibv_create_cq(res->ctx, cq_entries, NULL, res->comp_channel, 0);
-	if (!res->cq) {
-		ret = -errno;
-		fprintf(stderr, "failed to create CQ of %d entries: %s\n",
-			cq_entries, strerror(-ret));
-		goto destroy_comp_channel;
-	}
-	trace_step(&res->trace, "created CQ with %d entries", res->cq->cqe);
-
-	ret = create_qp(res, cfg);
-	if (ret)
-		goto destroy_cq;
-	return 0;
-
-destroy_cq:
-	ibv_destroy_cq(res->cq);
-destroy_comp_channel:
+	if (res->cq)
+		ibv_destroy_cq(res->cq);
 	if (res->comp_channel)
 		ibv_destroy_comp_channel(res->comp_channel);
-dereg_mr:
-	ibv_dereg_mr(res->mr);
-free_buffer:
+	if (res->mr)
+		ibv_dereg_mr(res->mr);
 	free(res->buf);
-dealloc_pd:
-	ibv_dealloc_pd(res->pd);
-	return ret;
+	if (res->pd)
+		ibv_dealloc_pd(res->pd);
+	if (res->ctx && !res->ctx_borrowed)
+		ibv_close_device(res->ctx);
+	*res = (struct resources){0};
 }
 
 int resources_create(struct resources *res, const struct config *cfg,
-		     const struct resources_sizes *sizes)
+		     const struct resources_sizes *sizes,
+		     struct ibv_context *borrowed)
 {
-	int ret;
+	int ret = 0;
 
 	*res = (struct resources){
+		.ctx = borrowed,
+		.ctx_borrowed = borrowed != NULL,
 		.ib_port = cfg->ib_port,
 		.sizes = *sizes,
 		.trace = {.on = cfg->verbose},
 	};
-	ret = device_open(cfg->ib_devname, &res->ctx, &res->trace);
+	/* Steps 1-2: find the device and open it, unless RDMA_CM did. */
+	if (borrowed)
+		trace_step(&res->trace, "using device %s",
+			   ibv_get_device_name(borrowed->device));
+	else
+		ret = device_open(cfg->ib_devname, &res->ctx, &res->trace);
+	/* Ours or RDMA_CM's, its async events are watched the same way. */
+	if (!ret)
+		ret = async_events_init(res->ctx);
+	/* Step 3: what the device and its port can do; the MTU, the GID. */
+	if (!ret)
+		ret = query_device(res);
+	if (!ret)
+		ret = device_query_port(res->ctx, cfg->ib_port, &res->port_attr,
+					&res->trace);
+	if (!ret)
+		ret = choose_mtu_and_gid(res, cfg);
+	/* Steps 4-7: PD, buffer and its MR, CQ, QP. */
+	if (!ret)
+		ret = alloc_pd(res);
+	if (!ret)
+		ret = alloc_buffer(res);
+	if (!ret)
+		ret = register_buffer(res);
+	if (!ret)
+		ret = create_cq(res);
+	if (!ret)
+		ret = create_qp(res, cfg);
 	if (ret)
-		return ret;
-	ret = create_on_context(res, cfg);
-	if (ret) {
-		ibv_close_device(res->ctx);
-		*res = (struct resources){0};
-	}
-	return ret;
-}
-
-int resources_create_on(struct resources *res, const struct config *cfg,
-			const struct resources_sizes *sizes,
-			struct ibv_context *ctx)
-{
-	int ret;
-
-	*res = (struct resources){
-		.ctx = ctx,
-		.ctx_borrowed = true,
-		.ib_port = cfg->ib_port,
-		.sizes = *sizes,
-		.trace = {.on = cfg->verbose},
-	};
-	trace_step(&res->trace, "using device %s",
-		   ibv_get_device_name(ctx->device));
-	ret = create_on_context(res, cfg);
-	if (ret)
-		*res = (struct resources){0};
+		undo_create(res);
 	return ret;
 }
 

@@ -72,7 +72,7 @@ static int bench_over_tcp(const struct config *cfg,
 	struct resources res;
 	int sock, ret, destroy_ret;
 
-	ret = resources_create(&res, cfg, sizes);
+	ret = resources_create(&res, cfg, sizes, NULL);
 	if (ret)
 		return ret;
 	ret = sock_connect(cfg, &sock);

@@ -705,7 +705,7 @@ static void check_resources(struct check_report *r, const struct config *cfg,
 		iwarp_sizes.needs.through_cm = true;
 		sizes = &iwarp_sizes;
 	}
-	ret = resources_create(&res, cfg, sizes);
+	ret = resources_create(&res, cfg, sizes, NULL);
 	if (ret) {
 		check_add(
 			r, "resources", CHECK_FAIL,

@@ -407,7 +407,7 @@ void check_pair(struct check_report *r, const struct config *cfg,
 		check_pair_cm(r, &p, sizes);
 		return;
 	}
-	ret = resources_create(&p.res, cfg, sizes);
+	ret = resources_create(&p.res, cfg, sizes, NULL);
 	if (ret) {
 		check_add(r, "resources", CHECK_FAIL, NULL,
 			  "resources_create for the pair: %s", strerror(-ret));

@@ -442,7 +442,7 @@ int cm_connect_qp(struct cm *cm, struct resources *res,
 	ret = cm_gid_index(cm->id, &on_id.gid_idx);
 	if (ret)
 		return ret;
-	ret = resources_create_on(res, &on_id, sizes, cm->id->verbs);
+	ret = resources_create(res, &on_id, sizes, cm->id->verbs);
 	if (ret) {
 		/* The server's device cannot: the client hears it at once. */
 		if (!cfg->server_name)
