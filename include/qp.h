@@ -63,10 +63,15 @@ struct qp_path {
 };
 
 /*
- * ibv_modify_qp to attr->qp_state, with the one error line naming the QP
- * ("failed to modify @kind QP 0x11 to RTR: ..."; @kind "UC ", "UD " or ""),
- * and qp_modify_hint's hint.
+ * ibv_modify_qp to attr->qp_state refused with errno @err (positive): the
+ * one error line naming the QP ("failed to modify @kind QP 0x11 to RTR:
+ * ..."; @kind "UC ", "UD " or ""), with qp_modify_hint's hint. Returns
+ * -@err. The transitions call it after the verb returns.
  */
+int qp_modify_failed(const struct ibv_qp *qp, const struct ibv_qp_attr *attr,
+		     int err, const char *kind);
+
+/* ibv_modify_qp, then qp_modify_failed if it refused (RDMA_CM's path). */
 int qp_modify(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 	      const char *kind);
 

@@ -31,20 +31,23 @@ const char *qp_modify_hint(enum ibv_qp_state state, int err)
 	return "check that both sides use GIDs of one type and IP version (-g), a path MTU both ports support, and the peer's QP number";
 }
 
+int qp_modify_failed(const struct ibv_qp *qp, const struct ibv_qp_attr *attr,
+		     int err, const char *kind)
+{
+	const char *hint = qp_modify_hint(attr->qp_state, err);
+
+	fprintf(stderr, "failed to modify %sQP 0x%06x to %s: %s%s%s\n", kind,
+		qp->qp_num, qp_state_str(attr->qp_state), strerror(err),
+		hint ? "; " : "", hint ? hint : "");
+	return -err;
+}
+
 int qp_modify(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 	      const char *kind)
 {
 	int ret = ibv_modify_qp(qp, attr, mask);
-	const char *hint;
 
-	if (ret) {
-		hint = qp_modify_hint(attr->qp_state, ret);
-		fprintf(stderr, "failed to modify %sQP 0x%06x to %s: %s%s%s\n",
-			kind, qp->qp_num, qp_state_str(attr->qp_state),
-			strerror(ret), hint ? "; " : "", hint ? hint : "");
-		return -ret;
-	}
-	return 0;
+	return ret ? qp_modify_failed(qp, attr, ret, kind) : 0;
 }
 
 /* "UC " and "UD " in an error line, nothing for RC (the manual's). */
@@ -73,14 +76,13 @@ static int modify_ud_qp_to_init(struct ibv_qp *qp, uint8_t port,
 	};
 	int ret;
 
-	ret = qp_modify(qp, &attr,
-			IBV_QP_STATE |		    /* to INIT */
-				IBV_QP_PKEY_INDEX | /* partition */
-				IBV_QP_PORT |	    /* local port */
-				IBV_QP_QKEY,	    /* what we accept */
-			kind_of(TRANSPORT_UD));
+	ret = ibv_modify_qp(qp, &attr,
+			    IBV_QP_STATE |		/* to INIT */
+				    IBV_QP_PKEY_INDEX | /* partition */
+				    IBV_QP_PORT |	/* local port */
+				    IBV_QP_QKEY /* what we accept */);
 	if (ret)
-		return ret;
+		return qp_modify_failed(qp, &attr, ret, kind_of(TRANSPORT_UD));
 	trace_step(
 		tr,
 		"QP 0x%06x RESET -> INIT (UD): port %u, pkey index 0, Q_Key 0x%08x",
@@ -102,14 +104,13 @@ int modify_qp_to_init(struct ibv_qp *qp, enum transport transport, uint8_t port,
 
 	if (transport == TRANSPORT_UD)
 		return modify_ud_qp_to_init(qp, port, tr);
-	ret = qp_modify(qp, &attr,
-			IBV_QP_STATE |		     /* to INIT */
-				IBV_QP_PKEY_INDEX |  /* partition */
-				IBV_QP_PORT |	     /* local port */
-				IBV_QP_ACCESS_FLAGS, /* peer's rights */
-			"");
+	ret = ibv_modify_qp(qp, &attr,
+			    IBV_QP_STATE |		/* to INIT */
+				    IBV_QP_PKEY_INDEX | /* partition */
+				    IBV_QP_PORT |	/* local port */
+				    IBV_QP_ACCESS_FLAGS /* peer's rights */);
 	if (ret)
-		return ret;
+		return qp_modify_failed(qp, &attr, ret, "");
 	trace_step(tr,
 		   "QP 0x%06x RESET -> INIT: port %u, pkey index 0, access %s",
 		   qp->qp_num, port,
@@ -163,15 +164,14 @@ static int modify_uc_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
 	struct ibv_qp_attr attr = connected_rtr_attr(path, remote);
 	int ret;
 
-	ret = qp_modify(qp, &attr,
-			IBV_QP_STATE |		  /* to RTR */
-				IBV_QP_AV |	  /* peer address */
-				IBV_QP_PATH_MTU | /* packet size */
-				IBV_QP_DEST_QPN | /* peer QP */
-				IBV_QP_RQ_PSN,	  /* peer's first PSN */
-			kind_of(TRANSPORT_UC));
+	ret = ibv_modify_qp(qp, &attr,
+			    IBV_QP_STATE |	      /* to RTR */
+				    IBV_QP_AV |	      /* peer address */
+				    IBV_QP_PATH_MTU | /* packet size */
+				    IBV_QP_DEST_QPN | /* peer QP */
+				    IBV_QP_RQ_PSN /* peer's first PSN */);
 	if (ret)
-		return ret;
+		return qp_modify_failed(qp, &attr, ret, kind_of(TRANSPORT_UC));
 	trace_step(
 		tr,
 		"QP 0x%06x INIT -> RTR (UC): dest QPN 0x%06x, rq PSN 0x%06x, MTU %d, dest LID 0x%04x, %s%d",
@@ -190,9 +190,9 @@ static int modify_ud_qp_to_rtr(struct ibv_qp *qp, const struct trace *tr)
 	};
 	int ret;
 
-	ret = qp_modify(qp, &attr, IBV_QP_STATE, kind_of(TRANSPORT_UD));
+	ret = ibv_modify_qp(qp, &attr, IBV_QP_STATE);
 	if (ret)
-		return ret;
+		return qp_modify_failed(qp, &attr, ret, kind_of(TRANSPORT_UD));
 	trace_step(tr, "QP 0x%06x INIT -> RTR (UD)", qp->qp_num);
 	return 0;
 }
@@ -210,17 +210,16 @@ int modify_qp_to_rtr(struct ibv_qp *qp, enum transport transport,
 		return modify_uc_qp_to_rtr(qp, path, remote, tr);
 	if (transport == TRANSPORT_UD)
 		return modify_ud_qp_to_rtr(qp, tr);
-	ret = qp_modify(qp, &attr,
-			IBV_QP_STATE |		  /* to RTR */
-				IBV_QP_AV |	  /* peer address */
-				IBV_QP_PATH_MTU | /* packet size */
-				IBV_QP_DEST_QPN | /* peer QP */
-				IBV_QP_RQ_PSN |	  /* peer's first PSN */
-				IBV_QP_MAX_DEST_RD_ATOMIC | /* its READs */
-				IBV_QP_MIN_RNR_TIMER,	    /* RNR NAK wait */
-			"");
+	ret = ibv_modify_qp(qp, &attr,
+			    IBV_QP_STATE |	      /* to RTR */
+				    IBV_QP_AV |	      /* peer address */
+				    IBV_QP_PATH_MTU | /* packet size */
+				    IBV_QP_DEST_QPN | /* peer QP */
+				    IBV_QP_RQ_PSN |   /* peer's first PSN */
+				    IBV_QP_MAX_DEST_RD_ATOMIC | /* its READs */
+				    IBV_QP_MIN_RNR_TIMER /* RNR NAK wait */);
 	if (ret)
-		return ret;
+		return qp_modify_failed(qp, &attr, ret, "");
 	trace_step(
 		tr,
 		"QP 0x%06x INIT -> RTR: dest QPN 0x%06x, rq PSN 0x%06x, MTU %d, dest LID 0x%04x, %s%d, max dest rd atomic %d, min RNR timer %d",
@@ -244,12 +243,11 @@ static int modify_unacked_qp_to_rts(struct ibv_qp *qp, enum transport transport,
 	};
 	int ret;
 
-	ret = qp_modify(qp, &attr,
-			IBV_QP_STATE |	       /* to RTS */
-				IBV_QP_SQ_PSN, /* our first PSN */
-			kind_of(transport));
+	ret = ibv_modify_qp(qp, &attr,
+			    IBV_QP_STATE | /* to RTS */
+				    IBV_QP_SQ_PSN /* our first PSN */);
 	if (ret)
-		return ret;
+		return qp_modify_failed(qp, &attr, ret, kind_of(transport));
 	trace_step(tr, "QP 0x%06x RTR -> RTS (%s): sq PSN 0x%06x", qp->qp_num,
 		   transport_name(transport), psn);
 	return 0;
@@ -270,16 +268,15 @@ int modify_qp_to_rts(struct ibv_qp *qp, enum transport transport, uint32_t psn,
 
 	if (transport != TRANSPORT_RC)
 		return modify_unacked_qp_to_rts(qp, transport, psn, tr);
-	ret = qp_modify(qp, &attr,
-			IBV_QP_STATE |			 /* to RTS */
-				IBV_QP_SQ_PSN |		 /* our first PSN */
-				IBV_QP_TIMEOUT |	 /* ack timeout */
-				IBV_QP_RETRY_CNT |	 /* resends */
-				IBV_QP_RNR_RETRY |	 /* RNR resends */
-				IBV_QP_MAX_QP_RD_ATOMIC, /* our READs */
-			"");
+	ret = ibv_modify_qp(qp, &attr,
+			    IBV_QP_STATE |	       /* to RTS */
+				    IBV_QP_SQ_PSN |    /* our first PSN */
+				    IBV_QP_TIMEOUT |   /* ack timeout */
+				    IBV_QP_RETRY_CNT | /* resends */
+				    IBV_QP_RNR_RETRY | /* RNR resends */
+				    IBV_QP_MAX_QP_RD_ATOMIC /* our READs */);
 	if (ret)
-		return ret;
+		return qp_modify_failed(qp, &attr, ret, "");
 	trace_step(
 		tr,
 		"QP 0x%06x RTR -> RTS: sq PSN 0x%06x, ack timeout %d, retry count %d, RNR retry %d, max rd atomic %d",
@@ -459,29 +456,42 @@ static int exchange_info(struct resources *res, const struct config *cfg,
 	return 0;
 }
 
-int qp_post_early_receives(struct resources *res, const struct config *cfg)
+/*
+ * Where the client's early receives land: the message area, and on UD the
+ * GRH area right before it, which a UD receive fills first.
+ */
+static struct ibv_sge early_receive_sge(const struct resources *res,
+					const struct config *cfg)
 {
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)res->buf->msg,
 		.length = sizeof(res->buf->msg),
 		.lkey = res->mr->lkey,
 	};
-	size_t i, count = res->sizes.early_receives;
-	int ret;
 
-	if (!cfg->server_name)
-		return 0;
 	if (cfg->transport == TRANSPORT_UD) {
-		/* A UD receive starts with the GRH area, right before msg. */
 		sge.addr = (uintptr_t)res->buf->grh;
 		sge.length += sizeof(res->buf->grh);
 	}
-	for (i = 0; i < count; i++) {
+	return sge;
+}
+
+/* The client receives the server's SENDs: that many receives, in INIT. */
+static size_t early_receives(const struct resources *res,
+			     const struct config *cfg)
+{
+	return cfg->server_name ? res->sizes.early_receives : 0;
+}
+
+int qp_post_early_receives(struct resources *res, const struct config *cfg)
+{
+	struct ibv_sge sge = early_receive_sge(res, cfg);
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < early_receives(res, cfg); i++)
 		ret = post_receive(res->qp, &sge, i, &res->trace);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return ret;
 }
 
 /* The remote rights the QP grants: those of the MR the transport can use. */
@@ -512,31 +522,41 @@ static uint8_t agreed_rd_atomic(const struct resources *res,
 	return remote->max_dest_rd_atomic;
 }
 
+/* The path both sides agreed on in the exchange, for RTR and RTS. */
+static struct qp_path agreed_path(const struct resources *res,
+				  const struct config *cfg,
+				  const struct connection *conn)
+{
+	return (struct qp_path){
+		.port = cfg->ib_port,
+		.gid_index = res->gid.index,
+		.mtu = res->mtu, /* now the smaller of the two ports' */
+		.max_dest_rd_atomic = conn->local.max_dest_rd_atomic,
+		.max_rd_atomic = agreed_rd_atomic(res, &conn->remote),
+	};
+}
+
 int connect_qp(struct resources *res, const struct config *cfg, int sock,
 	       struct connection *conn)
 {
-	struct qp_path path = {
-		.port = cfg->ib_port,
-		.gid_index = res->gid.index,
-	};
+	struct ibv_sge sge = early_receive_sge(res, cfg);
+	struct qp_path path;
+	size_t i;
 	int ret;
 
 	*conn = (struct connection){.qp = res->qp};
 	ret = exchange_info(res, cfg, sock, conn);
 	if (ret)
 		return ret;
-	path.mtu = res->mtu; /* now the smaller of the two ports' */
-	path.max_dest_rd_atomic = conn->local.max_dest_rd_atomic;
-	path.max_rd_atomic = agreed_rd_atomic(res, &conn->remote);
+	path = agreed_path(res, cfg, conn);
 	ret = modify_qp_to_init(res->qp, cfg->transport, cfg->ib_port,
 				qp_access(res, cfg->transport), &res->trace);
-	if (ret)
-		return ret;
-	ret = qp_post_early_receives(res, cfg);
-	if (ret)
-		return ret;
-	ret = modify_qp_to_rtr(res->qp, cfg->transport, &path, &conn->remote,
-			       &res->trace);
+	/* Before RTR, so that no SEND of the server's finds none posted. */
+	for (i = 0; !ret && i < early_receives(res, cfg); i++)
+		ret = post_receive(res->qp, &sge, i, &res->trace);
+	if (!ret)
+		ret = modify_qp_to_rtr(res->qp, cfg->transport, &path,
+				       &conn->remote, &res->trace);
 	if (!ret)
 		ret = modify_qp_to_rts(res->qp, cfg->transport, conn->local.psn,
 				       path.max_rd_atomic, &res->trace);
