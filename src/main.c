@@ -7,6 +7,7 @@
  * UD; with -R, RDMA_CM connects the QP. The benchmark (rdma_bench) and the
  * checks (rdma_check) are programs of their own, built on the same steps.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -23,10 +24,16 @@
 #define EXIT_FAILED 1
 #define EXIT_USAGE  2
 
-/* What the command line chose, and what the resources must hold for it. */
+/* What main holds, from the command line to the teardown. */
 struct run {
 	struct config cfg;
-	struct resources_sizes sizes;
+	struct resources_sizes sizes; /* what the resources must hold */
+	struct resources res;
+	struct connection conn;
+	struct cm cm; /* -R only */
+	/* What the operations see: the resources, the connection and the
+	 * TCP socket (ctx.sock; -R keeps it for the syncs only). */
+	struct op_ctx ctx;
 };
 
 /* What the resources must hold for the operations -o names. */
@@ -35,89 +42,71 @@ static void plan_run(struct run *run)
 	resources_default_sizes(&run->sizes, &run->cfg);
 	run->sizes.early_receives = ops_receives_before_rtr(&run->cfg);
 	ops_device_needs(&run->cfg, &run->sizes.needs);
-}
-
-/* Step 9: the operations post and poll on the QP. */
-static int run_ops(const struct run *run, struct resources *res,
-		   const struct connection *conn, int sock)
-{
-	struct op_ctx ctx = {
-		.res = res,
-		.conn = conn,
-		.sock = sock,
+	run->ctx = (struct op_ctx){
+		.res = &run->res,
+		.conn = &run->conn,
+		.sock = -1,
 		.timeout_ms = config_timeout_ms(&run->cfg),
 	};
-
-	return ops_run(&run->cfg, &ctx);
 }
 
 /*
- * -R: RDMA_CM connects the QP and finds the device; the TCP connection is
- * kept only for the syncs between operations, so that they never mix with
- * the operations' own completions on the QP.
+ * -R, steps 1-8: RDMA_CM resolves the peer's address to a device, the
+ * resources are made on it and RDMA_CM connects the QP. The TCP connection
+ * is kept only for the syncs between operations, so that they never mix
+ * with the operations' own completions on the QP. On failure, nothing is
+ * left open.
  */
-static int run_rdma_cm(const struct run *run)
+static int connect_rdma_cm(struct run *run)
 {
-	struct cm cm;
-	struct resources res;
-	struct connection conn;
-	int sock, ret, destroy_ret;
+	int ret;
 
-	ret = cm_open(&cm, &run->cfg, &run->sizes.needs);
+	ret = cm_open(&run->cm, &run->cfg, &run->sizes.needs);
 	if (ret)
 		return ret;
-	ret = sock_connect(&run->cfg, &sock);
+	ret = sock_connect(&run->cfg, &run->ctx.sock);
 	if (ret)
 		goto close_cm;
-	ret = cm_connect_qp(&cm, &res, &run->cfg, &run->sizes, sock, &conn);
-	if (ret)
-		goto close_sock;
-	ret = run_ops(run, &res, &conn, sock);
-	cm_disconnect(&cm);
-	destroy_ret = resources_destroy(&res);
+	ret = cm_connect_qp(&run->cm, &run->res, &run->cfg, &run->sizes,
+			    run->ctx.sock, &run->conn);
 	if (!ret)
-		ret = destroy_ret;
-close_sock:
-	close(sock);
+		return 0;
+	close(run->ctx.sock);
 close_cm:
-	cm_close(&cm);
+	cm_close(&run->cm);
 	return ret;
 }
 
-/* The manual's steps, in its order, once the options are known. */
-static int run_steps(const struct run *run)
+/* -R, step 10: disconnect, then everything in the reverse order. */
+static int close_rdma_cm(struct run *run, int ret)
 {
-	const struct config *cfg = &run->cfg;
-	struct resources res;
-	struct connection conn;
-	int sock, ret, destroy_ret;
+	int destroy_ret;
 
-	if (cfg->use_rdma_cm)
-		return run_rdma_cm(run);
-	/* Steps 1-7: device list, device, its port, PD, memory region, CQ, QP. */
-	ret = resources_create(&res, cfg, &run->sizes);
-	if (ret)
-		return ret;
-	/* Step 8: over a TCP connection, exchange QP info; INIT, RTR, RTS. */
-	ret = sock_connect(cfg, &sock);
-	if (ret)
-		goto destroy_resources;
-	ret = connect_qp(&res, cfg, sock, &conn);
-	if (ret)
-		goto close_sock;
-	ret = run_ops(run, &res, &conn, sock);
-close_sock:
-	close(sock);
-destroy_resources:
-	/* Step 10: everything, in the reverse order of creation. */
-	destroy_ret = resources_destroy(&res);
+	cm_disconnect(&run->cm);
+	destroy_ret = resources_destroy(&run->res);
+	close(run->ctx.sock);
+	cm_close(&run->cm);
 	return ret ? ret : destroy_ret;
+}
+
+/* Say how the run ended; the exit status. */
+static int report(int ret)
+{
+	if (ret && interrupted())
+		fprintf(stderr,
+			"rdma_rc_example: stopped by %s, resources freed\n",
+			interrupt_signal_name());
+	printf("\ntest result is %d\n", ret);
+	return ret ? EXIT_FAILED : EXIT_PASSED;
 }
 
 int main(int argc, char **argv)
 {
 	struct run run;
-	int ret;
+	struct op_ctx *ctx = &run.ctx;
+	bool client;
+	size_t i;
+	int ret, destroy_ret;
 
 	/* Progress lines show up as they happen, also in a pipe or a log. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -126,13 +115,44 @@ int main(int argc, char **argv)
 	if (ret)
 		return ret > 0 ? EXIT_PASSED : EXIT_USAGE;
 	plan_run(&run);
+	client = run.cfg.server_name != NULL;
 	ret = interrupt_install();
+	if (!ret && run.cfg.use_rdma_cm)
+		ret = connect_rdma_cm(&run);
+	else if (!ret)
+		/* Steps 1-7: device list, device, its port, PD, MR, CQ, QP. */
+		ret = resources_create(&run.res, &run.cfg, &run.sizes, NULL);
+	if (ret)
+		return report(ret);
+	/* Step 8: over a TCP connection, exchange QP info; INIT, RTR, RTS. */
+	if (!run.cfg.use_rdma_cm) {
+		ret = sock_connect(&run.cfg, &ctx->sock);
+		if (!ret)
+			ret = connect_qp(&run.res, &run.cfg, ctx->sock,
+					 &run.conn);
+	}
+	/* Step 9: the operations -o lists (the manual's: send, read, write). */
 	if (!ret)
-		ret = run_steps(&run);
-	if (ret && interrupted())
-		fprintf(stderr,
-			"rdma_rc_example: stopped by %s, resources freed\n",
-			interrupt_signal_name());
-	printf("\ntest result is %d\n", ret);
-	return ret ? EXIT_FAILED : EXIT_PASSED;
+		ret = ops_check_supported(&run.cfg, ctx);
+	for (i = 0; !ret && i < run.cfg.op_count; i++) {
+		ops_trace_start(ctx, run.cfg.ops[i], client);
+		if (run.cfg.ops[i] == OP_SEND)
+			ret = client ? op_send_client(ctx)
+				     : op_send_server(ctx);
+		else if (run.cfg.ops[i] == OP_READ)
+			ret = client ? op_read_client(ctx)
+				     : op_read_server(ctx);
+		else if (run.cfg.ops[i] == OP_WRITE)
+			ret = client ? op_write_client(ctx)
+				     : op_write_server(ctx);
+		else
+			ret = ops_run_lesson(ctx, run.cfg.ops[i], client);
+	}
+	/* Step 10: everything, in the reverse order of creation. */
+	if (run.cfg.use_rdma_cm)
+		return report(close_rdma_cm(&run, ret));
+	if (ctx->sock >= 0)
+		close(ctx->sock);
+	destroy_ret = resources_destroy(&run.res);
+	return report(ret ? ret : destroy_ret);
 }

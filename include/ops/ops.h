@@ -2,6 +2,7 @@
 #ifndef OPS_H
 #define OPS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "config.h"
@@ -70,7 +71,35 @@ size_t ops_receives_before_rtr(const struct config *cfg);
  */
 void ops_device_needs(const struct config *cfg, struct device_needs *needs);
 
-/* Run @cfg's operations in order, the server or the client half of each. */
-int ops_run(const struct config *cfg, struct op_ctx *ctx);
+/*
+ * Before the first operation: refuse, in one line, one that a device on
+ * either side cannot do. Both sides decide alike from the QP-info exchange,
+ * so both refuse the same list before anything is sent.
+ */
+int ops_check_supported(const struct config *cfg, const struct op_ctx *ctx);
+
+/* The -v line that starts operation @id, naming the half that runs. */
+void ops_trace_start(const struct op_ctx *ctx, enum op_id id, bool client);
+
+/*
+ * Run the client or the server half of operation @id through the table:
+ * the lessons beyond the manual's, which main does not name one by one.
+ */
+int ops_run_lesson(struct op_ctx *ctx, enum op_id id, bool client);
+
+/*
+ * The manual's three operations, each half by name. SEND: the server
+ * posts a SEND of its message and polls for its completion; the client
+ * polls for the completion of the receive posted before RTR and prints
+ * the message. READ: the client reads the server's message. WRITE: the
+ * client writes its own message into the server's buffer, which the server
+ * then prints. The two sides sync over TCP between the steps.
+ */
+int op_send_server(struct op_ctx *ctx);
+int op_send_client(struct op_ctx *ctx);
+int op_read_server(struct op_ctx *ctx);
+int op_read_client(struct op_ctx *ctx);
+int op_write_server(struct op_ctx *ctx);
+int op_write_client(struct op_ctx *ctx);
 
 #endif

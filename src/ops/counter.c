@@ -28,8 +28,11 @@ int op_counter_server(struct op_ctx *ctx, uint64_t start)
 int op_atomic(struct op_ctx *ctx, const struct send_request *req,
 	      enum ibv_wc_opcode expected, uint64_t *old)
 {
-	int ret = op_post_and_wait(ctx, req, expected);
+	int ret = post_send(ctx->conn->qp, req, &ctx->res->trace);
 
+	if (!ret)
+		ret = poll_completion(ctx->res->cq, ctx->timeout_ms, req,
+				      expected, NULL, &ctx->res->trace);
 	if (ret)
 		return ret;
 	*old = ctx->res->buf->atomic_counter;

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* The halves that SEND and SEND with immediate share. */
 
-#include "completion.h"
 #include "op_halves.h"
-#include "post.h"
 #include "sock.h"
 
-int op_send_message(struct op_ctx *ctx, struct send_request *req,
-		    const char *text)
+int op_prepare_message(struct op_ctx *ctx, struct send_request *req,
+		       const char *text)
 {
 	int ret;
 
@@ -23,26 +21,15 @@ int op_send_message(struct op_ctx *ctx, struct send_request *req,
 		       op_msg(ctx), req->imm_data);
 	else
 		printf("going to send the message: '%s'\n", op_msg(ctx));
-	ret = op_post_and_wait(ctx, req, IBV_WC_SEND);
-	if (ret)
-		return ret;
-	return sock_sync(ctx->sock, ctx->timeout_ms);
+	return 0;
 }
 
-int op_receive_message(struct op_ctx *ctx, struct ibv_wc *wc)
+void op_show_sender(struct op_ctx *ctx, const struct ibv_wc *wc)
 {
-	int ret;
-
-	/* The receive was posted before RTR (OP_RECV_BEFORE_RTR). */
-	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, IBV_WC_RECV, wc,
-			      &ctx->res->trace);
-	if (ret)
-		return ret;
 	/* UD: the 40 bytes in front of the message say who sent it. */
 	if (ctx->conn->local.transport == TRANSPORT_UD &&
 	    (wc->wc_flags & IBV_WC_GRH))
 		ud_print_grh_source(ctx->res->buf->grh);
-	return 0;
 }
 
 int op_message_printed(struct op_ctx *ctx)

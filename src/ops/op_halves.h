@@ -13,12 +13,6 @@
 #include "post.h"
 #include "datagram.h"
 
-int op_send_server(struct op_ctx *ctx);
-int op_send_client(struct op_ctx *ctx);
-int op_read_server(struct op_ctx *ctx);
-int op_read_client(struct op_ctx *ctx);
-int op_write_server(struct op_ctx *ctx);
-int op_write_client(struct op_ctx *ctx);
 int op_send_imm_server(struct op_ctx *ctx);
 int op_send_imm_client(struct op_ctx *ctx);
 int op_write_imm_server(struct op_ctx *ctx);
@@ -39,22 +33,23 @@ int op_rnr_client(struct op_ctx *ctx);
 int op_counter_server(struct op_ctx *ctx, uint64_t start);
 
 /*
- * The server's half of SEND and SEND with immediate: put @text in our
- * message area and SEND it (@req: opcode, wr_id, immediate data), saying
- * so; then wait until the client has printed it, since every receive of
- * the client's takes its message at the same place.
+ * The server's half of SEND and SEND with immediate, up to the post: put
+ * @text in our message area as @req's buffer (@req: opcode, wr_id,
+ * immediate data), address it on UD, and say what is sent.
  */
-int op_send_message(struct op_ctx *ctx, struct send_request *req,
-		    const char *text);
+int op_prepare_message(struct op_ctx *ctx, struct send_request *req,
+		       const char *text);
 
 /*
- * The client's half, up to the message: the completion of the receive
- * posted before RTR into *@wc, and on UD the sender's GID from the GRH.
- * The caller prints the message, then op_message_printed().
+ * The client's half, once the receive posted before RTR completed (@wc):
+ * on UD, the sender's GID from the GRH in front of the message.
  */
-int op_receive_message(struct op_ctx *ctx, struct ibv_wc *wc);
+void op_show_sender(struct op_ctx *ctx, const struct ibv_wc *wc);
 
-/* The message is printed: the server may send into the same place again. */
+/*
+ * The client printed the message: the server may send into the same place
+ * again, as every receive of the client's takes its message there.
+ */
 int op_message_printed(struct op_ctx *ctx);
 
 /*
@@ -77,22 +72,6 @@ static inline int op_address_send(const struct op_ctx *ctx,
 	req->remote_qpn = ctx->conn->remote.qp_num;
 	req->remote_qkey = UD_QKEY;
 	return ud_check_size(req->sge.length, ctx->res->mtu);
-}
-
-/*
- * The manual's two steps for one work request of ours: post_send, then
- * poll_completion for its completion, which must be of kind @expected.
- */
-static inline int op_post_and_wait(struct op_ctx *ctx,
-				   const struct send_request *req,
-				   enum ibv_wc_opcode expected)
-{
-	int ret = post_send(ctx->conn->qp, req, &ctx->res->trace);
-
-	if (ret)
-		return ret;
-	return poll_send_completion(ctx->res->cq, ctx->timeout_ms, req,
-				    expected, &ctx->res->trace);
 }
 
 /* Our message area, as a scatter/gather element. */

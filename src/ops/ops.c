@@ -202,12 +202,11 @@ static int check_supported(const struct op_desc *op, const struct op_ctx *ctx)
 	return 0;
 }
 
-int ops_run(const struct config *cfg, struct op_ctx *ctx)
+int ops_check_supported(const struct config *cfg, const struct op_ctx *ctx)
 {
 	size_t i;
 	int ret;
 
-	/* All of them first: nothing is sent if one cannot run. */
 	for (i = 0; i < cfg->op_count; i++) {
 		const struct op_desc *op = op_find(cfg->ops[i]);
 
@@ -217,14 +216,22 @@ int ops_run(const struct config *cfg, struct op_ctx *ctx)
 		if (ret)
 			return ret;
 	}
-	for (i = 0; i < cfg->op_count; i++) {
-		const struct op_desc *op = op_find(cfg->ops[i]);
-
-		trace_step(&ctx->res->trace, "operation %s (%s half)", op->name,
-			   cfg->server_name ? "client" : "server");
-		ret = cfg->server_name ? op->client(ctx) : op->server(ctx);
-		if (ret)
-			return ret;
-	}
 	return 0;
+}
+
+void ops_trace_start(const struct op_ctx *ctx, enum op_id id, bool client)
+{
+	const struct op_desc *op = op_find(id);
+
+	trace_step(&ctx->res->trace, "operation %s (%s half)",
+		   op ? op->name : "?", client ? "client" : "server");
+}
+
+int ops_run_lesson(struct op_ctx *ctx, enum op_id id, bool client)
+{
+	const struct op_desc *op = op_find(id);
+
+	if (!op)
+		return -EINVAL;
+	return client ? op->client(ctx) : op->server(ctx);
 }

@@ -34,7 +34,11 @@ int op_read_client(struct op_ctx *ctx)
 	ret = sock_sync(ctx->sock, ctx->timeout_ms);
 	if (ret)
 		return ret;
-	ret = op_post_and_wait(ctx, &req, IBV_WC_RDMA_READ);
+	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
+	if (ret)
+		return ret;
+	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, &req,
+			      IBV_WC_RDMA_READ, NULL, &ctx->res->trace);
 	if (ret)
 		return ret;
 	printf("Contents of server's buffer: '%s'\n", op_msg(ctx));

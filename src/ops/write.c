@@ -39,7 +39,11 @@ int op_write_client(struct op_ctx *ctx)
 
 	op_set_msg(ctx, WRITE_MESSAGE);
 	printf("Now replacing it with: '%s'\n", op_msg(ctx));
-	ret = op_post_and_wait(ctx, &req, IBV_WC_RDMA_WRITE);
+	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
+	if (ret)
+		return ret;
+	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, &req,
+			      IBV_WC_RDMA_WRITE, NULL, &ctx->res->trace);
 	if (ret)
 		return ret;
 	return sock_sync(ctx->sock, ctx->timeout_ms);
