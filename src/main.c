@@ -117,15 +117,19 @@ int main(int argc, char **argv)
 	plan_run(&run);
 	client = run.cfg.server_name != NULL;
 	ret = interrupt_install();
-	if (!ret && run.cfg.use_rdma_cm)
-		ret = connect_rdma_cm(&run);
-	else if (!ret)
-		/* Steps 1-7: device list, device, its port, PD, MR, CQ, QP. */
-		ret = resources_create(&run.res, &run.cfg, &run.sizes, NULL);
 	if (ret)
 		return report(ret);
-	/* Step 8: over a TCP connection, exchange QP info; INIT, RTR, RTS. */
-	if (!run.cfg.use_rdma_cm) {
+	if (run.cfg.use_rdma_cm) {
+		/* -R: RDMA_CM finds the device, then steps 1-8 on it. */
+		ret = connect_rdma_cm(&run);
+		if (ret)
+			return report(ret);
+	} else {
+		/* Steps 1-7: device list, device, its port, PD, MR, CQ, QP. */
+		ret = resources_create(&run.res, &run.cfg, &run.sizes, NULL);
+		if (ret)
+			return report(ret);
+		/* Step 8: over TCP, exchange QP info; INIT, RTR, RTS. */
 		ret = sock_connect(&run.cfg, &ctx->sock);
 		if (!ret)
 			ret = connect_qp(&run.res, &run.cfg, ctx->sock,
@@ -135,18 +139,20 @@ int main(int argc, char **argv)
 	if (!ret)
 		ret = ops_check_supported(&run.cfg, ctx);
 	for (i = 0; !ret && i < run.cfg.op_count; i++) {
-		ops_trace_start(ctx, run.cfg.ops[i], client);
-		if (run.cfg.ops[i] == OP_SEND)
+		enum op_id op = run.cfg.ops[i];
+
+		ops_trace_start(ctx, op, client);
+		if (op == OP_SEND)
 			ret = client ? op_send_client(ctx)
 				     : op_send_server(ctx);
-		else if (run.cfg.ops[i] == OP_READ)
+		else if (op == OP_READ)
 			ret = client ? op_read_client(ctx)
 				     : op_read_server(ctx);
-		else if (run.cfg.ops[i] == OP_WRITE)
+		else if (op == OP_WRITE)
 			ret = client ? op_write_client(ctx)
 				     : op_write_server(ctx);
 		else
-			ret = ops_run_lesson(ctx, run.cfg.ops[i], client);
+			ret = ops_run_lesson(ctx, op, client);
 	}
 	/* Step 10: everything, in the reverse order of creation. */
 	if (run.cfg.use_rdma_cm)
