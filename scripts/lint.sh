@@ -8,6 +8,8 @@
 #     none of the check mode's names (--check, check.h, check_*, CHECK_*)
 #   - no file of a program reaches itself through calls, and no library
 #     calls one above it (scripts/call_cycles.py, from nm of that build)
+#   - every verb of the manual's flow at most 3 calls below rdma_rc_example's
+#     main, on named calls (GNU cflow's tree, scripts/verb_depth.py)
 #   - shellcheck on every shell script: *.sh, and every file whose first
 #     line runs a shell (rxe-vm, rxe-vm.d/agent and init, .ci/run)
 set -euo pipefail
@@ -31,7 +33,8 @@ note() {
 . "$ROOT/scripts/packages.sh"
 # The checkers, and clang and nm for the build that call_cycles.py reads.
 install_missing_packages clang clang-format clang-tidy cppcheck binutils \
-	cmake make pkg-config libibverbs-dev librdmacm-dev python3 shellcheck
+	cmake make pkg-config libibverbs-dev librdmacm-dev python3 shellcheck \
+	cflow
 
 cd "$ROOT"
 mapfile -t c_files < <(git ls-files '*.c' '*.h')
@@ -77,6 +80,19 @@ echo "lint.sh: no ring of calls between files or libraries"
 cmake --build "$LINT_DIR" -j2 --target rdma_rc_example rdma_mc_example \
 	>/dev/null || status=1
 python3 "$ROOT/scripts/call_cycles.py" "$LINT_DIR" || status=1
+
+# A learner follows named calls from main down to the verbs, as in the
+# manual, whose example has each within 3 calls. cflow reads the sources
+# of rdma_rc_example (not the check's, the benchmark's or rdma_mc_example's;
+# config.c calls no verb) and cannot follow a function pointer: a verb
+# reached only through one is not found.
+echo "lint.sh: the manual's verbs within 3 calls of main (cflow)"
+mapfile -t rc_sources < <(git ls-files 'src/*.c' | grep -E \
+	'^src/([^/]+|ops/[^/]+|cm/[^/]+|common/[^/]+)\.c$' |
+	grep -v -e '^src/config\.c$' -e '^src/main\.c$')
+cflow --cpp -i _ --main main -I include -I src src/main.c \
+	"${rc_sources[@]}" 2>/dev/null >"$LINT_DIR/cflow.txt" || status=1
+python3 "$ROOT/scripts/verb_depth.py" "$LINT_DIR/cflow.txt" || status=1
 
 # The files git tracks that are shell: by name, or by their #! line.
 shell_scripts() {
