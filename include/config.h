@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/program.h"
 #include "op_id.h"
 
 struct option;
@@ -17,31 +18,6 @@ enum transport {
 	TRANSPORT_UC = 1, /* unreliable connected: SEND and RDMA WRITE */
 	TRANSPORT_UD = 2, /* unreliable datagram: SEND only, one packet */
 };
-
-/*
- * The three programs built from these steps. Each sends its own identity
- * in the QP-info message, so that a peer running another program is
- * refused in one line naming both.
- */
-enum program_id {
-	PROGRAM_RC_EXAMPLE = 0, /* the manual's example and its lessons */
-	PROGRAM_BENCH = 1,	/* rdma_bench: the benchmark */
-	PROGRAM_CHECK = 2,	/* rdma_check: the host and pair checks */
-};
-
-/* The program's name, as its messages start; its version comes from CMake. */
-static inline const char *program_name(enum program_id program)
-{
-	switch (program) {
-	case PROGRAM_RC_EXAMPLE:
-		break;
-	case PROGRAM_BENCH:
-		return "rdma_bench";
-	case PROGRAM_CHECK:
-		return "rdma_check";
-	}
-	return "rdma_rc_example";
-}
 
 #define CONFIG_DEFAULT_TCP_PORT		   19875
 #define CONFIG_DEFAULT_IB_PORT		   1
@@ -84,7 +60,7 @@ struct config {
 };
 
 /*
- * A tool built on the same steps (rdma_bench, rdma_check), as its main
+ * A tool built on the same steps (the benchmark, the checks), as its main
  * hands it to config_parse: the tool's rows join the options table, the
  * options config.c does not know go to @parse, and once all are read
  * @finish checks them against the rest of the command line. A tool also

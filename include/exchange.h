@@ -29,13 +29,10 @@
  * flag QP_INFO_HAS_GID: both sides must use a GRH, or neither. Version 3
  * added both, in the two bytes version 2 had reserved.
  *
- * The magic number says which program sent the message (enum
- * program_id): a peer running another of the three is refused in one
+ * The magic number says which program sent the message (program_magic
+ * in common/program.c): a peer running another of them is refused in one
  * line naming both, one that is none of them as not ours at all.
  */
-#define QP_INFO_MAGIC	    0x52434558u /* "RCEX": rdma_rc_example */
-#define QP_INFO_MAGIC_BENCH 0x52434258u /* "RCBX": rdma_bench */
-#define QP_INFO_MAGIC_CHECK 0x52434358u /* "RCCX": rdma_check */
 #define QP_INFO_VERSION	    3
 #define QP_INFO_HEADER_SIZE 8
 #define QP_INFO_BODY_SIZE   64
@@ -91,11 +88,6 @@ int qp_info_decode_header(const uint8_t *buf, size_t len, const char **why);
  */
 int qp_info_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 		   const char **why);
-
-/* The magic number @program sends; the program a magic number names. */
-uint32_t qp_info_magic(enum program_id program);
-/* 0 and the program in *@program, or -EPROTO if @magic is none of ours. */
-int qp_info_program(uint32_t magic, uint8_t *program);
 
 /*
  * 0 if @remote runs the same program, transport and operations as @local;

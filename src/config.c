@@ -282,7 +282,8 @@ static int apply_option(struct config *cfg, const struct config_tool *tool,
 		break;
 	default:
 		/* The only options getopt_long returns past ours are the tool's. */
-		ret = tool->parse(tool->settings, opt, arg, err);
+		ret = tool ? tool->parse(tool->settings, opt, arg, err)
+			   : -EINVAL;
 		break;
 	}
 	return ret;

@@ -31,39 +31,10 @@ enum qp_info_offset {
 
 _Static_assert(OFF_END == QP_INFO_WIRE_SIZE, "QP-info layout and size agree");
 
-uint32_t qp_info_magic(enum program_id program)
-{
-	switch (program) {
-	case PROGRAM_RC_EXAMPLE:
-		break;
-	case PROGRAM_BENCH:
-		return QP_INFO_MAGIC_BENCH;
-	case PROGRAM_CHECK:
-		return QP_INFO_MAGIC_CHECK;
-	}
-	return QP_INFO_MAGIC;
-}
-
-int qp_info_program(uint32_t magic, uint8_t *program)
-{
-	switch (magic) {
-	case QP_INFO_MAGIC:
-		*program = PROGRAM_RC_EXAMPLE;
-		return 0;
-	case QP_INFO_MAGIC_BENCH:
-		*program = PROGRAM_BENCH;
-		return 0;
-	case QP_INFO_MAGIC_CHECK:
-		*program = PROGRAM_CHECK;
-		return 0;
-	}
-	return -EPROTO;
-}
-
 void qp_info_encode(const struct qp_info *info, uint8_t out[QP_INFO_WIRE_SIZE])
 {
 	memset(out, 0, QP_INFO_WIRE_SIZE);
-	put_u32(out + OFF_MAGIC, qp_info_magic((enum program_id)info->program));
+	put_u32(out + OFF_MAGIC, program_magic((enum program_id)info->program));
 	put_u16(out + OFF_VERSION, QP_INFO_VERSION);
 	put_u16(out + OFF_BODY_LEN, QP_INFO_BODY_SIZE);
 	put_u64(out + OFF_ADDR, info->addr);
@@ -90,8 +61,8 @@ int qp_info_decode_header(const uint8_t *buf, size_t len, const char **why)
 		*why = "message shorter than its header";
 		return -ENODATA;
 	}
-	if (qp_info_program(get_u32(buf + OFF_MAGIC), &program)) {
-		*why = "wrong magic number (the peer is not rdma_rc_example, rdma_bench or rdma_check)";
+	if (program_of_magic(get_u32(buf + OFF_MAGIC), &program)) {
+		*why = "wrong magic number (the peer runs none of this project's programs)";
 		return -EPROTO;
 	}
 	if (get_u16(buf + OFF_VERSION) != QP_INFO_VERSION) {
@@ -200,40 +171,8 @@ int qp_info_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 	memcpy(info->gid, buf + OFF_GID, sizeof(info->gid));
 	memcpy(info->ops, buf + OFF_OPS, sizeof(info->ops));
 	/* The header was checked: the magic is one of ours. */
-	qp_info_program(get_u32(buf + OFF_MAGIC), &info->program);
+	program_of_magic(get_u32(buf + OFF_MAGIC), &info->program);
 	return check_fields(info, why);
-}
-
-/* "the peer runs rdma_bench, this side rdma_rc_example", for each pair. */
-static const char *program_mismatch(uint8_t local, uint8_t remote)
-{
-	static const char *const why[3][3] = {
-		[PROGRAM_RC_EXAMPLE] =
-			{
-				[PROGRAM_BENCH] =
-					"the peer runs rdma_bench, this side rdma_rc_example: run the same program on both sides",
-				[PROGRAM_CHECK] =
-					"the peer runs rdma_check, this side rdma_rc_example: run the same program on both sides",
-			},
-		[PROGRAM_BENCH] =
-			{
-				[PROGRAM_RC_EXAMPLE] =
-					"the peer runs rdma_rc_example, this side rdma_bench: run the same program on both sides",
-				[PROGRAM_CHECK] =
-					"the peer runs rdma_check, this side rdma_bench: run the same program on both sides",
-			},
-		[PROGRAM_CHECK] =
-			{
-				[PROGRAM_RC_EXAMPLE] =
-					"the peer runs rdma_rc_example, this side rdma_check: run the same program on both sides",
-				[PROGRAM_BENCH] =
-					"the peer runs rdma_bench, this side rdma_check: run the same program on both sides",
-			},
-	};
-
-	if (local > PROGRAM_CHECK || remote > PROGRAM_CHECK)
-		return "the peer runs another program";
-	return why[local][remote];
 }
 
 int qp_info_match(const struct qp_info *local, const struct qp_info *remote,

@@ -37,7 +37,7 @@
  * business here, so they are left out. The QP number is the IB CM's too,
  * but iWARP's CM names no QP (the TCP connection is the QP's address):
  * ours travels here, for the "Remote QP number" line. The magic number is
- * the program's, as in the QP-info message (qp_info_magic).
+ * the program's, as in the QP-info message (program_magic).
  */
 /* 3: the QP number at the end; 4: the program in the magic number. */
 #define CM_PRIV_VERSION 4

@@ -32,7 +32,7 @@ void cm_priv_encode(const struct qp_info *info, uint8_t out[CM_PRIV_SIZE])
 {
 	memset(out, 0, CM_PRIV_SIZE);
 	put_u32(out + PRIV_MAGIC,
-		qp_info_magic((enum program_id)info->program));
+		program_magic((enum program_id)info->program));
 	out[PRIV_VERSION] = CM_PRIV_VERSION;
 	out[PRIV_TRANSPORT] = info->transport;
 	out[PRIV_FLAGS] = info->flags;
@@ -53,8 +53,8 @@ int cm_priv_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 		*why = "private data too short";
 		return -EPROTO;
 	}
-	if (qp_info_program(get_u32(buf + PRIV_MAGIC), &program)) {
-		*why = "private data is not from rdma_rc_example, rdma_bench or rdma_check";
+	if (program_of_magic(get_u32(buf + PRIV_MAGIC), &program)) {
+		*why = "private data of none of this project's programs";
 		return -EPROTO;
 	}
 	if (buf[PRIV_VERSION] != CM_PRIV_VERSION) {

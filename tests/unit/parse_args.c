@@ -36,6 +36,7 @@ static struct parse_result parse_va(enum program_id program, const char *first,
 						 out, err);
 		break;
 	case PROGRAM_CHECK:
+	default:
 		check_config_tool(&r.check, &tool);
 		r.ret = config_parse(&r.cfg, &tool, argc, argv, out, err);
 		break;

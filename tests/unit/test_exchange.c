@@ -214,7 +214,7 @@ static void test_program_identity(void **state)
 	remote.program = PROGRAM_BENCH;
 	qp_info_encode(&remote, wire);
 	assert_int_equal(wire[0] << 24 | wire[1] << 16 | wire[2] << 8 | wire[3],
-			 QP_INFO_MAGIC_BENCH);
+			 program_magic(PROGRAM_BENCH));
 	assert_int_equal(qp_info_decode(wire, sizeof(wire), &decoded, &why), 0);
 	assert_int_equal(decoded.program, PROGRAM_BENCH);
 	assert_int_equal(qp_info_match(&local, &decoded, &why), -EPROTO);

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PROGRAM_H
+#define PROGRAM_H
+
+#include <stdint.h>
+
+/*
+ * The programs built from the manual's steps. Each sends its own magic
+ * number in the QP-info message (and the -R private data), so that a peer
+ * running another of them is refused in one line naming both.
+ */
+enum program_id {
+	PROGRAM_RC_EXAMPLE = 0, /* the manual's example and its lessons */
+	PROGRAM_BENCH = 1,	/* the benchmark */
+	PROGRAM_CHECK = 2,	/* the host and pair checks */
+	PROGRAM_COUNT,
+};
+
+/* The program's name, as its messages start. */
+const char *program_name(enum program_id program);
+
+/* The magic number @program's QP-info message starts with. */
+uint32_t program_magic(enum program_id program);
+
+/* 0 and the program in *@program, or -EPROTO if @magic is none of ours. */
+int program_of_magic(uint32_t magic, uint8_t *program);
+
+/*
+ * Why a peer running @remote is refused by @local, naming both ("the peer
+ * runs X, this side Y: ..."); a static string.
+ */
+const char *program_mismatch(uint8_t local, uint8_t remote);
+
+#endif
