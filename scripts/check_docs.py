@@ -133,6 +133,7 @@ class Checker:
         self.folders, self.top_files = top_entries(root)
         self.files = tree_files(root, self.folders)
         self.findings = []
+        self.reported = set()
         self.functions = set()
         self.src_prefixes = set()
         self.identifiers = set()
@@ -175,7 +176,12 @@ class Checker:
                 self.identifiers.update(
                     IDENT.findall(C_COMMENT.sub(" ", read(header))))
 
-    def report(self, rel, line, what):
+    def report(self, rel, line, what, name=None):
+        """One line per name missing on a line, however it was named."""
+        key = (rel, line, name or what)
+        if key in self.reported:
+            return
+        self.reported.add(key)
         self.findings.append("%s:%d: %s" % (rel, line, what))
 
     # Paths.
@@ -209,7 +215,8 @@ class Checker:
             token = m.group(1).rstrip(".,:;'")
             if not self.exists(token):
                 self.report(rel, line_of(whole, base + m.start()),
-                            "names %s, which is not in the tree" % token)
+                            "names %s, which is not in the tree" % token,
+                            os.path.normpath(token))
 
     def check_md_links(self, rel, text):
         here = os.path.dirname(rel)
@@ -220,7 +227,9 @@ class Checker:
                 continue
             if not self.exists(os.path.join(here, target)):
                 self.report(rel, line_of(text, m.start()),
-                            "links to %s, which is not in the tree" % target)
+                            "links to %s, which is not in the tree" % target,
+                            os.path.normpath(os.path.join(
+                                here, target.split("#", 1)[0])))
 
     def check_bare_files(self, rel, comment, base, whole):
         for m in BARE_C_FILE.finditer(comment):

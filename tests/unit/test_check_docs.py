@@ -46,8 +46,8 @@ sizes the QP from `max_send_wr` and calls `ibv_create_qp`. See
 | 2 | `resources_create` | src/steps.c |
 """
 
-# One path that is not there (src/gone.c) and one function that is
-# defined nowhere (device_close), on lines 3 and 10.
+# One path that is not there and one function that is defined nowhere
+# (device_close), on lines 3 and 10.
 BAD_README = GOOD_README.replace(
     "(src/steps.c), then", "(src/gone.c), then").replace(
     "| 2 | `resources_create` |", "| 2 | `device_close` |")
