@@ -10,6 +10,9 @@
 #     calls one above it (scripts/call_cycles.py, from nm of that build)
 #   - every verb of the manual's flow at most 3 calls below rdma_rc_example's
 #     main, on named calls (GNU cflow's tree, scripts/verb_depth.py)
+#   - every path of the tree and every function of ours that README.md,
+#     docs/*.md, the man pages and the code's comments name exists
+#     (scripts/check_docs.py)
 #   - shellcheck on every shell script: *.sh, and every file whose first
 #     line runs a shell (rxe-vm, rxe-vm.d/agent and init, .ci/run)
 set -euo pipefail
@@ -93,6 +96,11 @@ mapfile -t rc_sources < <(git ls-files 'src/*.c' | grep -E \
 cflow --cpp -i _ --main main -I include -I src src/main.c \
 	"${rc_sources[@]}" 2>/dev/null >"$LINT_DIR/cflow.txt" || status=1
 python3 "$ROOT/scripts/verb_depth.py" "$LINT_DIR/cflow.txt" || status=1
+
+# Docs that cannot drift: a path or a function a page or a comment names
+# and the tree lacks is one line, FILE:LINE and what is missing.
+echo "lint.sh: the paths and functions the docs and comments name exist"
+python3 "$ROOT/scripts/check_docs.py" "$ROOT" || status=1
 
 # The files git tracks that are shell: by name, or by their #! line.
 shell_scripts() {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The step lines of rdma_mc_example; its -v trace is trace_step() of
- * the RC example's include/trace.h.
+ * the RC example's include/common/trace.h.
  */
 #ifndef MC_TRACE_H
 #define MC_TRACE_H

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Asynchronous events: read, print, acknowledge (see include/async.h). */
+/* Asynchronous events: read, print, acknowledge (include/common/async.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

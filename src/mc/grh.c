@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Who sent a multicast message, as text: the GRH's source GID (src/grh.c),
- * printed as the plain IPv4 address when it came in an IPv4 header.
+ * Who sent a multicast message, as text: the GRH's source GID
+ * (src/common/grh.c), printed as the plain IPv4 address when it came in an
+ * IPv4 header.
  */
 #include <arpa/inet.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The teaching lines of rdma_mc_example. The -v trace is the RC
- * example's trace_step (src/trace.c), so both programs trace alike.
+ * example's trace_step (src/common/trace.c), so both programs trace alike.
  */
 #include <stdarg.h>
 #include <stdio.h>

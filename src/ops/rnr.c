@@ -8,9 +8,9 @@
  * moves the client's QP to the error state: this operation comes last.
  *
  * The QP's usual rnr_retry (6, see qp.c) is already finite and the RNR
- * timer short (0.64 ms; cm.c sets the same over RDMA_CM, whose own choice
- * is 655 ms), so this takes milliseconds; with rnr_retry 7 the sender
- * would retry forever and the SEND never complete.
+ * timer short (0.64 ms; src/cm/connect.c sets the same over RDMA_CM,
+ * whose own choice is 655 ms), so this takes milliseconds; with
+ * rnr_retry 7 the sender would retry forever and the SEND never complete.
  */
 #include "op_halves.h"
 #include "completion.h"

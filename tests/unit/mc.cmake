@@ -1,7 +1,7 @@
 # Unit tests of rdma_mc_example's pure parts (options, message text, GRH)
-# and of the helpers it shares with rdma_rc_example (src/grh.c,
-# src/opt_error.c). Included by tests/unit/CMakeLists.txt once it has found
-# cmocka; finds cmocka itself if included from elsewhere.
+# and of the helpers it shares with rdma_rc_example (src/common/grh.c,
+# src/common/opt_error.c). Included by tests/unit/CMakeLists.txt once it
+# has found cmocka; finds cmocka itself if included from elsewhere.
 if(NOT TARGET PkgConfig::CMOCKA)
 	pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
 endif()

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The sender of a UD message from the 40 bytes in front of a receive
- * (src/grh.c, and its text in rdma_mc_example): hand-built headers of each
- * kind, including an IPv4 header behind 20 bytes of garbage, one whose
- * checksum is wrong and one whose checksum rxe left 0.
+ * (src/common/grh.c, and its text in rdma_mc_example): hand-built headers
+ * of each kind, including an IPv4 header behind 20 bytes of garbage, one
+ * whose checksum is wrong and one whose checksum rxe left 0.
  */
 #include <arpa/inet.h>
 #include <setjmp.h>
