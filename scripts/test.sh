@@ -27,9 +27,10 @@ case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
 # measures against perftest and draws plots; tshark because the wire tests
 # decode the link's packets with scripts/wire.py; mandoc because the man
 # page tests lint the pages; dpkg-dev (dpkg-shlibdeps) and file because
-# cpack's Debian package finds its dependencies with them.
+# cpack's Debian package finds its dependencies with them; lintian because
+# the package test checks that package with it.
 TEST_PACKAGES=(libcmocka-dev python3 valgrind perftest gnuplot-nox tshark
-	mandoc dpkg-dev file)
+	mandoc dpkg-dev file lintian)
 
 die() {
 	echo "test.sh: $*" >&2

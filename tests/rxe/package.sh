@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The Debian package as a user gets it: cpack -G DEB from this build tree,
-# its control fields and files, then unpacked with dpkg -x into a scratch
-# root inside the build tree (which the guests see at the same path) and
-# the installed rdma_rc_example run through the manual's flow between the
-# two guests.
+# its control fields and files, lintian's verdict on it (no error, no
+# warning), then unpacked with dpkg -x into a scratch root inside the build
+# tree (which the guests see at the same path): each installed program
+# tells its version, and the installed rdma_rc_example runs the manual's
+# flow between the two guests.
 . "$(dirname "$0")/lib.sh"
 
 : "${BUILD_DIR:?BUILD_DIR is not set}"
@@ -37,20 +38,45 @@ expect_regex "$control" '^Depends: (.*, )?libibverbs1 \(>= [^)]+\)'
 expect_regex "$control" '^Depends: (.*, )?librdmacm1 \(>= [^)]+\)'
 expect_regex "$control" '^Depends: (.*, )?libc6 \(>= [^)]+\)'
 
+# The four programs, their man pages compressed as Debian installs them,
+# and the copyright file and changelog Debian policy asks of every package.
 contents=$RXE_OUT_DIR/contents
 dpkg-deb -c "$deb" | awk '{ print $6 }' >"$contents"
-for file in usr/bin/rdma_rc_example usr/bin/rdma_mc_example \
-	usr/share/man/man1/rdma_rc_example.1 usr/share/man/man1/rdma_mc_example.1; do
-	expect_line "$contents" "./$file"
+doc=usr/share/doc/rdma-rc-example
+for program in rdma_rc_example rdma_mc_example rdma_check rdma_bench; do
+	expect_line "$contents" "./usr/bin/$program"
+	expect_line "$contents" "./usr/share/man/man1/$program.1.gz"
 done
+expect_line "$contents" "./$doc/copyright"
+expect_line "$contents" "./$doc/changelog.gz"
+
+# lintian, Debian's own check of a package, finds nothing to warn about:
+# --fail-on makes a warning fail its exit status as an error does, and no
+# E: (error) or W: (warning) line is printed; I: lines are information.
+# (On stderr it says that it runs as root.) scripts/test.sh installs it.
+lintian_out=$RXE_OUT_DIR/lintian.out
+status=0
+if command -v lintian >/dev/null 2>&1; then
+	lintian --fail-on error,warning "$deb" >"$lintian_out" \
+		2>"$RXE_OUT_DIR/lintian.err" || status=$?
+else
+	echo "lintian: not found (Debian: lintian)" >"$lintian_out"
+	status=127
+fi
+sed 's/^/  | /' "$lintian_out"
+expect_status "$status" 0 "lintian --fail-on error,warning"
+grep -E '^[EW]: ' "$lintian_out" >"$RXE_OUT_DIR/lintian.faults"
+expect_empty "$RXE_OUT_DIR/lintian.faults"
 
 root=$work/root
 dpkg -x "$deb" "$root"
 installed=$root/usr/bin/rdma_rc_example
 version=$(dpkg-deb -f "$deb" Version)
-"$installed" --version >"$RXE_OUT_DIR/version.out" 2>&1
-expect_status "$?" 0 "$installed --version"
-expect_line "$RXE_OUT_DIR/version.out" "rdma_rc_example $version"
+for program in rdma_rc_example rdma_mc_example rdma_check rdma_bench; do
+	"$root/usr/bin/$program" --version >"$RXE_OUT_DIR/$program.version" 2>&1
+	expect_status "$?" 0 "$program --version"
+	expect_line "$RXE_OUT_DIR/$program.version" "$program $version"
+done
 
 # The installed program, server on guest a and client on guest b.
 # shellcheck disable=SC2034 # read by rc_common.sh
