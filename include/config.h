@@ -69,6 +69,7 @@ struct config {
 struct config_tool {
 	enum program_id program;
 	const char *synopsis; /* after the name in "usage: NAME ..." */
+	const char *roles;    /* the line under it: which side is which */
 	const struct option *long_options; /* ends with a row of zeros */
 	const char *short_options;	   /* for getopt_long's string */
 	void *settings;			   /* the mode's own struct */

@@ -75,6 +75,9 @@ void config_defaults(struct config *cfg)
 	};
 }
 
+/* What the SERVER argument means, in --help. */
+#define SERVER_ROLE "without SERVER, run as the server and wait for a client"
+
 /* Under an operation that leaves the QP in the error state, in --help. */
 #define LAST_ONLY_NOTE \
 	"             must be last: leaves the QP in the error state\n"
@@ -85,11 +88,10 @@ static void print_usage(const struct config *cfg,
 	size_t count, i;
 	const struct op_desc *ops = ops_table(&count);
 
-	fprintf(out, "usage: %s %s\n", NAME(cfg),
-		tool ? tool->synopsis : "[options] [SERVER]");
+	fprintf(out, "usage: %s %s\n  %s\n", NAME(cfg),
+		tool ? tool->synopsis : "[options] [SERVER]",
+		tool ? tool->roles : SERVER_ROLE);
 	fprintf(out,
-
-		"  without SERVER, run as the server and wait for a client\n"
 		"\n"
 		"  -p, --port PORT          TCP port for the QP-info exchange (default %d);\n"
 		"                           with -R, RDMA_CM's port, and the syncs take\n"

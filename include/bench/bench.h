@@ -3,7 +3,7 @@
 #define BENCH_H
 
 /*
- * Benchmark mode (--bench lat|bw): what perftest's ib_*_lat and ib_*_bw
+ * rdma_bench lat|bw: what perftest's ib_*_lat and ib_*_bw
  * measure, measured the same way, on the QP the manual's steps connected.
  *
  *   bench_config.c  the bench options, their defaults and checks

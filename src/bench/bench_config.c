@@ -345,6 +345,8 @@ void bench_config_tool(struct bench_config *bc, struct config_tool *tool)
 	*tool = (struct config_tool){
 		.program = PROGRAM_BENCH,
 		.synopsis = "lat|bw [options] [SERVER]",
+		.roles =
+			"without SERVER, run as the server and wait for a client",
 		.long_options = bench_long_options,
 		.short_options = BENCH_SHORT_OPTIONS,
 		.settings = bc,

@@ -104,7 +104,7 @@ int bench_params_match(const struct bench_params *local,
 
 	if (local->mode != remote->mode) {
 		snprintf(why, len,
-			 "the peer runs --bench %s, this side --bench %s",
+			 "the peer runs rdma_bench %s, this side rdma_bench %s",
 			 bench_mode_name(remote->mode),
 			 bench_mode_name(local->mode));
 		return -EPROTO;

@@ -65,6 +65,10 @@ void check_config_tool(struct check_config *cc, struct config_tool *tool)
 	*tool = (struct config_tool){
 		.program = PROGRAM_CHECK,
 		.synopsis = "[options] [--pair | SERVER]",
+		.roles =
+			"alone, check this host; with --pair, then wait for the\n"
+			"  client of a pair check; with SERVER, be that client",
+		"alone, check this host; with --pair, then wait for the client of a pair check; with SERVER, be that client",
 		.long_options = check_long_options,
 		.short_options = "",
 		.settings = cc,

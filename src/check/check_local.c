@@ -595,7 +595,7 @@ static void check_memlock(struct check_report *r,
 	}
 	check_add(
 		r, "memlock", CHECK_PASS, NULL,
-		"limit %llu KiB, a run registers %llu KiB (--bench: twice its largest message)",
+		"limit %llu KiB, a run registers %llu KiB (rdma_bench: twice its largest message)",
 		(unsigned long long)lim.rlim_cur / 1024, need / 1024);
 }
 
@@ -623,7 +623,7 @@ static void check_atomics(struct check_report *r, const struct local *l)
 		check_add(
 			r, "atomics", CHECK_WARN,
 			"use a device with atomic_cap ATOMIC_HCA or ATOMIC_GLOB for these lessons",
-			"none: rules out --ops %s and --bench --op fetch_add|cmp_swap",
+			"none: rules out --ops %s and rdma_bench --op fetch_add|cmp_swap",
 			names);
 	else
 		check_add(r, "atomics", CHECK_PASS, NULL, "%s: --ops %s",
