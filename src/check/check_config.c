@@ -68,7 +68,6 @@ void check_config_tool(struct check_config *cc, struct config_tool *tool)
 		.roles =
 			"alone, check this host; with --pair, then wait for the\n"
 			"  client of a pair check; with SERVER, be that client",
-		"alone, check this host; with --pair, then wait for the client of a pair check; with SERVER, be that client",
 		.long_options = check_long_options,
 		.short_options = "",
 		.settings = cc,
