@@ -32,8 +32,8 @@ struct gid_choice {
  * The device a program uses from @list (@count devices): the one called
  * @name, or without a name the first one that is not iWARP (the TCP
  * exchange cannot connect an iWARP QP), or with iWARP devices alone the
- * first of them. NULL if there is none. Pure: the run and the check both
- * choose with it, so the check reports on the device a run would use.
+ * first of them. NULL if there is none. Pure: every program that opens a
+ * device without -d chooses with it, so that all speak of one device.
  */
 struct ibv_device *device_find(struct ibv_device **list, int count,
 			       const char *name);
@@ -67,9 +67,9 @@ struct gid_table {
 /*
  * Read the @len slots of port @port's GID table into @table, skipping the
  * empty ones. The one reader of the GID table for every program. It prints
- * nothing: a run, the check and the benchmark each say a failure in their
- * own words. 0, or -errno (-ENOMEM, or the failed query's, with its index
- * in table->failed_index); @table is empty then.
+ * nothing: each program says a failure in its own words (a run's is
+ * device_print_gid_table_error). 0, or -errno (-ENOMEM, or the failed
+ * query's, with its index in table->failed_index); @table is empty then.
  */
 int device_read_gid_table(struct ibv_context *ctx, uint8_t port, int len,
 			  struct gid_table *table);
