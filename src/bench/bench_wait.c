@@ -54,7 +54,7 @@ static bool gid_is_zero(const uint8_t gid[16])
 	return memcmp(gid, zero, sizeof(zero)) == 0;
 }
 
-/* True if @gid is in the GID table of @ctx's port @port; 0 or -errno. */
+/* *@listed: whether @gid is in the GID table of @ctx's port @port. */
 static int gid_on_port(struct ibv_context *ctx, uint8_t port,
 		       const uint8_t gid[16], bool *listed)
 {
