@@ -28,7 +28,17 @@ struct gid_choice {
 /* A netdev MTU every Ethernet takes, to suggest in a fix. */
 #define ETHERNET_MTU 1500
 
-/* Open the device called @name (NULL: the first one found). */
+/*
+ * The device a program uses from @list (@count devices): the one called
+ * @name, or without a name the first one that is not iWARP (the TCP
+ * exchange cannot connect an iWARP QP), or with iWARP devices alone the
+ * first of them. NULL if there is none. Pure: every program that opens a
+ * device without -d chooses with it, so that all speak of one device.
+ */
+struct ibv_device *device_find(struct ibv_device **list, int count,
+			       const char *name);
+
+/* Open the device called @name (NULL: the one device_find chooses). */
 int device_open(const char *name, struct ibv_context **ctx,
 		const struct trace *tr);
 
@@ -44,6 +54,35 @@ int device_choose_gid(struct ibv_context *ctx, uint8_t port,
 		      const struct ibv_port_attr *attr, int requested,
 		      struct gid_choice *out, const struct trace *tr);
 
+/*
+ * The valid entries of one port's GID table, in index order: each one's
+ * index, GID, type and the ifindex of the netdev under it (RoCE).
+ */
+struct gid_table {
+	struct ibv_gid_entry *entries; /* device_free_gid_table() frees them */
+	size_t count;
+	int failed_index; /* after an error: the slot that failed; -1: none */
+};
+
+/*
+ * Read the @len slots of port @port's GID table into @table, skipping the
+ * empty ones. The one reader of the GID table for every program. It prints
+ * nothing: each program says a failure in its own words (a run's is
+ * device_print_gid_table_error). 0, or -errno (-ENOMEM, or the failed
+ * query's, with its index in table->failed_index); @table is empty then.
+ */
+int device_read_gid_table(struct ibv_context *ctx, uint8_t port, int len,
+			  struct gid_table *table);
+
+void device_free_gid_table(struct gid_table *table);
+
+/*
+ * A run's line on stderr for device_read_gid_table's failure @err: the
+ * slot whose query failed, or the memory that was short.
+ */
+void device_print_gid_table_error(struct ibv_context *ctx, uint8_t port,
+				  int err, const struct gid_table *table);
+
 /* The MTU of network interface @netdev, from sysfs; -errno if unknown. */
 int netdev_mtu(const char *netdev, long *mtu);
 
@@ -58,6 +97,10 @@ void device_warn_small_netdev(const struct gid_choice *gid,
 
 /* True for ::ffff:a.b.c.d, the GID RoCE v2 derives from an IPv4 address. */
 bool gid_is_ipv4_mapped(const union ibv_gid *gid);
+
+/* The entry of GID index @index among @entries, or NULL if it is empty. */
+const struct ibv_gid_entry *gid_entry_find(const struct ibv_gid_entry *entries,
+					   size_t count, int index);
 
 /* Index (gid_index) of the first RoCE v2 IPv4-mapped entry, or -ENOENT. */
 int gid_pick_roce_v2_ipv4(const struct ibv_gid_entry *entries, size_t count);

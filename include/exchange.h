@@ -90,6 +90,28 @@ int qp_info_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 		   const char **why);
 
 /*
+ * Where a decoded QP info came from, which says what fields it has: the
+ * TCP message carries all of them; the -R private data (cm.h) carries the
+ * buffer, the QP number, the transport, the operations and the flags, and
+ * leaves the PSN, LID, GID, MTU and READ depth to the CM.
+ */
+enum qp_info_source {
+	QP_INFO_FROM_TCP,
+	QP_INFO_FROM_CM,
+};
+
+/*
+ * Check the fields of @info that @from carries, whose values came from the
+ * network and are not trusted: 24-bit QP number (not 0) and PSN, a buffer
+ * length, a known transport, 1 to OPS_MAX known operation ids and no more,
+ * known flags, and with the TCP message an MTU, a READ depth and a GID
+ * type. The one check both decoders make. 0, or -EINVAL with a reason in
+ * *@why.
+ */
+int qp_info_check(const struct qp_info *info, enum qp_info_source from,
+		  const char **why);
+
+/*
  * 0 if @remote runs the same program, transport and operations as @local;
  * else -EPROTO with a reason in *@why (another program: both named).
  */

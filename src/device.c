@@ -27,8 +27,8 @@ static void list_devices(struct ibv_device **list, int count)
  * default is the latter. With iWARP devices alone, the first of them: its
  * refusal then says to add -R.
  */
-static struct ibv_device *find_device(struct ibv_device **list, int count,
-				      const char *name)
+struct ibv_device *device_find(struct ibv_device **list, int count,
+			       const char *name)
 {
 	int i;
 
@@ -62,7 +62,7 @@ int device_open(const char *name, struct ibv_context **ctx,
 				: "");
 		return ret;
 	}
-	dev = find_device(list, count, name);
+	dev = device_find(list, count, name);
 	if (!dev) {
 		fprintf(stderr, "failed to find RDMA device %s: %s",
 			name ? name : "(any)", strerror(ENODEV));
@@ -150,115 +150,137 @@ int mtu_choose(const struct ibv_port_attr *attr)
 	return attr->active_mtu;
 }
 
-/* Read the port's valid GID entries; empty slots are skipped. */
-static int read_gid_table(struct ibv_context *ctx, uint8_t port, int len,
-			  struct ibv_gid_entry *entries, size_t *count)
+const struct ibv_gid_entry *gid_entry_find(const struct ibv_gid_entry *entries,
+					   size_t count, int index)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		if ((int)entries[i].gid_index == index)
+			return &entries[i];
+	return NULL;
+}
+
+void device_free_gid_table(struct gid_table *table)
+{
+	free(table->entries);
+	table->entries = NULL;
+	table->count = 0;
+}
+
+int device_read_gid_table(struct ibv_context *ctx, uint8_t port, int len,
+			  struct gid_table *table)
 {
 	int i, ret;
 
-	*count = 0;
+	*table = (struct gid_table){.failed_index = -1};
+	table->entries =
+		calloc(len > 0 ? (size_t)len : 1, sizeof(*table->entries));
+	if (!table->entries)
+		return -ENOMEM;
 	for (i = 0; i < len; i++) {
-		ret = ibv_query_gid_ex(ctx, port, (uint32_t)i, &entries[*count],
-				       0);
+		ret = ibv_query_gid_ex(ctx, port, (uint32_t)i,
+				       &table->entries[table->count], 0);
 		if (ret == ENODATA)
 			continue; /* an empty slot of the table */
 		if (ret) {
-			fprintf(stderr,
-				"failed to query GID %d of %s port %u: %s\n", i,
-				ibv_get_device_name(ctx->device), port,
-				strerror(ret));
+			device_free_gid_table(table);
+			table->failed_index = i;
 			return -ret;
 		}
-		(*count)++;
+		table->count++;
 	}
 	return 0;
 }
 
+void device_print_gid_table_error(struct ibv_context *ctx, uint8_t port,
+				  int err, const struct gid_table *table)
+{
+	const char *dev = ibv_get_device_name(ctx->device);
+
+	if (table->failed_index < 0)
+		fprintf(stderr, "failed to allocate the GID table of %s: %s\n",
+			dev, strerror(-err));
+	else
+		fprintf(stderr, "failed to query GID %d of %s port %u: %s\n",
+			table->failed_index, dev, port, strerror(-err));
+}
+
+/* The GID table of the port, or one line on stderr saying why not. */
+static int read_port_gids(struct ibv_context *ctx, uint8_t port,
+			  const struct ibv_port_attr *attr,
+			  struct gid_table *table)
+{
+	int ret;
+
+	ret = device_read_gid_table(ctx, port, attr->gid_tbl_len, table);
+	if (ret)
+		device_print_gid_table_error(ctx, port, ret, table);
+	return ret;
+}
+
 static int choose_automatic_gid(struct ibv_context *ctx, uint8_t port,
-				const struct ibv_port_attr *attr,
+				const struct gid_table *table,
 				struct gid_choice *out)
 {
-	struct ibv_gid_entry *entries;
-	size_t count;
-	int ret, index;
+	int index;
 
-	entries = calloc((size_t)attr->gid_tbl_len, sizeof(*entries));
-	if (!entries) {
-		fprintf(stderr, "failed to allocate the GID table of %s: %s\n",
-			ibv_get_device_name(ctx->device), strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	ret = read_gid_table(ctx, port, attr->gid_tbl_len, entries, &count);
-	if (ret)
-		goto free_entries;
-	index = gid_pick_roce_v2_ipv4(entries, count);
+	index = gid_pick_roce_v2_ipv4(table->entries, table->count);
 	if (index < 0) {
 		fprintf(stderr,
 			"failed to find a RoCE v2 IPv4-mapped GID on %s port %u: %s; choose one with -g\n",
 			ibv_get_device_name(ctx->device), port,
 			strerror(-index));
-		ret = index;
-		goto free_entries;
+		return index;
 	}
 	out->index = index;
 	out->automatic = true;
-free_entries:
-	free(entries);
-	return ret;
+	return 0;
 }
 
 /* Say which GID indexes hold an entry, on the line of the error. */
-static void print_valid_gids(struct ibv_context *ctx, uint8_t port, int tbl_len)
+static void print_valid_gids(const struct gid_table *table)
 {
-	struct ibv_gid_entry *entries;
-	size_t count, i;
+	size_t i;
 
-	entries = calloc((size_t)tbl_len, sizeof(*entries));
-	if (entries &&
-	    read_gid_table(ctx, port, tbl_len, entries, &count) == 0) {
-		fprintf(stderr, " (valid GID indexes:");
-		for (i = 0; i < count; i++)
-			fprintf(stderr, " %u", entries[i].gid_index);
-		fprintf(stderr, "%s)", count ? "" : " none");
-	}
-	fprintf(stderr, "\n");
-	free(entries);
+	fprintf(stderr, " (valid GID indexes:");
+	for (i = 0; i < table->count; i++)
+		fprintf(stderr, " %u", table->entries[i].gid_index);
+	fprintf(stderr, "%s)\n", table->count ? "" : " none");
 }
 
-/* Fill out->gid and out->type for out->index. */
-static int query_chosen_gid(struct ibv_context *ctx, uint8_t port,
-			    const struct ibv_port_attr *attr,
-			    struct gid_choice *out)
+/* Fill out->gid, out->type and out->ndev_ifindex for out->index. */
+static int take_chosen_gid(struct ibv_context *ctx, uint8_t port,
+			   const struct gid_table *table,
+			   struct gid_choice *out)
 {
-	const char *dev = ibv_get_device_name(ctx->device);
-	struct ibv_gid_entry entry;
-	int ret;
+	const struct ibv_gid_entry *entry;
 
-	if (out->index >= attr->gid_tbl_len) {
-		fprintf(stderr,
-			"failed to use GID index %d of %s port %u: %s (the table has indexes 0 to %d)\n",
-			out->index, dev, port, strerror(EINVAL),
-			attr->gid_tbl_len - 1);
-		return -EINVAL;
-	}
-	ret = ibv_query_gid_ex(ctx, port, (uint32_t)out->index, &entry, 0);
-	if (ret == ENODATA) {
+	entry = gid_entry_find(table->entries, table->count, out->index);
+	if (!entry) {
 		fprintf(stderr,
 			"failed to use GID index %d of %s port %u: the entry is empty",
-			out->index, dev, port);
-		print_valid_gids(ctx, port, attr->gid_tbl_len);
+			out->index, ibv_get_device_name(ctx->device), port);
+		print_valid_gids(table);
 		return -ENODATA;
 	}
-	if (ret) {
-		fprintf(stderr, "failed to query GID %d of %s port %u: %s\n",
-			out->index, ibv_get_device_name(ctx->device), port,
-			strerror(ret));
-		return -ret;
-	}
-	out->gid = entry.gid;
-	out->type = entry.gid_type;
-	out->ndev_ifindex = entry.ndev_ifindex;
+	out->gid = entry->gid;
+	out->type = entry->gid_type;
+	out->ndev_ifindex = entry->ndev_ifindex;
 	return 0;
+}
+
+/* -g's index must be one of the table's. */
+static int check_gid_index(struct ibv_context *ctx, uint8_t port,
+			   const struct ibv_port_attr *attr, int index)
+{
+	if (index < attr->gid_tbl_len)
+		return 0;
+	fprintf(stderr,
+		"failed to use GID index %d of %s port %u: %s (the table has indexes 0 to %d)\n",
+		index, ibv_get_device_name(ctx->device), port, strerror(EINVAL),
+		attr->gid_tbl_len - 1);
+	return -EINVAL;
 }
 
 int device_choose_gid(struct ibv_context *ctx, uint8_t port,
@@ -266,6 +288,7 @@ int device_choose_gid(struct ibv_context *ctx, uint8_t port,
 		      struct gid_choice *out, const struct trace *tr)
 {
 	char text[INET6_ADDRSTRLEN];
+	struct gid_table table;
 	int ret;
 
 	*out = (struct gid_choice){.index = requested};
@@ -283,12 +306,16 @@ int device_choose_gid(struct ibv_context *ctx, uint8_t port,
 			   "no GID given on InfiniBand: no GRH, LID routing");
 		return 0;
 	}
-	if (requested < 0) {
-		ret = choose_automatic_gid(ctx, port, attr, out);
-		if (ret)
-			return ret;
-	}
-	ret = query_chosen_gid(ctx, port, attr, out);
+	ret = check_gid_index(ctx, port, attr, out->index);
+	if (!ret)
+		ret = read_port_gids(ctx, port, attr, &table);
+	if (ret)
+		return ret;
+	if (requested < 0)
+		ret = choose_automatic_gid(ctx, port, &table, out);
+	if (!ret)
+		ret = take_chosen_gid(ctx, port, &table, out);
+	device_free_gid_table(&table);
 	if (ret)
 		return ret;
 	gid_to_str(&out->gid, text, sizeof(text));

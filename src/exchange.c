@@ -76,17 +76,13 @@ int qp_info_decode_header(const uint8_t *buf, size_t len, const char **why)
 	return 0;
 }
 
-/* Field checks; the values come from the network and are not trusted. */
-static int check_fields(const struct qp_info *info, const char **why)
+/* The fields every way of exchange carries: buffer, QP, operations, flags. */
+static int check_common_fields(const struct qp_info *info, const char **why)
 {
 	size_t i;
 
 	if (info->qp_num & ~QP_INFO_24BIT_MASK || info->qp_num == 0) {
 		*why = "QP number is not a valid 24-bit QP number";
-		return -EINVAL;
-	}
-	if (info->psn & ~QP_INFO_24BIT_MASK) {
-		*why = "PSN does not fit in 24 bits";
 		return -EINVAL;
 	}
 	if (info->len == 0) {
@@ -117,6 +113,16 @@ static int check_fields(const struct qp_info *info, const char **why)
 		*why = "unknown flags";
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* The fields of the path, which only the TCP message carries. */
+static int check_path_fields(const struct qp_info *info, const char **why)
+{
+	if (info->psn & ~QP_INFO_24BIT_MASK) {
+		*why = "PSN does not fit in 24 bits";
+		return -EINVAL;
+	}
 	/* IBV_MTU_256 .. IBV_MTU_4096, spelled out: the wire fixes them */
 	if (info->mtu < 1 || info->mtu > 5) {
 		*why = "MTU is not one of 256 to 4096 bytes (1 to 5)";
@@ -136,6 +142,17 @@ static int check_fields(const struct qp_info *info, const char **why)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int qp_info_check(const struct qp_info *info, enum qp_info_source from,
+		  const char **why)
+{
+	int ret;
+
+	ret = check_common_fields(info, why);
+	if (ret || from == QP_INFO_FROM_CM)
+		return ret;
+	return check_path_fields(info, why);
 }
 
 int qp_info_decode(const uint8_t *buf, size_t len, struct qp_info *info,
@@ -172,7 +189,7 @@ int qp_info_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 	memcpy(info->ops, buf + OFF_OPS, sizeof(info->ops));
 	/* The header was checked: the magic is one of ours. */
 	program_of_magic(get_u32(buf + OFF_MAGIC), &info->program);
-	return check_fields(info, why);
+	return qp_info_check(info, QP_INFO_FROM_TCP, why);
 }
 
 int qp_info_match(const struct qp_info *local, const struct qp_info *remote,

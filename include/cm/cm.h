@@ -82,7 +82,10 @@ void cm_close(struct cm *cm);
 
 /* Pure, unit tested: the private data. */
 void cm_priv_encode(const struct qp_info *info, uint8_t out[CM_PRIV_SIZE]);
-/* Decode @len (>= CM_PRIV_SIZE; the CM may pad) bytes; -EPROTO + why. */
+/*
+ * Decode @len (>= CM_PRIV_SIZE; the CM may pad) bytes and check the fields
+ * with qp_info_check (QP_INFO_FROM_CM); -EPROTO + why.
+ */
 int cm_priv_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 		   const char **why);
 

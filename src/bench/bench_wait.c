@@ -6,11 +6,11 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <netinet/in.h>
 
 #include "bench_priv.h"
+#include "device.h"
 
 bool bench_gid_listed(const struct ibv_gid_entry *entries, size_t count,
 		      const uint8_t gid[16])
@@ -54,19 +54,23 @@ static bool gid_is_zero(const uint8_t gid[16])
 	return memcmp(gid, zero, sizeof(zero)) == 0;
 }
 
-/* Room for every port's GID table of @ctx; 0 if a port cannot be queried. */
-static size_t gid_table_room(struct ibv_context *ctx, uint8_t ports)
+/* *@listed: whether @gid is in the GID table of @ctx's port @port. */
+static int gid_on_port(struct ibv_context *ctx, uint8_t port,
+		       const uint8_t gid[16], bool *listed)
 {
 	struct ibv_port_attr attr;
-	size_t room = 0;
-	uint8_t port;
+	struct gid_table table;
+	int ret;
 
-	for (port = 1; port <= ports; port++) {
-		if (ibv_query_port(ctx, port, &attr))
-			return 0;
-		room += (size_t)attr.gid_tbl_len;
-	}
-	return room;
+	ret = ibv_query_port(ctx, port, &attr);
+	if (ret)
+		return -ret;
+	ret = device_read_gid_table(ctx, port, attr.gid_tbl_len, &table);
+	if (ret)
+		return ret;
+	*listed = bench_gid_listed(table.entries, table.count, gid);
+	device_free_gid_table(&table);
+	return 0;
 }
 
 /*
@@ -81,10 +85,7 @@ int bench_peer_on_this_host(struct ibv_context *ctx, uint8_t ports,
 			    const struct qp_info *local,
 			    const struct qp_info *remote, bool *here)
 {
-	struct ibv_gid_entry *entries;
-	size_t room;
-	ssize_t n;
-	int ret = 0;
+	int port, ret;
 
 	/* InfiniBand without a GRH: only a LID names the port. RoCE has no
 	 * LIDs (0 on both sides): no GID there tells nothing, so elsewhere. */
@@ -93,17 +94,12 @@ int bench_peer_on_this_host(struct ibv_context *ctx, uint8_t ports,
 		return 0;
 	}
 	*here = false;
-	room = gid_table_room(ctx, ports);
-	entries = room ? calloc(room, sizeof(*entries)) : NULL;
-	if (!entries)
-		return room ? -ENOMEM : -EIO;
-	n = ibv_query_gid_table(ctx, entries, room, 0);
-	if (n < 0)
-		ret = (int)n;
-	else
-		*here = bench_gid_listed(entries, (size_t)n, remote->gid);
-	free(entries);
-	return ret;
+	for (port = 1; port <= ports && !*here; port++) {
+		ret = gid_on_port(ctx, (uint8_t)port, remote->gid, here);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /*

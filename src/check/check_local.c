@@ -19,6 +19,7 @@
 
 #include "check_priv.h"
 #include "common/device_caps.h"
+#include "device.h"
 #include "ops/ops.h"
 
 /* ibv_port_attr.phys_state of a port whose link is up. */
@@ -146,14 +147,15 @@ static void check_devices(struct check_report *r, struct local *l)
 		  names);
 }
 
-static struct ibv_device *find_device(const struct local *l, const char *name)
+/* How the device was chosen, for its line: -d, or the choice of a run. */
+static const char *device_how(const struct config *cfg, const struct local *l,
+			      const struct ibv_device *dev)
 {
-	int i;
-
-	for (i = 0; i < l->count; i++)
-		if (!name || strcmp(ibv_get_device_name(l->list[i]), name) == 0)
-			return l->list[i];
-	return NULL;
+	if (cfg->ib_devname)
+		return "";
+	if (dev == l->list[0])
+		return " (the first one, without -d)";
+	return " (the first one that is not iWARP, without -d)";
 }
 
 static void check_device(struct check_report *r, const struct config *cfg,
@@ -165,10 +167,12 @@ static void check_device(struct check_report *r, const struct config *cfg,
 
 	if (!l->list || l->count == 0)
 		return;
-	dev = find_device(l, cfg->ib_devname);
+	/* The very choice of a run, so that the check speaks of its device. */
+	dev = device_find(l->list, l->count, cfg->ib_devname);
 	if (!dev) {
 		snprintf(fix, sizeof(fix), "-d %s",
-			 ibv_get_device_name(l->list[0]));
+			 ibv_get_device_name(
+				 device_find(l->list, l->count, NULL)));
 		check_add(r, "device", CHECK_FAIL, fix, "no device %s",
 			  cfg->ib_devname);
 		return;
@@ -191,8 +195,7 @@ static void check_device(struct check_report *r, const struct config *cfg,
 		return;
 	}
 	check_add(r, "device", CHECK_PASS, NULL, "%s%s, %u port%s, firmware %s",
-		  ibv_get_device_name(dev),
-		  cfg->ib_devname ? "" : " (the first one, without -d)",
+		  ibv_get_device_name(dev), device_how(cfg, l, dev),
 		  l->dev.phys_port_cnt, l->dev.phys_port_cnt == 1 ? "" : "s",
 		  l->dev.fw_ver[0] ? l->dev.fw_ver : "unknown");
 }
@@ -356,52 +359,40 @@ static void check_link_layer(struct check_report *r, struct local *l)
 			  l->port.lid, l->port.sm_lid);
 }
 
-/* The port's valid GID entries: ibv_query_gid_table lists every port's. */
-static ssize_t read_gids(const struct config *cfg, const struct local *l,
-			 struct ibv_gid_entry **out)
+/* "0 RoCE v2 fe80::1, 1 RoCE v2 ::ffff:192.0.2.1" for @t's entries. */
+static void gid_list(const struct gid_table *t, char *buf, size_t len)
 {
-	size_t max = (size_t)l->port.gid_tbl_len * l->dev.phys_port_cnt;
-	ssize_t n, i, kept = 0;
-	struct ibv_gid_entry *e = calloc(max ? max : 1, sizeof(*e));
-
-	if (!e)
-		return -ENOMEM;
-	n = ibv_query_gid_table(l->ctx, e, max, 0);
-	for (i = 0; i < n; i++)
-		if (e[i].port_num == cfg->ib_port)
-			e[kept++] = e[i];
-	*out = e;
-	return n < 0 ? n : kept;
-}
-
-/* "0 RoCE v2 fe80::1, 1 RoCE v2 ::ffff:192.0.2.1" for @count entries. */
-static void gid_list(const struct ibv_gid_entry *e, ssize_t count, char *buf,
-		     size_t len)
-{
+	const struct ibv_gid_entry *e = t->entries;
 	char text[INET6_ADDRSTRLEN];
-	size_t used = 0;
-	ssize_t i;
+	size_t i, used = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < count && used < len; i++)
+	for (i = 0; i < t->count && used < len; i++)
 		used += (size_t)snprintf(
 			buf + used, len - used, "%s%u %s %s", i ? ", " : "",
 			e[i].gid_index, gid_type_str(e[i].gid_type),
 			gid_to_str(&e[i].gid, text, sizeof(text)));
 }
 
+/* @ret is device_read_gid_table's: @t is the port's table if it is 0. */
 static void check_gid_table(struct check_report *r, const struct config *cfg,
-			    const struct local *l, struct ibv_gid_entry *e,
-			    ssize_t n)
+			    const struct local *l, const struct gid_table *t,
+			    int ret)
 {
 	char list[CHECK_VALUE_MAX - 40], fix[CHECK_FIX_MAX];
 
-	if (n < 0) {
+	if (ret && t->failed_index >= 0) {
 		check_add(r, "gid-table", CHECK_FAIL, NULL,
-			  "ibv_query_gid_table: %s", strerror((int)-n));
+			  "ibv_query_gid_ex of GID %d: %s", t->failed_index,
+			  strerror(-ret));
 		return;
 	}
-	if (n == 0) {
+	if (ret) {
+		check_add(r, "gid-table", CHECK_FAIL, NULL,
+			  "reading the GID table: %s", strerror(-ret));
+		return;
+	}
+	if (t->count == 0) {
 		snprintf(
 			fix, sizeof(fix),
 			"give %s an IP address: ip addr add ADDRESS/PREFIX dev %s",
@@ -412,39 +403,26 @@ static void check_gid_table(struct check_report *r, const struct config *cfg,
 			  l->port.gid_tbl_len);
 		return;
 	}
-	gid_list(e, n, list, sizeof(list));
-	check_add(r, "gid-table", CHECK_PASS, NULL, "%zd of %d: %s", n,
+	gid_list(t, list, sizeof(list));
+	check_add(r, "gid-table", CHECK_PASS, NULL, "%zu of %d: %s", t->count,
 		  l->port.gid_tbl_len, list);
-}
-
-static const struct ibv_gid_entry *find_gid(const struct ibv_gid_entry *e,
-					    ssize_t n, int index)
-{
-	ssize_t i;
-
-	for (i = 0; i < n; i++)
-		if ((int)e[i].gid_index == index)
-			return &e[i];
-	return NULL;
 }
 
 /* The GID the run would use: -g's, or the one device.c picks without it. */
 static void check_gid(struct check_report *r, const struct config *cfg,
-		      struct local *l, const struct ibv_gid_entry *e, ssize_t n)
+		      struct local *l, const struct gid_table *t)
 {
 	const struct ibv_gid_entry *g;
 	char text[INET6_ADDRSTRLEN], fix[CHECK_FIX_MAX], list[160];
-	int pick = n > 0 ? gid_pick_roce_v2_ipv4(e, (size_t)n) : -ENOENT;
+	int pick = gid_pick_roce_v2_ipv4(t->entries, t->count);
 
-	if (n < 0)
-		return;
-	gid_list(e, n, list, sizeof(list));
+	gid_list(t, list, sizeof(list));
 	if (cfg->gid_idx < 0 && l->iwarp) {
 		l->gid_ok = true;
 		check_add(
 			r, "gid", CHECK_PASS, NULL,
 			"none to choose on iWARP: RDMA_CM connects by IP address (entries: %s)",
-			n ? list : "none");
+			t->count ? list : "none");
 		return;
 	}
 	if (cfg->gid_idx < 0 && l->port.link_layer != IBV_LINK_LAYER_ETHERNET) {
@@ -462,10 +440,11 @@ static void check_gid(struct check_report *r, const struct config *cfg,
 		check_add(
 			r, "gid", CHECK_FAIL, fix,
 			"no RoCE v2 IPv4-mapped GID to choose without -g (entries: %s)",
-			n ? list : "none");
+			t->count ? list : "none");
 		return;
 	}
-	g = find_gid(e, n, cfg->gid_idx < 0 ? pick : cfg->gid_idx);
+	g = gid_entry_find(t->entries, t->count,
+			   cfg->gid_idx < 0 ? pick : cfg->gid_idx);
 	if (!g) {
 		if (pick >= 0)
 			snprintf(
@@ -480,7 +459,7 @@ static void check_gid(struct check_report *r, const struct config *cfg,
 			  cfg->gid_idx >= l->port.gid_tbl_len
 				  ? "outside the table"
 				  : "an empty slot, no address",
-			  n ? list : "none");
+			  t->count ? list : "none");
 		return;
 	}
 	l->gid_ok = true;
@@ -495,15 +474,17 @@ static void check_gid(struct check_report *r, const struct config *cfg,
 static void check_gids(struct check_report *r, const struct config *cfg,
 		       struct local *l)
 {
-	struct ibv_gid_entry *e = NULL;
-	ssize_t n;
+	struct gid_table t;
+	int ret;
 
 	if (!l->port_ok)
 		return;
-	n = read_gids(cfg, l, &e);
-	check_gid_table(r, cfg, l, e, n);
-	check_gid(r, cfg, l, e, n);
-	free(e);
+	ret = device_read_gid_table(l->ctx, cfg->ib_port, l->port.gid_tbl_len,
+				    &t);
+	check_gid_table(r, cfg, l, &t, ret);
+	if (!ret)
+		check_gid(r, cfg, l, &t);
+	device_free_gid_table(&t);
 }
 
 static void check_mtu(struct check_report *r, const struct local *l)

@@ -12,6 +12,7 @@
 
 #include "cm/cm.h"
 #include "cm_internal.h"
+#include "device.h"
 #include "qp.h"
 #include "sock.h"
 #include "common/trace.h"
@@ -116,25 +117,35 @@ static int cm_modify_qp_to_init(struct cm *cm, struct resources *res)
 static int cm_note_gid(struct cm *cm, struct resources *res,
 		       const struct ibv_ah_attr *ah)
 {
-	struct ibv_gid_entry entry;
+	const struct ibv_gid_entry *entry;
+	struct gid_table table;
 	char text[INET6_ADDRSTRLEN];
 	int ret;
 
 	if (ah->is_global) {
-		ret = ibv_query_gid_ex(cm->id->verbs, cm->id->port_num,
-				       ah->grh.sgid_index, &entry, 0);
+		ret = device_read_gid_table(cm->id->verbs, cm->id->port_num,
+					    res->port_attr.gid_tbl_len, &table);
 		if (ret) {
+			device_print_gid_table_error(
+				cm->id->verbs, cm->id->port_num, ret, &table);
+			return ret;
+		}
+		entry = gid_entry_find(table.entries, table.count,
+				       ah->grh.sgid_index);
+		if (!entry) {
 			fprintf(stderr,
 				"failed to query GID %u of %s port %u: %s\n",
 				ah->grh.sgid_index,
 				ibv_get_device_name(cm->id->verbs->device),
-				cm->id->port_num, strerror(ret));
-			return -ret;
+				cm->id->port_num, strerror(ENODATA));
+			device_free_gid_table(&table);
+			return -ENODATA;
 		}
 		res->gid.index = ah->grh.sgid_index;
-		res->gid.gid = entry.gid;
-		res->gid.type = entry.gid_type;
-		res->gid.ndev_ifindex = entry.ndev_ifindex;
+		res->gid.gid = entry->gid;
+		res->gid.type = entry->gid_type;
+		res->gid.ndev_ifindex = entry->ndev_ifindex;
+		device_free_gid_table(&table);
 	}
 	printf("RDMA_CM connection on device %s port %u, GID index %d (%s)\n",
 	       ibv_get_device_name(cm->id->verbs->device), cm->id->port_num,
@@ -378,8 +389,9 @@ static int cm_gid_index(struct rdma_cm_id *id, int *index)
 	const union ibv_gid *sgid = &id->route.addr.addr.ibaddr.sgid;
 	char text[INET6_ADDRSTRLEN];
 	struct ibv_port_attr port;
-	union ibv_gid gid;
-	int i, ret;
+	struct gid_table table;
+	size_t i;
+	int ret;
 
 	/*
 	 * iWARP addresses a connection by IP and TCP port alone: the CM
@@ -397,19 +409,28 @@ static int cm_gid_index(struct rdma_cm_id *id, int *index)
 			strerror(ret));
 		return -ret;
 	}
-	for (i = 0; i < port.gid_tbl_len; i++) {
-		if (ibv_query_gid(id->verbs, id->port_num, i, &gid) == 0 &&
-		    memcmp(gid.raw, sgid->raw, sizeof(gid.raw)) == 0) {
-			*index = i;
-			return 0;
-		}
+	ret = device_read_gid_table(id->verbs, id->port_num, port.gid_tbl_len,
+				    &table);
+	if (ret) {
+		device_print_gid_table_error(id->verbs, id->port_num, ret,
+					     &table);
+		return ret;
 	}
-	fprintf(stderr,
-		"failed to find GID %s in the table of %s port %u: %s\n",
-		gid_to_str(sgid, text, sizeof(text)),
-		ibv_get_device_name(id->verbs->device), id->port_num,
-		strerror(ENOENT));
-	return -ENOENT;
+	for (i = 0; i < table.count; i++)
+		if (memcmp(table.entries[i].gid.raw, sgid->raw,
+			   sizeof(sgid->raw)) == 0)
+			break;
+	if (i < table.count)
+		*index = (int)table.entries[i].gid_index;
+	else
+		fprintf(stderr,
+			"failed to find GID %s in the table of %s port %u: %s\n",
+			gid_to_str(sgid, text, sizeof(text)),
+			ibv_get_device_name(id->verbs->device), id->port_num,
+			strerror(ENOENT));
+	ret = i < table.count ? 0 : -ENOENT;
+	device_free_gid_table(&table);
+	return ret;
 }
 
 /* @addr into @to if it is an IP address (not AF_IB's): else AF_UNSPEC. */

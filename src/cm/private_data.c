@@ -8,6 +8,7 @@
 
 #include "cm/cm.h"
 #include "common/wire.h"
+#include "exchange.h"
 
 _Static_assert(CM_PRIV_SIZE <= CM_REQ_PRIVATE_DATA_MAX,
 	       "the private data fits an RDMA_CM connect request");
@@ -61,10 +62,6 @@ int cm_priv_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 		*why = "private data of another version";
 		return -EPROTO;
 	}
-	if (buf[PRIV_OP_COUNT] == 0 || buf[PRIV_OP_COUNT] > OPS_MAX) {
-		*why = "operation count out of range";
-		return -EPROTO;
-	}
 	*info = (struct qp_info){
 		.program = program,
 		.addr = get_u64(buf + PRIV_ADDR),
@@ -76,5 +73,8 @@ int cm_priv_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 		.qp_num = get_u32(buf + PRIV_QPN),
 	};
 	memcpy(info->ops, buf + PRIV_OPS, OPS_MAX);
+	/* The TCP message's checks, of the fields this one carries. */
+	if (qp_info_check(info, QP_INFO_FROM_CM, why))
+		return -EPROTO; /* cm.h: every refusal of the private data */
 	return 0;
 }

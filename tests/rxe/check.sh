@@ -7,7 +7,8 @@
 #          exceeded), nothing listening, SYNs dropped (a tc
 #          filter on guest a drops TCP to the port: the rig has no
 #          iptables or nft, and tc filters need no netfilter);
-#   a:     port DOWN, rdma_ucm unloaded with -R, no RDMA device;
+#   a:     port DOWN, rdma_ucm unloaded with -R, no RDMA device, then
+#          siw0 ahead of rxe0 in the device list;
 #   b:     netdev MTU too small, -g at an empty index, locked memory.
 # Each guest's faults are undone in its own script, and a trap undoes
 # them if the script ends early; the last runs prove both guests healthy.
@@ -69,7 +70,13 @@ rxe_step --on a "$mp rdma_ucm"
 # The rig's siw0 too, when the guests have it: no device at all.
 rxe_step --on a "rdma link delete rxe0; ! rdma link show siw0/1 >/dev/null 2>&1 || rdma link delete siw0"
 rxe_solo no_device --on a "$P --check"
-rxe_step --on a "rdma link add rxe0 type rxe netdev eth0; $siw_back; $healthy"
+# siw0 back first, rxe0 after it: siw0 heads the device list, and the
+# check without -d speaks of rxe0, the device a run takes. Then both go
+# again and come back in the rig's order, rxe0 first (perftest without -d
+# takes the first device).
+rxe_step --on a "$siw_back; rdma link add rxe0 type rxe netdev eth0; $healthy"
+rxe_solo siw_first --on a "$P --check"
+rxe_step --on a "rdma link delete rxe0; ! rdma link show siw0/1 >/dev/null 2>&1 || rdma link delete siw0; rdma link add rxe0 type rxe netdev eth0; $siw_back; $healthy"
 rxe_solo healthy --on a "$P --check -R --json '$R/healthy.json'"
 
 # Guest b: the netdev's MTU below what 256-byte RoCE packets need, -g at
@@ -166,6 +173,16 @@ expect_regex "$R/memlock_0.out" "^FAIL resources "
 for run in down no_ucm no_device small_mtu empty_gid memlock_0; do
 	expect_regex "$R/$run.out" "^verdict: FAIL: this host cannot do RDMA with these options"
 done
+
+# siw0 listed first: the check takes the device a run takes, rxe0, and
+# every check of it passes.
+F=$R/siw_first.out
+expect_rc "$R/siw_first.rc" 0
+expect_regex "$F" "^PASS devices +2 found: siw0, rxe0$"
+expect_regex "$F" "^PASS device +rxe0 \(the first one that is not iWARP, without -d\), 1 port, "
+expect_line "$F" "PASS transport   IBV_TRANSPORT_IB: every lesson, over the TCP exchange or -R"
+expect_no_text "$F" "FAIL "
+expect_regex "$F" "^verdict: PASS: this host can do RDMA with these options"
 
 # Both guests healthy again after their faults.
 for run in healthy healthy_b; do

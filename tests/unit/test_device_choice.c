@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* GID and MTU choice from given port data, no device needed. */
+/* Device, GID and MTU choice from given data, no device needed. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -77,6 +78,57 @@ static void test_pick_none(void **state)
 	assert_int_equal(gid_pick_roce_v2_ipv4(table, 0), -ENOENT);
 }
 
+/* A GID index is found only when its entry is there (not an empty slot). */
+static void test_entry_find(void **state)
+{
+	const struct ibv_gid_entry table[] = {
+		entry(0, IBV_GID_TYPE_ROCE_V2, link_local),
+		entry(3, IBV_GID_TYPE_ROCE_V2, ipv4_mapped),
+	};
+
+	(void)state;
+	assert_ptr_equal(gid_entry_find(table, 2, 3), &table[1]);
+	assert_ptr_equal(gid_entry_find(table, 2, 0), &table[0]);
+	assert_null(gid_entry_find(table, 2, 1));
+	assert_null(gid_entry_find(table, 1, 3));
+	assert_null(gid_entry_find(table, 0, 0));
+}
+
+static struct ibv_device device(const char *name,
+				enum ibv_transport_type transport)
+{
+	struct ibv_device dev = {.transport_type = transport};
+
+	snprintf(dev.name, sizeof(dev.name), "%s", name);
+	return dev;
+}
+
+/*
+ * Without -d, the device of a run (and of --check): the first one that is
+ * not iWARP, so a host listing siw0 before rxe0 uses rxe0.
+ */
+static void test_device_find(void **state)
+{
+	struct ibv_device siw0 = device("siw0", IBV_TRANSPORT_IWARP),
+			  siw1 = device("siw1", IBV_TRANSPORT_IWARP),
+			  rxe0 = device("rxe0", IBV_TRANSPORT_IB),
+			  mlx5 = device("mlx5_0", IBV_TRANSPORT_IB);
+	struct ibv_device *siw_first[] = {&siw0, &rxe0, &mlx5};
+	struct ibv_device *rxe_first[] = {&rxe0, &siw0};
+	struct ibv_device *iwarp_only[] = {&siw1, &siw0};
+
+	(void)state;
+	assert_ptr_equal(device_find(siw_first, 3, NULL), &rxe0);
+	assert_ptr_equal(device_find(rxe_first, 2, NULL), &rxe0);
+	/* iWARP alone: the first, whose refusal says to add -R */
+	assert_ptr_equal(device_find(iwarp_only, 2, NULL), &siw1);
+	assert_null(device_find(siw_first, 0, NULL));
+	/* -d names any device, iWARP too; one not listed is none */
+	assert_ptr_equal(device_find(siw_first, 3, "siw0"), &siw0);
+	assert_ptr_equal(device_find(siw_first, 3, "mlx5_0"), &mlx5);
+	assert_null(device_find(siw_first, 3, "rxe1"));
+}
+
 static void test_mtu(void **state)
 {
 	struct ibv_port_attr port = {.active_mtu = IBV_MTU_1024,
@@ -97,6 +149,8 @@ int main(void)
 		cmocka_unit_test(test_pick_roce_v2_ipv4),
 		cmocka_unit_test(test_pick_rxe_table),
 		cmocka_unit_test(test_pick_none),
+		cmocka_unit_test(test_entry_find),
+		cmocka_unit_test(test_device_find),
 		cmocka_unit_test(test_mtu),
 	};
 

@@ -184,6 +184,30 @@ static void test_bad_fields(void **state)
 	expect_refused(wire, sizeof(wire), -EINVAL);
 }
 
+/* One check for both ways: the CM's leaves out only the path's fields. */
+static void test_check_by_source(void **state)
+{
+	struct qp_info info = sample();
+	const char *why = NULL;
+
+	(void)state;
+	assert_int_equal(qp_info_check(&info, QP_INFO_FROM_TCP, &why), 0);
+	assert_int_equal(qp_info_check(&info, QP_INFO_FROM_CM, &why), 0);
+	assert_null(why);
+	/* The PSN, MTU and READ depth travel in the CM's own messages. */
+	info.psn = QP_INFO_24BIT_MASK + 1;
+	info.mtu = 0;
+	info.max_dest_rd_atomic = 0;
+	assert_int_equal(qp_info_check(&info, QP_INFO_FROM_CM, &why), 0);
+	assert_int_equal(qp_info_check(&info, QP_INFO_FROM_TCP, &why), -EINVAL);
+	assert_string_equal(why, "PSN does not fit in 24 bits");
+	/* The operations travel both ways. */
+	info = sample();
+	info.op_count = 0;
+	assert_int_equal(qp_info_check(&info, QP_INFO_FROM_CM, &why), -EINVAL);
+	assert_string_equal(why, "operation count out of range");
+}
+
 static void test_match(void **state)
 {
 	struct qp_info local = sample(), remote = sample();
@@ -288,6 +312,7 @@ int main(void)
 		cmocka_unit_test(test_oversized),
 		cmocka_unit_test(test_wrong_magic_and_version),
 		cmocka_unit_test(test_bad_fields),
+		cmocka_unit_test(test_check_by_source),
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_program_identity),
 		cmocka_unit_test(test_match_path),

@@ -287,6 +287,71 @@ static void test_cm_private_data(void **state)
 	assert_string_equal(why, "operation count out of range");
 }
 
+/* The private data as the peer would send it, with one field changed. */
+static void expect_priv_refused(const struct qp_info *in, const char *reason)
+{
+	uint8_t buf[CM_PRIV_SIZE];
+	struct qp_info out;
+	const char *why = NULL;
+
+	cm_priv_encode(in, buf);
+	assert_int_equal(cm_priv_decode(buf, sizeof(buf), &out, &why), -EPROTO);
+	assert_non_null(why);
+	assert_string_equal(why, reason);
+}
+
+/*
+ * -R's peer meets the TCP message's checks of the fields the private data
+ * carries; what it leaves to the CM (PSN, MTU, READ depth) is not asked.
+ */
+static void test_cm_private_data_fields(void **state)
+{
+	const struct qp_info good = {
+		.addr = 0x1000,
+		.len = 64,
+		.rkey = 7,
+		.transport = TRANSPORT_RC,
+		.op_count = 2,
+		.ops = {OP_SEND, OP_READ},
+		.flags = QP_INFO_HAS_GID,
+		.qp_num = 0x000011,
+	};
+	struct qp_info in = good, out;
+	uint8_t buf[CM_PRIV_SIZE];
+	const char *why = NULL;
+
+	(void)state;
+	cm_priv_encode(&good, buf);
+	assert_int_equal(cm_priv_decode(buf, sizeof(buf), &out, &why), 0);
+	assert_null(why);
+	assert_int_equal(out.mtu, 0);
+	assert_int_equal(out.max_dest_rd_atomic, 0);
+
+	in.ops[1] = OP_ID_LAST + 1;
+	expect_priv_refused(&in, "unknown operation id");
+	in = good;
+	in.ops[0] = 0;
+	expect_priv_refused(&in, "unknown operation id");
+	in = good;
+	in.ops[2] = OP_WRITE;
+	expect_priv_refused(&in, "operation id past the operation count");
+	in = good;
+	in.flags = QP_INFO_KNOWN_FLAGS + 1;
+	expect_priv_refused(&in, "unknown flags");
+	in = good;
+	in.transport = TRANSPORT_UD + 1;
+	expect_priv_refused(&in, "unknown transport");
+	in = good;
+	in.qp_num = QP_INFO_24BIT_MASK + 1;
+	expect_priv_refused(&in, "QP number is not a valid 24-bit QP number");
+	in = good;
+	in.qp_num = 0;
+	expect_priv_refused(&in, "QP number is not a valid 24-bit QP number");
+	in = good;
+	in.len = 0;
+	expect_priv_refused(&in, "buffer length is zero");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_refusal_by_flags),
 		cmocka_unit_test(test_ud_size_limit),
 		cmocka_unit_test(test_cm_private_data),
+		cmocka_unit_test(test_cm_private_data_fields),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
