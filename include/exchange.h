@@ -91,7 +91,7 @@ int qp_info_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 
 /*
  * Where a decoded QP info came from, which says what fields it has: the
- * TCP message carries all of them; the -R private data (cm.h) carries the
+ * TCP message carries all of them; the -R private data (cm/cm.h) carries the
  * buffer, the QP number, the transport, the operations and the flags, and
  * leaves the PSN, LID, GID, MTU and READ depth to the CM.
  */
