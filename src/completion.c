@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Step 9 of the manual, second half: poll the CQ for a completion. */
+#include <err.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <inttypes.h>
@@ -119,14 +120,11 @@ void completion_failure_line(char *buf, size_t len, const struct ibv_wc *wc,
 int completion_wait_failed(int ret, int timeout_ms)
 {
 	if (ret == -ETIMEDOUT)
-		fprintf(stderr,
-			"failed to get a completion within %d ms: %s; %s\n",
-			timeout_ms, strerror(ETIMEDOUT),
-			COMPLETION_TIMEOUT_HINT);
+		warnx("failed to get a completion within %d ms: %s; %s",
+		      timeout_ms, strerror(ETIMEDOUT), COMPLETION_TIMEOUT_HINT);
 	/* SIGINT or SIGTERM came in while waiting: the caller unwinds. */
 	if (ret == -EINTR)
-		fprintf(stderr, "failed to get a completion: %s\n",
-			strerror(EINTR));
+		warnx("failed to get a completion: %s", strerror(EINTR));
 	return ret;
 }
 
@@ -140,15 +138,14 @@ static int check_completion(const struct ibv_wc *wc,
 	if (wc->status != IBV_WC_SUCCESS) {
 		completion_failure_line(line, sizeof(line), wc, posted,
 					expected);
-		fprintf(stderr, "%s\n", line);
+		warnx("%s", line);
 		return status_errno(wc->status);
 	}
 	if (wc->opcode != expected) {
-		fprintf(stderr,
-			"failed to get a %s completion: got %s wr_id %" PRIu64
-			": %s\n",
-			wc_opcode_str(expected), wc_opcode_str(wc->opcode),
-			wc->wr_id, strerror(EPROTO));
+		warnx("failed to get a %s completion: got %s wr_id %" PRIu64
+		      ": %s",
+		      wc_opcode_str(expected), wc_opcode_str(wc->opcode),
+		      wc->wr_id, strerror(EPROTO));
 		return -EPROTO;
 	}
 	trace_step(tr,

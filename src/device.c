@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Steps 1-3 of the manual: find the device, open it, query its port and GID. */
+#include <err.h>
 #include <errno.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -9,15 +10,22 @@
 
 #include "device.h"
 
-/* Say which devices do exist, on the line of the error. */
-static void list_devices(struct ibv_device **list, int count)
+/* Room for what an error line adds in parentheses: names, indexes. */
+#define HINT_MAX 256
+
+/* " (devices found: ...)": which devices do exist, for the error line. */
+static void list_devices(char *buf, size_t len, struct ibv_device **list,
+			 int count)
 {
+	size_t used;
 	int i;
 
-	fprintf(stderr, " (devices found:");
-	for (i = 0; i < count; i++)
-		fprintf(stderr, " %s", ibv_get_device_name(list[i]));
-	fprintf(stderr, "%s)\n", count ? "" : " none");
+	used = (size_t)snprintf(buf, len, " (devices found:");
+	for (i = 0; i < count && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, " %s",
+					 ibv_get_device_name(list[i]));
+	if (used < len)
+		snprintf(buf + used, len - used, "%s)", count ? "" : " none");
 }
 
 /*
@@ -55,26 +63,28 @@ int device_open(const char *name, struct ibv_context **ctx,
 	if (!list) {
 		ret = -errno;
 		/* libibverbs finds no uverbs ABI version in sysfs */
-		fprintf(stderr, "failed to get the RDMA device list: %s%s\n",
-			strerror(-ret),
-			ret == -ENOSYS
-				? "; the kernel module ib_uverbs is not loaded: modprobe ib_uverbs"
-				: "");
+		warnx("failed to get the RDMA device list: %s%s",
+		      strerror(-ret),
+		      ret == -ENOSYS
+			      ? "; the kernel module ib_uverbs is not loaded: modprobe ib_uverbs"
+			      : "");
 		return ret;
 	}
 	dev = device_find(list, count, name);
 	if (!dev) {
-		fprintf(stderr, "failed to find RDMA device %s: %s",
-			name ? name : "(any)", strerror(ENODEV));
-		list_devices(list, count);
+		char found[HINT_MAX];
+
+		list_devices(found, sizeof(found), list, count);
+		warnx("failed to find RDMA device %s: %s%s",
+		      name ? name : "(any)", strerror(ENODEV), found);
 		ret = -ENODEV;
 		goto free_list;
 	}
 	*ctx = ibv_open_device(dev);
 	if (!*ctx) {
 		ret = -errno;
-		fprintf(stderr, "failed to open device %s: %s\n",
-			ibv_get_device_name(dev), strerror(-ret));
+		warnx("failed to open device %s: %s", ibv_get_device_name(dev),
+		      strerror(-ret));
 		goto free_list;
 	}
 	trace_step(tr, "opened device %s (%d found)", ibv_get_device_name(dev),
@@ -84,15 +94,15 @@ free_list:
 	return ret;
 }
 
-/* Say how many ports the device has, on the line of the error. */
-static void print_port_count(struct ibv_context *ctx)
+/* " (rxe0 has ports 1 to 1)": the ports there are, for the error line. */
+static void port_count(char *buf, size_t len, struct ibv_context *ctx)
 {
 	struct ibv_device_attr attr;
 
+	buf[0] = '\0';
 	if (ibv_query_device(ctx, &attr) == 0)
-		fprintf(stderr, " (%s has ports 1 to %u)",
-			ibv_get_device_name(ctx->device), attr.phys_port_cnt);
-	fprintf(stderr, "\n");
+		snprintf(buf, len, " (%s has ports 1 to %u)",
+			 ibv_get_device_name(ctx->device), attr.phys_port_cnt);
 }
 
 int device_query_port(struct ibv_context *ctx, uint8_t port,
@@ -103,15 +113,16 @@ int device_query_port(struct ibv_context *ctx, uint8_t port,
 
 	ret = ibv_query_port(ctx, port, attr);
 	if (ret) {
-		fprintf(stderr, "failed to query port %u of %s: %s", port, dev,
-			strerror(ret));
-		print_port_count(ctx);
+		char ports[HINT_MAX];
+
+		port_count(ports, sizeof(ports), ctx);
+		warnx("failed to query port %u of %s: %s%s", port, dev,
+		      strerror(ret), ports);
 		return -ret;
 	}
 	if (attr->state != IBV_PORT_ACTIVE) {
-		fprintf(stderr, "failed to use port %u of %s: %s (state %s)\n",
-			port, dev, strerror(ENETDOWN),
-			ibv_port_state_str(attr->state));
+		warnx("failed to use port %u of %s: %s (state %s)", port, dev,
+		      strerror(ENETDOWN), ibv_port_state_str(attr->state));
 		return -ENETDOWN;
 	}
 	trace_step(
@@ -199,11 +210,11 @@ void device_print_gid_table_error(struct ibv_context *ctx, uint8_t port,
 	const char *dev = ibv_get_device_name(ctx->device);
 
 	if (table->failed_index < 0)
-		fprintf(stderr, "failed to allocate the GID table of %s: %s\n",
-			dev, strerror(-err));
+		warnx("failed to allocate the GID table of %s: %s", dev,
+		      strerror(-err));
 	else
-		fprintf(stderr, "failed to query GID %d of %s port %u: %s\n",
-			table->failed_index, dev, port, strerror(-err));
+		warnx("failed to query GID %d of %s port %u: %s",
+		      table->failed_index, dev, port, strerror(-err));
 }
 
 /* The GID table of the port, or one line on stderr saying why not. */
@@ -227,10 +238,8 @@ static int choose_automatic_gid(struct ibv_context *ctx, uint8_t port,
 
 	index = gid_pick_roce_v2_ipv4(table->entries, table->count);
 	if (index < 0) {
-		fprintf(stderr,
-			"failed to find a RoCE v2 IPv4-mapped GID on %s port %u: %s; choose one with -g\n",
-			ibv_get_device_name(ctx->device), port,
-			strerror(-index));
+		warnx("failed to find a RoCE v2 IPv4-mapped GID on %s port %u: %s; choose one with -g",
+		      ibv_get_device_name(ctx->device), port, strerror(-index));
 		return index;
 	}
 	out->index = index;
@@ -238,15 +247,18 @@ static int choose_automatic_gid(struct ibv_context *ctx, uint8_t port,
 	return 0;
 }
 
-/* Say which GID indexes hold an entry, on the line of the error. */
-static void print_valid_gids(const struct gid_table *table)
+/* " (valid GID indexes: 0 1)": which hold an entry, for the error line. */
+static void valid_gids(char *buf, size_t len, const struct gid_table *table)
 {
-	size_t i;
+	size_t used, i;
 
-	fprintf(stderr, " (valid GID indexes:");
-	for (i = 0; i < table->count; i++)
-		fprintf(stderr, " %u", table->entries[i].gid_index);
-	fprintf(stderr, "%s)\n", table->count ? "" : " none");
+	used = (size_t)snprintf(buf, len, " (valid GID indexes:");
+	for (i = 0; i < table->count && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, " %u",
+					 table->entries[i].gid_index);
+	if (used < len)
+		snprintf(buf + used, len - used, "%s)",
+			 table->count ? "" : " none");
 }
 
 /* Fill out->gid, out->type and out->ndev_ifindex for out->index. */
@@ -258,10 +270,12 @@ static int take_chosen_gid(struct ibv_context *ctx, uint8_t port,
 
 	entry = gid_entry_find(table->entries, table->count, out->index);
 	if (!entry) {
-		fprintf(stderr,
-			"failed to use GID index %d of %s port %u: the entry is empty",
-			out->index, ibv_get_device_name(ctx->device), port);
-		print_valid_gids(table);
+		char valid[HINT_MAX];
+
+		valid_gids(valid, sizeof(valid), table);
+		warnx("failed to use GID index %d of %s port %u: the entry is empty%s",
+		      out->index, ibv_get_device_name(ctx->device), port,
+		      valid);
 		return -ENODATA;
 	}
 	out->gid = entry->gid;
@@ -276,10 +290,9 @@ static int check_gid_index(struct ibv_context *ctx, uint8_t port,
 {
 	if (index < attr->gid_tbl_len)
 		return 0;
-	fprintf(stderr,
-		"failed to use GID index %d of %s port %u: %s (the table has indexes 0 to %d)\n",
-		index, ibv_get_device_name(ctx->device), port, strerror(EINVAL),
-		attr->gid_tbl_len - 1);
+	warnx("failed to use GID index %d of %s port %u: %s (the table has indexes 0 to %d)",
+	      index, ibv_get_device_name(ctx->device), port, strerror(EINVAL),
+	      attr->gid_tbl_len - 1);
 	return -EINVAL;
 }
 
@@ -357,7 +370,6 @@ void device_warn_small_netdev(const struct gid_choice *gid,
 	if (!gid->ndev_ifindex || !if_indextoname(gid->ndev_ifindex, name) ||
 	    netdev_mtu(name, &mtu) || mtu >= need)
 		return;
-	fprintf(stderr,
-		"warning: %s's MTU %ld cannot carry RoCE packets of the path MTU %d (they need %d bytes): messages that fill a packet will not arrive; fix: ip link set %s mtu %d\n",
-		name, mtu, mtu_to_bytes(path_mtu), need, name, ETHERNET_MTU);
+	warnx("warning: %s's MTU %ld cannot carry RoCE packets of the path MTU %d (they need %d bytes): messages that fill a packet will not arrive; fix: ip link set %s mtu %d",
+	      name, mtu, mtu_to_bytes(path_mtu), need, name, ETHERNET_MTU);
 }

@@ -7,6 +7,7 @@
  * UD; with -R, RDMA_CM connects the QP. The benchmark (rdma_bench) and the
  * checks (rdma_check) are programs of their own, built on the same steps.
  */
+#include <err.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -93,9 +94,8 @@ static int close_rdma_cm(struct run *run, int ret)
 static int report(int ret)
 {
 	if (ret && interrupted())
-		fprintf(stderr,
-			"rdma_rc_example: stopped by %s, resources freed\n",
-			interrupt_signal_name());
+		warnx("stopped by %s, resources freed",
+		      interrupt_signal_name());
 	printf("\ntest result is %d\n", ret);
 	return ret ? EXIT_FAILED : EXIT_PASSED;
 }

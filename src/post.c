@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Step 9 of the manual, first half: post work requests. */
+#include <err.h>
 #include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -49,8 +50,8 @@ int post_send(struct ibv_qp *qp, const struct send_request *req,
 	}
 	ret = ibv_post_send(qp, &wr, &bad_wr);
 	if (ret) {
-		fprintf(stderr, "failed to post %s on QP 0x%06x: %s\n",
-			wr_opcode_str(req->opcode), qp->qp_num, strerror(ret));
+		warnx("failed to post %s on QP 0x%06x: %s",
+		      wr_opcode_str(req->opcode), qp->qp_num, strerror(ret));
 		return -ret;
 	}
 	trace_step(tr,
@@ -75,8 +76,8 @@ int post_receive(struct ibv_qp *qp, const struct ibv_sge *sge, uint64_t wr_id,
 
 	ret = ibv_post_recv(qp, &wr, &bad_wr);
 	if (ret) {
-		fprintf(stderr, "failed to post a receive on QP 0x%06x: %s\n",
-			qp->qp_num, strerror(ret));
+		warnx("failed to post a receive on QP 0x%06x: %s", qp->qp_num,
+		      strerror(ret));
 		return -ret;
 	}
 	trace_step(tr,

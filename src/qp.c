@@ -5,6 +5,7 @@
  * acknowledgements and READs need; UD with a Q_Key and no peer, which each
  * send names through an address handle instead.
  */
+#include <err.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <netinet/in.h>
@@ -36,9 +37,9 @@ int qp_modify_failed(const struct ibv_qp *qp, const struct ibv_qp_attr *attr,
 {
 	const char *hint = qp_modify_hint(attr->qp_state, err);
 
-	fprintf(stderr, "failed to modify %sQP 0x%06x to %s: %s%s%s\n", kind,
-		qp->qp_num, qp_state_str(attr->qp_state), strerror(err),
-		hint ? "; " : "", hint ? hint : "");
+	warnx("failed to modify %sQP 0x%06x to %s: %s%s%s", kind, qp->qp_num,
+	      qp_state_str(attr->qp_state), strerror(err), hint ? "; " : "",
+	      hint ? hint : "");
 	return -err;
 }
 
@@ -296,11 +297,10 @@ static int create_peer_ah(struct resources *res, const struct qp_path *path,
 	if (!res->ah) {
 		int ret = -errno;
 
-		fprintf(stderr,
-			"failed to create an address handle to LID 0x%04x GID %s: %s\n",
-			remote->lid,
-			gid_to_str(&attr.grh.dgid, text, sizeof(text)),
-			strerror(-ret));
+		warnx("failed to create an address handle to LID 0x%04x GID %s: %s",
+		      remote->lid,
+		      gid_to_str(&attr.grh.dgid, text, sizeof(text)),
+		      strerror(-ret));
 		return ret;
 	}
 	trace_step(&res->trace,
@@ -341,13 +341,11 @@ static int random_psn(uint32_t *psn, const struct trace *tr)
 		*psn = clock_psn();
 		trace_step(tr, "no random bytes yet: first PSN from the clock");
 	} else if (err) {
-		fprintf(stderr, "failed to get a random PSN: %s\n",
-			strerror(err));
+		warnx("failed to get a random PSN: %s", strerror(err));
 		return -err;
 	} else if (got != sizeof(*psn)) {
-		fprintf(stderr,
-			"failed to get a random PSN: %zd of %zu bytes\n", got,
-			sizeof(*psn));
+		warnx("failed to get a random PSN: %zd of %zu bytes", got,
+		      sizeof(*psn));
 		return -EIO;
 	}
 	*psn &= QP_INFO_24BIT_MASK;
@@ -440,7 +438,7 @@ static int exchange_info(struct resources *res, const struct config *cfg,
 	if (!ret)
 		ret = qp_info_match_path(&conn->local, &conn->remote, &why);
 	if (ret) {
-		fprintf(stderr, "failed to agree with the peer: %s\n", why);
+		warnx("failed to agree with the peer: %s", why);
 		return ret;
 	}
 	/* Neither side may send a packet larger than the other can take. */

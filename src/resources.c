@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Steps 2-7 of the manual: device, PD, memory region, CQ and QP. */
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -76,8 +77,8 @@ static int query_device(struct resources *res)
 
 	ret = ibv_query_device(res->ctx, &res->dev_attr);
 	if (ret) {
-		fprintf(stderr, "failed to query device %s: %s\n",
-			ibv_get_device_name(res->ctx->device), strerror(ret));
+		warnx("failed to query device %s: %s",
+		      ibv_get_device_name(res->ctx->device), strerror(ret));
 		return -ret;
 	}
 	/* Before the port and the GID: an iWARP device has no RoCE GID. */
@@ -90,8 +91,8 @@ static int choose_mtu_and_gid(struct resources *res, const struct config *cfg)
 	int ret = mtu_choose(&res->port_attr);
 
 	if (ret < 0) {
-		fprintf(stderr, "failed to choose the MTU of port %u: %s\n",
-			cfg->ib_port, strerror(-ret));
+		warnx("failed to choose the MTU of port %u: %s", cfg->ib_port,
+		      strerror(-ret));
 		return ret;
 	}
 	res->mtu = (enum ibv_mtu)ret;
@@ -106,7 +107,7 @@ static int alloc_pd(struct resources *res)
 	res->pd = ibv_alloc_pd(res->ctx);
 	if (!res->pd) {
 		ret = -errno;
-		fprintf(stderr, "failed to allocate PD: %s\n", strerror(-ret));
+		warnx("failed to allocate PD: %s", strerror(-ret));
 		return ret;
 	}
 	trace_step(&res->trace, "allocated PD");
@@ -123,9 +124,8 @@ static int alloc_buffer(struct resources *res)
 	res->buf_size = (size + page_size - 1) / page_size * page_size;
 	res->buf = aligned_alloc(page_size, res->buf_size);
 	if (!res->buf) {
-		fprintf(stderr,
-			"failed to allocate a buffer of %zu bytes: %s\n",
-			res->buf_size, strerror(ENOMEM));
+		warnx("failed to allocate a buffer of %zu bytes: %s",
+		      res->buf_size, strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	memset(res->buf, 0, res->buf_size);
@@ -136,17 +136,18 @@ static int alloc_buffer(struct resources *res)
  * ibv_reg_mr pins the buffer: past RLIMIT_MEMLOCK (without CAP_IPC_LOCK) the
  * kernel refuses with EPERM (limit 0) or ENOMEM. Name the limit if it is one.
  */
-static void print_memlock_hint(int err)
+static void memlock_hint(char *buf, size_t len, int err)
 {
 	struct rlimit lim;
 
+	buf[0] = '\0';
 	if ((err == EPERM || err == ENOMEM) &&
 	    getrlimit(RLIMIT_MEMLOCK, &lim) == 0 &&
 	    lim.rlim_cur != RLIM_INFINITY)
-		fprintf(stderr,
+		snprintf(
+			buf, len,
 			" (locked-memory limit is %llu bytes: raise it with ulimit -l)",
 			(unsigned long long)lim.rlim_cur);
-	fprintf(stderr, "\n");
 }
 
 static int register_buffer(struct resources *res)
@@ -159,9 +160,11 @@ static int register_buffer(struct resources *res)
 	if (!res->mr) {
 		int ret = -errno;
 
-		fprintf(stderr, "failed to register MR of %zu bytes: %s",
-			res->buf_size, strerror(-ret));
-		print_memlock_hint(-ret);
+		char hint[96];
+
+		memlock_hint(hint, sizeof(hint), -ret);
+		warnx("failed to register MR of %zu bytes: %s%s", res->buf_size,
+		      strerror(-ret), hint);
 		return ret;
 	}
 	trace_step(
@@ -184,17 +187,16 @@ static int create_comp_channel(struct resources *res)
 	res->comp_channel = ibv_create_comp_channel(res->ctx);
 	if (!res->comp_channel) {
 		ret = -errno;
-		fprintf(stderr, "failed to create a completion channel: %s\n",
-			strerror(-ret));
+		warnx("failed to create a completion channel: %s",
+		      strerror(-ret));
 		return ret;
 	}
 	flags = fcntl(res->comp_channel->fd, F_GETFL);
 	if (flags < 0 ||
 	    fcntl(res->comp_channel->fd, F_SETFL, flags | O_NONBLOCK)) {
 		ret = -errno;
-		fprintf(stderr,
-			"failed to make the completion channel non-blocking: %s\n",
-			strerror(-ret));
+		warnx("failed to make the completion channel non-blocking: %s",
+		      strerror(-ret));
 		ibv_destroy_comp_channel(res->comp_channel);
 		res->comp_channel = NULL;
 		return ret;
@@ -219,8 +221,8 @@ static int create_cq(struct resources *res)
 		ibv_create_cq(res->ctx, cq_entries, NULL, res->comp_channel, 0);
 	if (!res->cq) {
 		ret = -errno;
-		fprintf(stderr, "failed to create CQ of %d entries: %s\n",
-			cq_entries, strerror(-ret));
+		warnx("failed to create CQ of %d entries: %s", cq_entries,
+		      strerror(-ret));
 		return ret;
 	}
 	trace_step(&res->trace, "created CQ with %d entries", res->cq->cqe);
@@ -253,8 +255,8 @@ static int create_qp(struct resources *res, const struct config *cfg)
 	if (!res->qp) {
 		int ret = -errno;
 
-		fprintf(stderr, "failed to create %s QP: %s\n",
-			transport_name(cfg->transport), strerror(-ret));
+		warnx("failed to create %s QP: %s",
+		      transport_name(cfg->transport), strerror(-ret));
 		return ret;
 	}
 	trace_step(&res->trace,
@@ -336,7 +338,7 @@ void resources_note_failure(int *first, int ret, const char *what)
 {
 	if (!ret)
 		return;
-	fprintf(stderr, "failed to %s: %s\n", what, strerror(ret));
+	warnx("failed to %s: %s", what, strerror(ret));
 	if (!*first)
 		*first = -ret;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The TCP side channel: connect, full-length I/O with timeouts, syncs. */
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -94,8 +95,8 @@ static int connect_to_server(const struct config *cfg, int *fd)
 		int gai = getaddrinfo(cfg->server_name, service, &hints, &list);
 
 		if (gai) {
-			fprintf(stderr, "failed to resolve server %s: %s\n",
-				cfg->server_name, gai_strerror(gai));
+			warnx("failed to resolve server %s: %s",
+			      cfg->server_name, gai_strerror(gai));
 			return -EHOSTUNREACH;
 		}
 		for (ai = list; ai; ai = ai->ai_next) {
@@ -117,13 +118,12 @@ static int connect_to_server(const struct config *cfg, int *fd)
 	if (interrupted())
 		ret = -EINTR;
 	if (ret == -EINTR)
-		fprintf(stderr, "failed to connect to %s port %u: %s\n",
-			cfg->server_name, port, strerror(EINTR));
+		warnx("failed to connect to %s port %u: %s", cfg->server_name,
+		      port, strerror(EINTR));
 	else
-		fprintf(stderr,
-			"failed to connect to %s port %u within %d s: %s\n",
-			cfg->server_name, port, cfg->connect_timeout_sec,
-			strerror(-ret));
+		warnx("failed to connect to %s port %u within %d s: %s",
+		      cfg->server_name, port, cfg->connect_timeout_sec,
+		      strerror(-ret));
 	return ret;
 }
 
@@ -166,8 +166,8 @@ static int open_listener(const struct config *cfg, int *fd)
 	snprintf(service, sizeof(service), "%u", port);
 	gai = getaddrinfo(NULL, service, &hints, &list);
 	if (gai) {
-		fprintf(stderr, "failed to resolve local port %u: %s\n", port,
-			gai_strerror(gai));
+		warnx("failed to resolve local port %u: %s", port,
+		      gai_strerror(gai));
 		return -EADDRNOTAVAIL;
 	}
 	for (i = 0; i < 2 && ret; i++)
@@ -176,8 +176,8 @@ static int open_listener(const struct config *cfg, int *fd)
 				ret = listen_on(ai, fd);
 	freeaddrinfo(list);
 	if (ret)
-		fprintf(stderr, "failed to listen on TCP port %u: %s\n", port,
-			strerror(-ret));
+		warnx("failed to listen on TCP port %u: %s", port,
+		      strerror(-ret));
 	return ret;
 }
 
@@ -246,12 +246,11 @@ static int accept_client(const struct config *cfg, int *fd)
 	fflush(stdout);
 	ret = accept_until(listener, deadline, fd);
 	if (ret == -EINTR)
-		fprintf(stderr, "failed to accept a client on port %u: %s\n",
-			port, strerror(EINTR));
+		warnx("failed to accept a client on port %u: %s", port,
+		      strerror(EINTR));
 	else if (ret)
-		fprintf(stderr,
-			"failed to accept a client on port %u within %d s: %s\n",
-			port, cfg->accept_timeout_sec, strerror(-ret));
+		warnx("failed to accept a client on port %u within %d s: %s",
+		      port, cfg->accept_timeout_sec, strerror(-ret));
 	close(listener);
 	return ret;
 }
@@ -288,9 +287,8 @@ static int write_full(int fd, const void *buf, size_t len, long long deadline)
 			continue;
 		}
 		if (ret) {
-			fprintf(stderr,
-				"failed to send to the peer after %zu of %zu bytes: %s\n",
-				done, len, strerror(-ret));
+			warnx("failed to send to the peer after %zu of %zu bytes: %s",
+			      done, len, strerror(-ret));
 			return ret;
 		}
 	}
@@ -312,9 +310,8 @@ static int read_part(int fd, void *buf, size_t len, size_t before, size_t total,
 		int ret;
 
 		if (n == 0 || (n < 0 && errno == ECONNRESET)) {
-			fprintf(stderr,
-				"peer closed the connection after %zu of %zu bytes\n",
-				before + done, total);
+			warnx("peer closed the connection after %zu of %zu bytes",
+			      before + done, total);
 			return -ECONNRESET;
 		}
 		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
@@ -326,9 +323,8 @@ static int read_part(int fd, void *buf, size_t len, size_t before, size_t total,
 			continue;
 		}
 		if (ret) {
-			fprintf(stderr,
-				"failed to receive from the peer after %zu of %zu bytes: %s\n",
-				before + done, total, strerror(-ret));
+			warnx("failed to receive from the peer after %zu of %zu bytes: %s",
+			      before + done, total, strerror(-ret));
 			return ret;
 		}
 	}
@@ -359,9 +355,8 @@ int sock_sync(int fd, int timeout_ms)
 
 	ret = sock_sync_data(fd, &mine, &theirs, 1, timeout_ms);
 	if (!ret && theirs != mine) {
-		fprintf(stderr,
-			"failed to sync with the peer: %s (got 0x%02x)\n",
-			strerror(EPROTO), (unsigned char)theirs);
+		warnx("failed to sync with the peer: %s (got 0x%02x)",
+		      strerror(EPROTO), (unsigned char)theirs);
 		ret = -EPROTO;
 	}
 	return ret;
@@ -390,8 +385,7 @@ int sock_exchange_qp_info(int fd, const struct qp_info *local,
 	if (!ret)
 		ret = qp_info_decode(in, sizeof(in), remote, &why);
 	if (ret && why)
-		fprintf(stderr,
-			"failed to accept the peer's QP info: %s (%s)\n", why,
-			strerror(-ret));
+		warnx("failed to accept the peer's QP info: %s (%s)", why,
+		      strerror(-ret));
 	return ret;
 }

@@ -3,6 +3,7 @@
  * Benchmark mode: agree with the peer on the parameters, then for each
  * size: prepare, sync, run the loop, sync, and (client) report.
  */
+#include <err.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -44,16 +45,14 @@ static int agree_on_params(const struct bench_config *bc, int sock,
 		return ret;
 	ret = bench_params_decode(in, &theirs, &reason);
 	if (ret) {
-		fprintf(stderr,
-			"failed to agree on the benchmark with the peer: %s\n",
-			reason);
+		warnx("failed to agree on the benchmark with the peer: %s",
+		      reason);
 		return ret;
 	}
 	ret = bench_params_match(&mine, &theirs, why, sizeof(why));
 	if (ret)
-		fprintf(stderr,
-			"failed to agree on the benchmark with the peer: %s\n",
-			why);
+		warnx("failed to agree on the benchmark with the peer: %s",
+		      why);
 	return ret;
 }
 
@@ -67,8 +66,8 @@ static int check_support(const struct bench_config *bc,
 	if (resources_have_atomics(res) &&
 	    (conn->remote.flags & QP_INFO_HAS_ATOMICS))
 		return 0;
-	fprintf(stderr, "failed to run benchmark --op %s: %s\n",
-		bench_op_name(bc->op), strerror(EOPNOTSUPP));
+	warnx("failed to run benchmark --op %s: %s", bench_op_name(bc->op),
+	      strerror(EOPNOTSUPP));
 	return -EOPNOTSUPP;
 }
 
@@ -81,8 +80,8 @@ static int query_max_inline(struct ibv_qp *qp, uint32_t *max_inline)
 
 	ret = ibv_query_qp(qp, &attr, IBV_QP_CAP, &init);
 	if (ret) {
-		fprintf(stderr, "failed to query QP 0x%06x: %s\n", qp->qp_num,
-			strerror(ret));
+		warnx("failed to query QP 0x%06x: %s", qp->qp_num,
+		      strerror(ret));
 		return -ret;
 	}
 	*max_inline = init.cap.max_inline_data;
@@ -129,9 +128,8 @@ static void choose_wait(struct bench_run *run, const struct config *cfg,
 	ret = bench_peer_on_this_host(res->ctx, res->dev_attr.phys_port_cnt,
 				      &conn->local, &conn->remote, &here);
 	if (ret)
-		fprintf(stderr,
-			"warning: failed to read the GID table of %s: %s; the peer is taken to be on another host\n",
-			ibv_get_device_name(res->ctx->device), strerror(-ret));
+		warnx("warning: failed to read the GID table of %s: %s; the peer is taken to be on another host",
+		      ibv_get_device_name(res->ctx->device), strerror(-ret));
 	bench_wait_choose(run, res->cq->channel != NULL, cfg->use_events, here);
 }
 
@@ -159,15 +157,13 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 					: bc->cq_mod,
 	};
 	if (res->buf_size < 2 * half) {
-		fprintf(stderr,
-			"failed to use the local buffer: %zu bytes, the benchmark needs %zu\n",
-			res->buf_size, 2 * half);
+		warnx("failed to use the local buffer: %zu bytes, the benchmark needs %zu",
+		      res->buf_size, 2 * half);
 		return -EINVAL;
 	}
 	if (conn->remote.len < 2 * half) {
-		fprintf(stderr,
-			"failed to use the peer's buffer: %u bytes, the benchmark needs %zu\n",
-			conn->remote.len, 2 * half);
+		warnx("failed to use the peer's buffer: %u bytes, the benchmark needs %zu",
+		      conn->remote.len, 2 * half);
 		return -EPROTO;
 	}
 	run->tposted = calloc(bc->iters, sizeof(*run->tposted));
@@ -175,9 +171,8 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 	if (!run->tposted || !run->tcompleted) {
 		free(run->tposted);
 		free(run->tcompleted);
-		fprintf(stderr,
-			"failed to allocate timestamps for %u iterations: %s\n",
-			bc->iters, strerror(ENOMEM));
+		warnx("failed to allocate timestamps for %u iterations: %s",
+		      bc->iters, strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	if (bc->mode == BENCH_LAT) {
@@ -283,17 +278,15 @@ static int measure(struct bench_run *run, struct bench_result *r)
 
 	*r = (struct bench_result){.size = run->size, .iters = run->bc->iters};
 	if (rate <= 0) {
-		fprintf(stderr,
-			"failed to time size %u: the CPU's tick counter did not advance with CLOCK_MONOTONIC\n",
-			run->size);
+		warnx("failed to time size %u: the CPU's tick counter did not advance with CLOCK_MONOTONIC",
+		      run->size);
 		return -ERANGE;
 	}
 	ret = run->bc->mode == BENCH_BW ? bw_figures(run, rate, &r->bw)
 					: lat_figures(run, rate, &r->lat);
 	if (ret)
-		fprintf(stderr,
-			"failed to compute the figures of size %u: %s\n",
-			run->size, strerror(-ret));
+		warnx("failed to compute the figures of size %u: %s", run->size,
+		      strerror(-ret));
 	return ret;
 }
 

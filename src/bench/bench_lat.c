@@ -11,6 +11,7 @@
  *   read, atomics     the client alone: post one, wait for its completion;
  *                     a gap is one whole operation
  */
+#include <err.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -88,9 +89,8 @@ static int wait_byte(struct bench_run *run, uint8_t value)
 		if (next != BENCH_GIVE_UP)
 			continue;
 		err = interrupted() ? EINTR : ETIMEDOUT;
-		fprintf(stderr,
-			"failed to see the peer's RDMA WRITE number %u within %d ms: %s\n",
-			value, run->timeout_ms, strerror(err));
+		warnx("failed to see the peer's RDMA WRITE number %u within %d ms: %s",
+		      value, run->timeout_ms, strerror(err));
 		return -err;
 	}
 	return 0;

@@ -5,6 +5,7 @@
  * printing per completion, one doorbell for many work requests, a batch of
  * completions per ibv_poll_cq.
  */
+#include <err.h>
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -88,11 +89,10 @@ static int stop_if_interrupted(const struct bench_run *run)
 {
 	if (!interrupted())
 		return 0;
-	fprintf(stderr,
-		"failed to go on with %s after %" PRIu64 " sends and %" PRIu64
-		" receives: %s\n",
-		bench_op_name(run->bc->op), run->sends_completed,
-		run->recvs_completed, strerror(EINTR));
+	warnx("failed to go on with %s after %" PRIu64 " sends and %" PRIu64
+	      " receives: %s",
+	      bench_op_name(run->bc->op), run->sends_completed,
+	      run->recvs_completed, strerror(EINTR));
 	return -EINTR;
 }
 
@@ -100,10 +100,9 @@ static int stop_if_interrupted(const struct bench_run *run)
 static int report_post_failed(const struct bench_run *run, uint64_t number,
 			      int err)
 {
-	fprintf(stderr,
-		"failed to post %s number %" PRIu64 " on QP 0x%06x: %s\n",
-		bench_op_name(run->bc->op), number, run->qp->qp_num,
-		strerror(err));
+	warnx("failed to post %s number %" PRIu64 " on QP 0x%06x: %s",
+	      bench_op_name(run->bc->op), number, run->qp->qp_num,
+	      strerror(err));
 	return -err;
 }
 
@@ -184,9 +183,8 @@ int bench_post_recvs(struct bench_run *run, uint32_t count)
 			};
 		ret = ibv_post_recv(run->qp, chain, &bad_wr);
 		if (ret) {
-			fprintf(stderr,
-				"failed to post a receive on QP 0x%06x: %s\n",
-				run->qp->qp_num, strerror(ret));
+			warnx("failed to post a receive on QP 0x%06x: %s",
+			      run->qp->qp_num, strerror(ret));
 			return -ret;
 		}
 		run->recvs_posted += n;
@@ -199,11 +197,10 @@ static int report_failed(const struct ibv_wc *wc)
 {
 	const char *hint = wc_status_hint(wc->status);
 
-	fprintf(stderr,
-		"failed completion of wr_id %" PRIu64
-		" on QP 0x%06x: %s (vendor error 0x%x)%s%s\n",
-		wc->wr_id, wc->qp_num, ibv_wc_status_str(wc->status),
-		wc->vendor_err, hint ? "; " : "", hint ? hint : "");
+	warnx("failed completion of wr_id %" PRIu64
+	      " on QP 0x%06x: %s (vendor error 0x%x)%s%s",
+	      wc->wr_id, wc->qp_num, ibv_wc_status_str(wc->status),
+	      wc->vendor_err, hint ? "; " : "", hint ? hint : "");
 	return -EIO;
 }
 
@@ -211,8 +208,8 @@ int bench_poll_failed(int n, const struct ibv_wc *wc)
 {
 	if (n > 0)
 		return report_failed(wc);
-	fprintf(stderr, "failed to poll CQ: %s (ibv_poll_cq returned %d)\n",
-		strerror(EIO), n);
+	warnx("failed to poll CQ: %s (ibv_poll_cq returned %d)", strerror(EIO),
+	      n);
 	return -EIO;
 }
 
@@ -274,9 +271,8 @@ static int sleep_on_channel(struct bench_run *run, int timeout_ms)
 	if (n == 0 || n == -EINTR)
 		return 0; /* the caller's bound, or interrupted(), decides */
 	if (n < 0) {
-		fprintf(stderr,
-			"failed to wait on the completion channel: %s\n",
-			strerror(-n));
+		warnx("failed to wait on the completion channel: %s",
+		      strerror(-n));
 		return n;
 	}
 	return take_cq_event(run->cq, NULL);
@@ -318,11 +314,10 @@ static int wait_for(struct bench_run *run, uint64_t sends, uint64_t recvs,
 	if (reached(run, sends, recvs))
 		return 0;
 	n = interrupted() ? EINTR : ETIMEDOUT;
-	fprintf(stderr,
-		"failed to get a completion within %d ms: %s (sends %" PRIu64
-		" of %" PRIu64 ", receives %" PRIu64 " of %" PRIu64 " done)\n",
-		run->timeout_ms, strerror(n), run->sends_completed,
-		run->sends_posted, run->recvs_completed, run->recvs_posted);
+	warnx("failed to get a completion within %d ms: %s (sends %" PRIu64
+	      " of %" PRIu64 ", receives %" PRIu64 " of %" PRIu64 " done)",
+	      run->timeout_ms, strerror(n), run->sends_completed,
+	      run->sends_posted, run->recvs_completed, run->recvs_posted);
 	return -n;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The perftest-style table on stdout, and the same figures as JSON. */
+#include <err.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -184,8 +185,7 @@ int bench_write_json(const struct bench_config *bc, const char *path,
 
 	if (!f) {
 		ret = -errno;
-		fprintf(stderr, "failed to open JSON file %s: %s\n", path,
-			strerror(-ret));
+		warnx("failed to open JSON file %s: %s", path, strerror(-ret));
 		return ret;
 	}
 	fprintf(f, "{\"schema_version\": %d, ", BENCH_JSON_SCHEMA_VERSION);
@@ -210,7 +210,6 @@ int bench_write_json(const struct bench_config *bc, const char *path,
 	if (fclose(f) && !ret)
 		ret = -errno;
 	if (ret)
-		fprintf(stderr, "failed to write JSON file %s: %s\n", path,
-			strerror(-ret));
+		warnx("failed to write JSON file %s: %s", path, strerror(-ret));
 	return ret;
 }

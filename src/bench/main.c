@@ -7,6 +7,7 @@
  *   rdma_bench lat|bw [options]            the server: waits for one client
  *   rdma_bench lat|bw [options] SERVER     the client
  */
+#include <err.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -106,9 +107,8 @@ int main(int argc, char **argv)
 		ret = cfg.use_rdma_cm ? bench_over_cm(&cfg, &bench, &sizes)
 				      : bench_over_tcp(&cfg, &bench, &sizes);
 	if (ret && interrupted())
-		fprintf(stderr,
-			BENCH_PROGRAM ": stopped by %s, resources freed\n",
-			interrupt_signal_name());
+		warnx("stopped by %s, resources freed",
+		      interrupt_signal_name());
 	printf("\ntest result is %d\n", ret);
 	return ret ? EXIT_FAILED : EXIT_PASSED;
 }

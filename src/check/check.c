@@ -5,6 +5,7 @@
  * operations print for the manual's run (the remote address, the messages)
  * are not the check's, and go to /dev/null unless -v asks for the trace.
  */
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -48,8 +49,7 @@ static int open_report(bool quiet, FILE **out, int *saved)
 
 		if (fd >= 0)
 			close(fd);
-		fprintf(stderr, "failed to open the check's report: %s\n",
-			strerror(-ret));
+		warnx("failed to open the check's report: %s", strerror(-ret));
 		return ret;
 	}
 	setvbuf(*out, NULL, _IOLBF, 0);
@@ -88,8 +88,8 @@ int check_run(const struct config *cfg, const struct check_config *cc,
 	int saved, ret;
 
 	if (!r) {
-		fprintf(stderr, "failed to allocate the check report: %s\n",
-			strerror(ENOMEM));
+		warnx("failed to allocate the check report: %s",
+		      strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	ret = open_report(!cfg->verbose, &out, &saved);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The check lines, the verdict, the JSON file: pure, unit tested. */
+#include <err.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
@@ -131,8 +132,7 @@ int check_save_json(const struct check_report *r, const char *scope,
 
 	if (!f) {
 		ret = -errno;
-		fprintf(stderr, "failed to open JSON file %s: %s\n", path,
-			strerror(-ret));
+		warnx("failed to open JSON file %s: %s", path, strerror(-ret));
 		return ret;
 	}
 	check_write_json(r, scope, f);
@@ -140,8 +140,7 @@ int check_save_json(const struct check_report *r, const char *scope,
 	if (fclose(f) && !ret)
 		ret = -errno;
 	if (ret)
-		fprintf(stderr, "failed to write JSON file %s: %s\n", path,
-			strerror(-ret));
+		warnx("failed to write JSON file %s: %s", path, strerror(-ret));
 	return ret;
 }
 

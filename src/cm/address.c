@@ -5,6 +5,7 @@
  * turn until one gives a route. Every event is waited for with a timeout:
  * poll() on the event channel's file descriptor.
  */
+#include <err.h>
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
@@ -70,8 +71,8 @@ int cm_wait_event(struct cm *cm, int timeout_sec,
 	ret = cm_take_event(cm, now_ms() + (long long)timeout_sec * MS_PER_SEC,
 			    expected, event, why, sizeof(why));
 	if (ret)
-		fprintf(stderr, "failed to get RDMA_CM event %s: %s\n",
-			rdma_event_str(expected), why);
+		warnx("failed to get RDMA_CM event %s: %s",
+		      rdma_event_str(expected), why);
 	return ret;
 }
 
@@ -109,8 +110,7 @@ static int create_id(struct cm *cm, struct rdma_cm_id **id)
 
 	if (rdma_create_id(cm->channel, id, NULL, RDMA_PS_TCP)) {
 		ret = -errno;
-		fprintf(stderr, "failed to create RDMA_CM id: %s\n",
-			strerror(-ret));
+		warnx("failed to create RDMA_CM id: %s", strerror(-ret));
 		return ret;
 	}
 	return 0;
@@ -142,8 +142,8 @@ static int listen_family(struct cm *cm, struct rdma_cm_id **id, int family,
 		return 0;
 	}
 	if (ret)
-		fprintf(stderr, "failed to listen on RDMA_CM %s port %u: %s\n",
-			any, port, strerror(-ret));
+		warnx("failed to listen on RDMA_CM %s port %u: %s", any, port,
+		      strerror(-ret));
 	return ret;
 }
 
@@ -213,17 +213,14 @@ static void report_unresolved(const struct config *cfg, int tried,
 			      const char *last, const char *why)
 {
 	if (tried > 1)
-		fprintf(stderr,
-			"failed to resolve an RDMA route to %s port %u (%d addresses tried; the last, %s): %s\n",
-			cfg->server_name, cfg->tcp_port, tried, last, why);
+		warnx("failed to resolve an RDMA route to %s port %u (%d addresses tried; the last, %s): %s",
+		      cfg->server_name, cfg->tcp_port, tried, last, why);
 	else if (tried == 1 && strcmp(last, cfg->server_name) != 0)
-		fprintf(stderr,
-			"failed to resolve an RDMA route to %s port %u (%s): %s\n",
-			cfg->server_name, cfg->tcp_port, last, why);
+		warnx("failed to resolve an RDMA route to %s port %u (%s): %s",
+		      cfg->server_name, cfg->tcp_port, last, why);
 	else
-		fprintf(stderr,
-			"failed to resolve an RDMA route to %s port %u: %s\n",
-			cfg->server_name, cfg->tcp_port, why);
+		warnx("failed to resolve an RDMA route to %s port %u: %s",
+		      cfg->server_name, cfg->tcp_port, why);
 }
 
 /*
@@ -249,8 +246,8 @@ static int resolve_server(struct cm *cm, const struct config *cfg)
 	snprintf(port, sizeof(port), "%u", cfg->tcp_port);
 	ret = getaddrinfo(cfg->server_name, port, &hints, &list);
 	if (ret) {
-		fprintf(stderr, "failed to resolve %s: %s\n", cfg->server_name,
-			gai_strerror(ret));
+		warnx("failed to resolve %s: %s", cfg->server_name,
+		      gai_strerror(ret));
 		return -EHOSTUNREACH;
 	}
 	ret = -ETIMEDOUT;
@@ -292,16 +289,14 @@ int cm_check_device(struct cm *cm, const struct config *cfg)
 	if (!cfg->ib_devname || strcmp(found, cfg->ib_devname) == 0)
 		return 0;
 	if (cfg->server_name) {
-		fprintf(stderr,
-			"failed to use device %s with -R: RDMA_CM resolved %s to device %s port %u (%s); give -d %s, or leave -d out\n",
-			cfg->ib_devname, cfg->server_name, found,
-			cm->id->port_num, strerror(ENODEV), found);
+		warnx("failed to use device %s with -R: RDMA_CM resolved %s to device %s port %u (%s); give -d %s, or leave -d out",
+		      cfg->ib_devname, cfg->server_name, found,
+		      cm->id->port_num, strerror(ENODEV), found);
 		return -ENODEV;
 	}
-	fprintf(stderr,
-		"failed to use device %s with -R: the client's request came on device %s port %u (%s); give -d %s, or leave -d out\n",
-		cfg->ib_devname, found, cm->id->port_num, strerror(ENODEV),
-		found);
+	warnx("failed to use device %s with -R: the client's request came on device %s port %u (%s); give -d %s, or leave -d out",
+	      cfg->ib_devname, found, cm->id->port_num, strerror(ENODEV),
+	      found);
 	rdma_reject(cm->id, NULL, 0);
 	return -ENODEV;
 }
@@ -365,8 +360,8 @@ static int check_local_devices(const struct config *cfg,
 	}
 	ibv_free_device_list(list);
 	if (first)
-		fprintf(stderr, "%s%s\n", first_line,
-			refused > 1 ? "; no other device here can either" : "");
+		warnx("%s%s", first_line,
+		      refused > 1 ? "; no other device here can either" : "");
 	return first;
 }
 
@@ -402,14 +397,13 @@ int cm_open(struct cm *cm, const struct config *cfg,
 void cm_close(struct cm *cm)
 {
 	if (cm->id && rdma_destroy_id(cm->id))
-		fprintf(stderr, "failed to destroy RDMA_CM id: %s\n",
-			strerror(errno));
+		warnx("failed to destroy RDMA_CM id: %s", strerror(errno));
 	if (cm->listen_id && rdma_destroy_id(cm->listen_id))
-		fprintf(stderr, "failed to destroy RDMA_CM listening id: %s\n",
-			strerror(errno));
+		warnx("failed to destroy RDMA_CM listening id: %s",
+		      strerror(errno));
 	if (cm->listen_id4 && rdma_destroy_id(cm->listen_id4))
-		fprintf(stderr, "failed to destroy RDMA_CM listening id: %s\n",
-			strerror(errno));
+		warnx("failed to destroy RDMA_CM listening id: %s",
+		      strerror(errno));
 	if (cm->channel)
 		rdma_destroy_event_channel(cm->channel);
 	*cm = (struct cm){0};

@@ -5,6 +5,7 @@
  * the buffer address, rkey and operations travel in the private data of
  * rdma_connect and rdma_accept.
  */
+#include <err.h>
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
@@ -57,8 +58,7 @@ static int wait_request(struct cm *cm, const struct config *cfg,
 	take_cm_qp_num(event, remote);
 	rdma_ack_cm_event(event);
 	if (ret) {
-		fprintf(stderr, "failed to accept the connect request: %s\n",
-			why);
+		warnx("failed to accept the connect request: %s", why);
 		rdma_reject(cm->id, NULL, 0);
 	}
 	return ret;
@@ -73,9 +73,8 @@ static int cm_qp_attr(struct cm *cm, struct ibv_qp *qp, enum ibv_qp_state state,
 	*attr = (struct ibv_qp_attr){.qp_state = state};
 	if (rdma_init_qp_attr(cm->id, attr, mask)) {
 		ret = -errno;
-		fprintf(stderr,
-			"failed to get RDMA_CM attributes of QP 0x%06x for %s: %s\n",
-			qp->qp_num, qp_state_str(state), strerror(-ret));
+		warnx("failed to get RDMA_CM attributes of QP 0x%06x for %s: %s",
+		      qp->qp_num, qp_state_str(state), strerror(-ret));
 		return ret;
 	}
 	return 0;
@@ -133,11 +132,10 @@ static int cm_note_gid(struct cm *cm, struct resources *res,
 		entry = gid_entry_find(table.entries, table.count,
 				       ah->grh.sgid_index);
 		if (!entry) {
-			fprintf(stderr,
-				"failed to query GID %u of %s port %u: %s\n",
-				ah->grh.sgid_index,
-				ibv_get_device_name(cm->id->verbs->device),
-				cm->id->port_num, strerror(ENODATA));
+			warnx("failed to query GID %u of %s port %u: %s",
+			      ah->grh.sgid_index,
+			      ibv_get_device_name(cm->id->verbs->device),
+			      cm->id->port_num, strerror(ENODATA));
 			device_free_gid_table(&table);
 			return -ENODATA;
 		}
@@ -267,8 +265,7 @@ static int client_connect(struct cm *cm, const struct config *cfg,
 	param = conn_param(conn, priv);
 	if (rdma_connect(cm->id, &param)) {
 		ret = -errno;
-		fprintf(stderr, "failed to connect through RDMA_CM: %s\n",
-			strerror(-ret));
+		warnx("failed to connect through RDMA_CM: %s", strerror(-ret));
 		return ret;
 	}
 	/*
@@ -287,8 +284,7 @@ static int client_connect(struct cm *cm, const struct config *cfg,
 	take_cm_qp_num(event, &conn->remote);
 	rdma_ack_cm_event(event);
 	if (ret) {
-		fprintf(stderr, "failed to accept the server's reply: %s\n",
-			why);
+		warnx("failed to accept the server's reply: %s", why);
 		return ret;
 	}
 	if (cm_moves_qp(cm))
@@ -300,9 +296,8 @@ static int client_connect(struct cm *cm, const struct config *cfg,
 		return ret;
 	if (rdma_establish(cm->id)) {
 		ret = -errno;
-		fprintf(stderr,
-			"failed to establish the RDMA_CM connection: %s\n",
-			strerror(-ret));
+		warnx("failed to establish the RDMA_CM connection: %s",
+		      strerror(-ret));
 		return ret;
 	}
 	return 0;
@@ -329,8 +324,7 @@ static int server_accept(struct cm *cm, const struct config *cfg,
 	param = conn_param(conn, priv);
 	if (rdma_accept(cm->id, &param)) {
 		ret = -errno;
-		fprintf(stderr, "failed to accept through RDMA_CM: %s\n",
-			strerror(-ret));
+		warnx("failed to accept through RDMA_CM: %s", strerror(-ret));
 		return ret;
 	}
 	ret = cm_wait_event(cm, cfg->timeout_sec, RDMA_CM_EVENT_ESTABLISHED,
@@ -354,8 +348,7 @@ static int connect_on_id(struct cm *cm, struct resources *res,
 	if (!cfg->server_name) {
 		ret = qp_info_match(&conn->local, &conn->remote, &why);
 		if (ret) {
-			fprintf(stderr, "failed to agree with the peer: %s\n",
-				why);
+			warnx("failed to agree with the peer: %s", why);
 			rdma_reject(cm->id, NULL, 0);
 			return ret;
 		}
@@ -374,7 +367,7 @@ static int connect_on_id(struct cm *cm, struct resources *res,
 		      ? qp_info_match(&conn->local, &conn->remote, &why)
 		      : 0;
 	if (ret)
-		fprintf(stderr, "failed to agree with the peer: %s\n", why);
+		warnx("failed to agree with the peer: %s", why);
 	return ret;
 }
 
@@ -404,9 +397,8 @@ static int cm_gid_index(struct rdma_cm_id *id, int *index)
 	}
 	ret = ibv_query_port(id->verbs, id->port_num, &port);
 	if (ret) {
-		fprintf(stderr, "failed to query port %u of %s: %s\n",
-			id->port_num, ibv_get_device_name(id->verbs->device),
-			strerror(ret));
+		warnx("failed to query port %u of %s: %s", id->port_num,
+		      ibv_get_device_name(id->verbs->device), strerror(ret));
 		return -ret;
 	}
 	ret = device_read_gid_table(id->verbs, id->port_num, port.gid_tbl_len,
@@ -423,11 +415,10 @@ static int cm_gid_index(struct rdma_cm_id *id, int *index)
 	if (i < table.count)
 		*index = (int)table.entries[i].gid_index;
 	else
-		fprintf(stderr,
-			"failed to find GID %s in the table of %s port %u: %s\n",
-			gid_to_str(sgid, text, sizeof(text)),
-			ibv_get_device_name(id->verbs->device), id->port_num,
-			strerror(ENOENT));
+		warnx("failed to find GID %s in the table of %s port %u: %s",
+		      gid_to_str(sgid, text, sizeof(text)),
+		      ibv_get_device_name(id->verbs->device), id->port_num,
+		      strerror(ENOENT));
 	ret = i < table.count ? 0 : -ENOENT;
 	device_free_gid_table(&table);
 	return ret;

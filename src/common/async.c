@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Asynchronous events: read, print, acknowledge (include/common/async.h). */
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -16,9 +17,8 @@ int async_events_init(struct ibv_context *ctx)
 	if (flags < 0 || fcntl(ctx->async_fd, F_SETFL, flags | O_NONBLOCK)) {
 		int ret = -errno;
 
-		fprintf(stderr,
-			"failed to make the async event fd non-blocking: %s\n",
-			strerror(-ret));
+		warnx("failed to make the async event fd non-blocking: %s",
+		      strerror(-ret));
 		return ret;
 	}
 	return 0;
@@ -71,8 +71,7 @@ static int read_one(struct ibv_context *ctx, enum ibv_event_type *type)
 
 		if (ret == -EAGAIN)
 			return 0;
-		fprintf(stderr, "failed to read an async event: %s\n",
-			strerror(-ret));
+		warnx("failed to read an async event: %s", strerror(-ret));
 		return ret;
 	}
 	print_event(&event);
@@ -114,15 +113,14 @@ int async_events_wait(struct ibv_context *ctx, enum ibv_event_type expected,
 		if (ret == -EINTR && !interrupted())
 			continue; /* another signal: wait on */
 		if (ret < 0) {
-			fprintf(stderr, "failed to wait for async events: %s\n",
-				strerror(-ret));
+			warnx("failed to wait for async events: %s",
+			      strerror(-ret));
 			return ret;
 		}
 		/* POLLERR alone: the device is gone, no event will come */
 		if (ret > 0 && poll_fds_closed(&pfd, 1)) {
-			fprintf(stderr,
-				"failed to wait for async events: the device's event queue was closed (device removed?): %s\n",
-				strerror(EIO));
+			warnx("failed to wait for async events: the device's event queue was closed (device removed?): %s",
+			      strerror(EIO));
 			return -EIO;
 		}
 	}

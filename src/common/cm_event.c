@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The RDMA_CM event channel, and reading one event: see cm_event.h. */
+#include <err.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,12 +18,11 @@ int cm_event_channel_create(struct rdma_event_channel **channel)
 		 * librdmacm opens /dev/infiniband/rdma_cm, rdma_ucm's node:
 		 * ENOENT without it (ENODEV from some librdmacm versions).
 		 */
-		fprintf(stderr,
-			"failed to create RDMA_CM event channel: %s%s\n",
-			strerror(-ret),
-			ret == -ENOENT || ret == -ENODEV
-				? "; the kernel module rdma_ucm is not loaded (modprobe rdma_ucm), or there is no RDMA device (ibv_devices)"
-				: "");
+		warnx("failed to create RDMA_CM event channel: %s%s",
+		      strerror(-ret),
+		      ret == -ENOENT || ret == -ENODEV
+			      ? "; the kernel module rdma_ucm is not loaded (modprobe rdma_ucm), or there is no RDMA device (ibv_devices)"
+			      : "");
 		return ret;
 	}
 	return 0;

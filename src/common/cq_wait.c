@@ -4,6 +4,7 @@
  * channel, within a bound and until SIGINT/SIGTERM: what every program here
  * does between two looks at the CQ (see cq_wait.h).
  */
+#include <err.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -34,8 +35,8 @@ void cq_wait_start(struct cq_waiter *w, struct ibv_cq *cq, int timeout_ms,
 int cq_poll_failed(int n)
 {
 	/* ibv_poll_cq returns a negative number, not an errno */
-	fprintf(stderr, "failed to poll CQ: %s (ibv_poll_cq returned %d)\n",
-		strerror(EIO), n);
+	warnx("failed to poll CQ: %s (ibv_poll_cq returned %d)", strerror(EIO),
+	      n);
 	return -EIO;
 }
 
@@ -66,8 +67,7 @@ int arm_cq(struct ibv_cq *cq)
 	int ret = ibv_req_notify_cq(cq, 0);
 
 	if (ret) {
-		fprintf(stderr, "failed to request CQ notification: %s\n",
-			strerror(ret));
+		warnx("failed to request CQ notification: %s", strerror(ret));
 		return -ret;
 	}
 	return 0;
@@ -83,8 +83,7 @@ int take_cq_event(struct ibv_cq *cq, const struct trace *tr)
 
 		if (ret == -EAGAIN)
 			return 0; /* nothing there after all: poll again */
-		fprintf(stderr, "failed to get a CQ event: %s\n",
-			strerror(-ret));
+		warnx("failed to get a CQ event: %s", strerror(-ret));
 		return ret;
 	}
 	/* One ack per event; ibv_destroy_cq waits for all of them. */
@@ -114,9 +113,8 @@ static int sleep_for_event(struct cq_waiter *w)
 	if (n == -EINTR && interrupted())
 		return -EINTR;
 	if (n < 0 && n != -EINTR) {
-		fprintf(stderr,
-			"failed to wait on the completion channel: %s\n",
-			strerror(-n));
+		warnx("failed to wait on the completion channel: %s",
+		      strerror(-n));
 		return n;
 	}
 	if (n <= 0)
@@ -128,9 +126,8 @@ static int sleep_for_event(struct cq_waiter *w)
 			return ret;
 	}
 	if (poll_fds_closed(fds, 2)) {
-		fprintf(stderr,
-			"failed to wait on the completion channel: the device's event queues were closed (device removed?): %s\n",
-			strerror(EIO));
+		warnx("failed to wait on the completion channel: the device's event queues were closed (device removed?): %s",
+		      strerror(EIO));
 		return -EIO;
 	}
 	if (!(fds[0].revents & POLLIN))

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Whether a device can do what a run asks, decided before connecting. */
+#include <err.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -149,13 +150,13 @@ int device_check_needs(struct ibv_context *ctx,
 
 	ret = ibv_query_device(ctx, &attr);
 	if (ret) {
-		fprintf(stderr, "failed to query device %s: %s\n",
-			ibv_get_device_name(ctx->device), strerror(ret));
+		warnx("failed to query device %s: %s",
+		      ibv_get_device_name(ctx->device), strerror(ret));
 		return -ret;
 	}
 	device_caps_of(ctx, &attr, &caps);
 	ret = device_refusal(&caps, needs, line, sizeof(line));
 	if (ret)
-		fprintf(stderr, "%s\n", line);
+		warnx("%s", line);
 	return ret;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* SIGINT/SIGTERM: record the signal; the wait loops notice and unwind. */
+#include <err.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,9 +32,8 @@ int interrupt_install(void)
 		if (sigaction(stop_signals[i], &sa, NULL) < 0) {
 			int ret = -errno;
 
-			fprintf(stderr,
-				"failed to install the %s handler: %s\n",
-				strsignal(stop_signals[i]), strerror(-ret));
+			warnx("failed to install the %s handler: %s",
+			      strsignal(stop_signals[i]), strerror(-ret));
 			return ret;
 		}
 	}

@@ -4,6 +4,7 @@
  * UDP port space, address resolution, and waiting for one event with a
  * timeout (poll() on the channel's file descriptor).
  */
+#include <err.h>
 #include <arpa/inet.h>
 #include <errno.h>
 #include <string.h>
@@ -29,9 +30,8 @@ int mc_cm_create(struct mc_cm *cm, const struct mc_config *cfg)
 	/* RDMA_PS_UDP: unreliable datagrams (a UD QP), as multicast needs. */
 	if (rdma_create_id(cm->channel, &cm->id, NULL, RDMA_PS_UDP)) {
 		ret = -errno;
-		fprintf(stderr,
-			"failed to create RDMA_CM id (RDMA_PS_UDP): %s\n",
-			strerror(-ret));
+		warnx("failed to create RDMA_CM id (RDMA_PS_UDP): %s",
+		      strerror(-ret));
 		goto destroy_channel;
 	}
 	trace_step(&cfg->trace, "rdma_create_id: port space RDMA_PS_UDP");
@@ -46,8 +46,7 @@ destroy_channel:
 void mc_cm_destroy(struct mc_cm *cm, const struct mc_config *cfg)
 {
 	if (cm->id && rdma_destroy_id(cm->id))
-		fprintf(stderr, "failed to destroy RDMA_CM id: %s\n",
-			strerror(errno));
+		warnx("failed to destroy RDMA_CM id: %s", strerror(errno));
 	trace_step(&cfg->trace, "rdma_destroy_id");
 	rdma_destroy_event_channel(cm->channel);
 	trace_step(&cfg->trace, "rdma_destroy_event_channel");
@@ -63,16 +62,14 @@ int mc_cm_wait_event(struct mc_cm *cm, const struct mc_config *cfg,
 	ret = mc_wait_readable(cm->channel->fd,
 			       (int64_t)cfg->timeout_s * MS_PER_S);
 	if (ret) {
-		fprintf(stderr,
-			"failed to get RDMA_CM event %s within %u s: %s\n",
-			rdma_event_str(expected), cfg->timeout_s,
-			strerror(-ret));
+		warnx("failed to get RDMA_CM event %s within %u s: %s",
+		      rdma_event_str(expected), cfg->timeout_s, strerror(-ret));
 		return ret;
 	}
 	ret = cm_event_get(cm->channel, event, &event_err);
 	if (ret) {
-		fprintf(stderr, "failed to get RDMA_CM event %s: %s\n",
-			rdma_event_str(expected), strerror(-ret));
+		warnx("failed to get RDMA_CM event %s: %s",
+		      rdma_event_str(expected), strerror(-ret));
 		return ret;
 	}
 	trace_step(&cfg->trace, "rdma_get_cm_event: %s, status %d",
@@ -80,11 +77,9 @@ int mc_cm_wait_event(struct mc_cm *cm, const struct mc_config *cfg,
 	if ((*event)->event != expected) {
 		/* A failed step has an event of its own: ADDR_ERROR, ... */
 		ret = cm_event_error(*event, event_err, -EPROTO);
-		fprintf(stderr,
-			"failed to get RDMA_CM event %s: got %s instead, status %d (%s)\n",
-			rdma_event_str(expected),
-			rdma_event_str((*event)->event), (*event)->status,
-			strerror(-ret));
+		warnx("failed to get RDMA_CM event %s: got %s instead, status %d (%s)",
+		      rdma_event_str(expected), rdma_event_str((*event)->event),
+		      (*event)->status, strerror(-ret));
 		rdma_ack_cm_event(*event);
 		*event = NULL;
 		return ret;
@@ -116,11 +111,10 @@ int mc_resolve_addr(struct mc_cm *cm, const struct mc_config *cfg)
 	if (rdma_resolve_addr(cm->id, src, (struct sockaddr *)&cfg->group,
 			      (int)(cfg->timeout_s * MS_PER_S))) {
 		ret = -errno;
-		fprintf(stderr,
-			"failed to resolve address of group %s from %s: %s\n",
-			cfg->group_str,
-			cfg->has_bind_addr ? cfg->bind_str : "any address",
-			strerror(-ret));
+		warnx("failed to resolve address of group %s from %s: %s",
+		      cfg->group_str,
+		      cfg->has_bind_addr ? cfg->bind_str : "any address",
+		      strerror(-ret));
 		return ret;
 	}
 	trace_step(&cfg->trace, "rdma_resolve_addr: %s -> %s",

@@ -5,6 +5,7 @@
  * it is read, librdmacm attaches the id's QP to the group, so receives
  * posted on it start to match the group's messages.
  */
+#include <err.h>
 #include <errno.h>
 #include <string.h>
 
@@ -20,9 +21,8 @@ static int create_group_ah(struct ibv_pd *pd, const struct rdma_ud_param *ud,
 	group->ah = ibv_create_ah(pd, &ah_attr);
 	if (!group->ah) {
 		ret = -errno;
-		fprintf(stderr,
-			"failed to create address handle for group %s: %s\n",
-			cfg->group_str, strerror(-ret));
+		warnx("failed to create address handle for group %s: %s",
+		      cfg->group_str, strerror(-ret));
 		return ret;
 	}
 	group->remote_qpn = ud->qp_num;
@@ -45,8 +45,8 @@ int mc_join(struct mc_cm *cm, const struct mc_config *cfg, struct ibv_pd *pd,
 	if (rdma_join_multicast(cm->id, (struct sockaddr *)&cfg->group,
 				group)) {
 		ret = -errno;
-		fprintf(stderr, "failed to join multicast group %s: %s\n",
-			cfg->group_str, strerror(-ret));
+		warnx("failed to join multicast group %s: %s", cfg->group_str,
+		      strerror(-ret));
 		return ret;
 	}
 	trace_step(&cfg->trace, "rdma_join_multicast: %s", cfg->group_str);
@@ -76,16 +76,15 @@ int mc_leave(struct mc_cm *cm, const struct mc_config *cfg,
 
 	err = ibv_destroy_ah(group->ah);
 	if (err) {
-		fprintf(stderr,
-			"failed to destroy address handle of group %s: %s\n",
-			cfg->group_str, strerror(err));
+		warnx("failed to destroy address handle of group %s: %s",
+		      cfg->group_str, strerror(err));
 		ret = -err;
 	}
 	trace_step(&cfg->trace, "ibv_destroy_ah");
 	if (rdma_leave_multicast(cm->id, (struct sockaddr *)&cfg->group)) {
 		err = errno;
-		fprintf(stderr, "failed to leave multicast group %s: %s\n",
-			cfg->group_str, strerror(err));
+		warnx("failed to leave multicast group %s: %s", cfg->group_str,
+		      strerror(err));
 		ret = ret ? ret : -err;
 	}
 	trace_step(&cfg->trace, "rdma_leave_multicast: %s", cfg->group_str);

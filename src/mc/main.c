@@ -4,6 +4,7 @@
  * Programming User Manual", multicast over UD with the RDMA_CM API.
  * main() reads like the manual's list of steps.
  */
+#include <err.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,9 +119,8 @@ int main(int argc, char **argv)
 	if (!ret)
 		ret = run(&cfg);
 	if (ret && interrupted())
-		fprintf(stderr,
-			"rdma_mc_example: stopped by %s, resources freed\n",
-			interrupt_signal_name());
+		warnx("stopped by %s, resources freed",
+		      interrupt_signal_name());
 	if (ret == -EMSGSIZE)
 		return EXIT_USAGE;
 	return ret ? EXIT_FAILURE : EXIT_SUCCESS;

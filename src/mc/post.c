@@ -4,6 +4,7 @@
  * destination in every work request: the address handle, the remote QPN
  * (for a group, the multicast QPN 0xffffff) and the remote Q_Key.
  */
+#include <err.h>
 #include <string.h>
 
 #include "mc/mc_trace.h"
@@ -26,8 +27,8 @@ int mc_post_receive(struct mc_resources *res, unsigned int slot)
 
 	err = ibv_post_recv(res->qp, &wr, &bad);
 	if (err) {
-		fprintf(stderr, "failed to post receive %u on QP 0x%x: %s\n",
-			slot, res->qp->qp_num, strerror(err));
+		warnx("failed to post receive %u on QP 0x%x: %s", slot,
+		      res->qp->qp_num, strerror(err));
 		return -err;
 	}
 	return 0;
@@ -71,9 +72,8 @@ int mc_post_send(struct mc_resources *res, const struct mc_group *group,
 
 	err = ibv_post_send(res->qp, &wr, &bad);
 	if (err) {
-		fprintf(stderr,
-			"failed to post send on QP 0x%x to group %s: %s\n",
-			res->qp->qp_num, cfg->group_str, strerror(err));
+		warnx("failed to post send on QP 0x%x to group %s: %s",
+		      res->qp->qp_num, cfg->group_str, strerror(err));
 		return -err;
 	}
 	trace_step(&cfg->trace,

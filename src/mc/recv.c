@@ -3,6 +3,7 @@
  * The receiver: COUNT completions, each checked (status, opcode, length),
  * its message printed with who sent it, its buffer posted again at once.
  */
+#include <err.h>
 #include <ctype.h>
 #include <errno.h>
 #include <string.h>
@@ -16,23 +17,20 @@
 static int check_recv_completion(const struct ibv_wc *wc, unsigned int seq)
 {
 	if (wc->status != IBV_WC_SUCCESS) {
-		fprintf(stderr,
-			"failed receive of message %u: completion status %s (%d), wr_id %llu, vendor_err 0x%x\n",
-			seq, ibv_wc_status_str(wc->status), wc->status,
-			(unsigned long long)wc->wr_id, wc->vendor_err);
+		warnx("failed receive of message %u: completion status %s (%d), wr_id %llu, vendor_err 0x%x",
+		      seq, ibv_wc_status_str(wc->status), wc->status,
+		      (unsigned long long)wc->wr_id, wc->vendor_err);
 		return -EIO;
 	}
 	if (wc->opcode != IBV_WC_RECV) {
-		fprintf(stderr,
-			"failed receive of message %u: completion opcode %s, expected %s\n",
-			seq, wc_opcode_str(wc->opcode),
-			wc_opcode_str(IBV_WC_RECV));
+		warnx("failed receive of message %u: completion opcode %s, expected %s",
+		      seq, wc_opcode_str(wc->opcode),
+		      wc_opcode_str(IBV_WC_RECV));
 		return -EPROTO;
 	}
 	if (wc->byte_len < MC_GRH_SIZE) {
-		fprintf(stderr,
-			"failed receive of message %u: %u bytes, shorter than the %d-byte GRH\n",
-			seq, wc->byte_len, MC_GRH_SIZE);
+		warnx("failed receive of message %u: %u bytes, shorter than the %d-byte GRH",
+		      seq, wc->byte_len, MC_GRH_SIZE);
 		return -EPROTO;
 	}
 	return 0;
@@ -65,10 +63,9 @@ static void print_message(const struct mc_resources *res,
 
 static void report_timeout(const struct mc_config *cfg, unsigned int got)
 {
-	fprintf(stderr,
-		"timed out after %u s waiting for message %u of %u on group %s: %u of %u messages arrived\n",
-		cfg->timeout_s, got + 1, cfg->count, cfg->group_str, got,
-		cfg->count);
+	warnx("timed out after %u s waiting for message %u of %u on group %s: %u of %u messages arrived",
+	      cfg->timeout_s, got + 1, cfg->count, cfg->group_str, got,
+	      cfg->count);
 }
 
 int mc_receive_messages(struct mc_resources *res, const struct mc_config *cfg)

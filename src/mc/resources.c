@@ -4,6 +4,7 @@
  * made on the device that address resolution bound the rdma_cm_id to
  * (id->verbs), and destroyed in the reverse order.
  */
+#include <err.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,17 +34,16 @@ int mc_check_size(struct rdma_cm_id *id, const struct mc_config *cfg,
 
 	err = ibv_query_port(id->verbs, id->port_num, &port);
 	if (err) {
-		fprintf(stderr, "failed to query port %u of %s: %s\n",
-			id->port_num, dev, strerror(err));
+		warnx("failed to query port %u of %s: %s", id->port_num, dev,
+		      strerror(err));
 		return -err;
 	}
 	*port_mtu = (unsigned int)mtu_to_bytes(port.active_mtu); /* trace.c */
 	trace_step(&cfg->trace, "ibv_query_port: active MTU %u bytes",
 		   *port_mtu);
 	if (cfg->send && cfg->size > *port_mtu) {
-		fprintf(stderr,
-			"invalid -S/--size '%u': larger than the active MTU %u of %s port %u (a UD message is one packet)\n",
-			cfg->size, *port_mtu, dev, id->port_num);
+		warnx("invalid -S/--size '%u': larger than the active MTU %u of %s port %u (a UD message is one packet)",
+		      cfg->size, *port_mtu, dev, id->port_num);
 		return -EMSGSIZE;
 	}
 	return 0;
@@ -67,16 +67,16 @@ static int create_cq(struct mc_resources *res, struct ibv_context *verbs,
 	res->comp_channel = ibv_create_comp_channel(verbs);
 	if (!res->comp_channel) {
 		ret = -errno;
-		fprintf(stderr, "failed to create completion channel: %s\n",
-			strerror(-ret));
+		warnx("failed to create completion channel: %s",
+		      strerror(-ret));
 		return ret;
 	}
 	res->cq = ibv_create_cq(verbs, (int)res->slots, NULL, res->comp_channel,
 				0);
 	if (!res->cq) {
 		ret = -errno;
-		fprintf(stderr, "failed to create CQ of %u entries: %s\n",
-			res->slots, strerror(-ret));
+		warnx("failed to create CQ of %u entries: %s", res->slots,
+		      strerror(-ret));
 		goto destroy_comp_channel;
 	}
 	trace_step(&cfg->trace,
@@ -110,7 +110,7 @@ static int create_qp(struct mc_resources *res, struct rdma_cm_id *id,
 	if (rdma_create_qp(id, res->pd, &attr)) {
 		int ret = -errno;
 
-		fprintf(stderr, "failed to create UD QP: %s\n", strerror(-ret));
+		warnx("failed to create UD QP: %s", strerror(-ret));
 		return ret;
 	}
 	res->qp = id->qp;
@@ -129,8 +129,8 @@ static int register_buffers(struct mc_resources *res,
 	err = posix_memalign((void **)&res->buf, (size_t)sysconf(_SC_PAGESIZE),
 			     len);
 	if (err) {
-		fprintf(stderr, "failed to allocate %zu bytes of buffers: %s\n",
-			len, strerror(err));
+		warnx("failed to allocate %zu bytes of buffers: %s", len,
+		      strerror(err));
 		return -err;
 	}
 	memset(res->buf, 0, len);
@@ -138,8 +138,8 @@ static int register_buffers(struct mc_resources *res,
 	res->mr = ibv_reg_mr(res->pd, res->buf, len, IBV_ACCESS_LOCAL_WRITE);
 	if (!res->mr) {
 		err = errno;
-		fprintf(stderr, "failed to register MR of %zu bytes: %s\n", len,
-			strerror(err));
+		warnx("failed to register MR of %zu bytes: %s", len,
+		      strerror(err));
 		free(res->buf);
 		return -err;
 	}
@@ -175,8 +175,8 @@ int mc_resources_create(struct mc_resources *res, struct rdma_cm_id *id,
 	res->pd = ibv_alloc_pd(id->verbs);
 	if (!res->pd) {
 		ret = -errno;
-		fprintf(stderr, "failed to allocate PD on %s: %s\n",
-			ibv_get_device_name(id->verbs->device), strerror(-ret));
+		warnx("failed to allocate PD on %s: %s",
+		      ibv_get_device_name(id->verbs->device), strerror(-ret));
 		return ret;
 	}
 	trace_step(&cfg->trace, "ibv_alloc_pd");
@@ -208,8 +208,7 @@ dealloc_pd:
 static void check_destroy(int err, const char *what)
 {
 	if (err)
-		fprintf(stderr, "failed to destroy %s: %s\n", what,
-			strerror(err));
+		warnx("failed to destroy %s: %s", what, strerror(err));
 }
 
 void mc_resources_destroy(struct mc_resources *res, struct rdma_cm_id *id,

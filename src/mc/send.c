@@ -3,6 +3,7 @@
  * The sender: COUNT messages to the group, each naming its sequence
  * number and its sender, each send's completion awaited and checked.
  */
+#include <err.h>
 #include <errno.h>
 #include <string.h>
 #include <time.h>
@@ -38,17 +39,15 @@ static void pause_between_messages(void)
 static int check_send_completion(const struct ibv_wc *wc, unsigned int seq)
 {
 	if (wc->status != IBV_WC_SUCCESS) {
-		fprintf(stderr,
-			"failed send of message %u: completion status %s (%d), wr_id %llu, vendor_err 0x%x\n",
-			seq, ibv_wc_status_str(wc->status), wc->status,
-			(unsigned long long)wc->wr_id, wc->vendor_err);
+		warnx("failed send of message %u: completion status %s (%d), wr_id %llu, vendor_err 0x%x",
+		      seq, ibv_wc_status_str(wc->status), wc->status,
+		      (unsigned long long)wc->wr_id, wc->vendor_err);
 		return -EIO;
 	}
 	if (wc->opcode != IBV_WC_SEND) {
-		fprintf(stderr,
-			"failed send of message %u: completion opcode %s, expected %s\n",
-			seq, wc_opcode_str(wc->opcode),
-			wc_opcode_str(IBV_WC_SEND));
+		warnx("failed send of message %u: completion opcode %s, expected %s",
+		      seq, wc_opcode_str(wc->opcode),
+		      wc_opcode_str(IBV_WC_SEND));
 		return -EPROTO;
 	}
 	return 0;
@@ -65,8 +64,7 @@ static int send_one(struct mc_resources *res, const struct mc_group *group,
 	ret = mc_message_format(payload, cfg->size, seq, cfg->count,
 				cm->local_str);
 	if (ret) {
-		fprintf(stderr, "failed to format message %u: %s\n", seq,
-			strerror(-ret));
+		warnx("failed to format message %u: %s", seq, strerror(-ret));
 		return ret;
 	}
 	ret = mc_post_send(res, group, cfg);
@@ -74,9 +72,8 @@ static int send_one(struct mc_resources *res, const struct mc_group *group,
 		return ret;
 	ret = cq_wait(res->cq, mc_timeout_ms(cfg), &wc, NULL);
 	if (ret == -ETIMEDOUT)
-		fprintf(stderr,
-			"failed to complete send of message %u to group %s within %u s: %s\n",
-			seq, cfg->group_str, cfg->timeout_s, strerror(-ret));
+		warnx("failed to complete send of message %u to group %s within %u s: %s",
+		      seq, cfg->group_str, cfg->timeout_s, strerror(-ret));
 	if (ret)
 		return ret;
 	ret = check_send_completion(&wc, seq);
@@ -97,8 +94,8 @@ int mc_send_messages(struct mc_resources *res, const struct mc_group *group,
 			pause_between_messages();
 		ret = send_one(res, group, cm, cfg, seq);
 		if (ret) {
-			fprintf(stderr, "sent %u of %u messages to group %s\n",
-				seq - 1, cfg->count, cfg->group_str);
+			warnx("sent %u of %u messages to group %s", seq - 1,
+			      cfg->count, cfg->group_str);
 			return ret;
 		}
 	}

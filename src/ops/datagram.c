@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* UD's datagrams: the size limit of a send, the GRH in front of a receive. */
+#include <err.h>
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
@@ -15,9 +16,8 @@ int ud_check_size(size_t len, enum ibv_mtu mtu)
 
 	if (limit > 0 && len <= (size_t)limit)
 		return 0;
-	fprintf(stderr,
-		"failed to send %zu bytes over UD: more than the path MTU of %d bytes: %s\n",
-		len, limit, strerror(EMSGSIZE));
+	warnx("failed to send %zu bytes over UD: more than the path MTU of %d bytes: %s",
+	      len, limit, strerror(EMSGSIZE));
 	return -EMSGSIZE;
 }
 

@@ -21,6 +21,7 @@
  * no invalidate request; here one is revoked with ibv_dealloc_mw(), the
  * one way every device that has type 1 windows supports.
  */
+#include <err.h>
 #include <endian.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -79,9 +80,9 @@ static int post_mw_request(struct op_ctx *ctx, struct ibv_send_wr *wr,
 
 	ret = ibv_post_send(ctx->conn->qp, wr, &bad_wr);
 	if (ret) {
-		fprintf(stderr, "failed to post %s on QP 0x%06x: %s\n",
-			wr_opcode_str(wr->opcode), ctx->conn->qp->qp_num,
-			strerror(ret));
+		warnx("failed to post %s on QP 0x%06x: %s",
+		      wr_opcode_str(wr->opcode), ctx->conn->qp->qp_num,
+		      strerror(ret));
 		return -ret;
 	}
 	trace_step(&ctx->res->trace, "posted %s: wr_id %" PRIu64,
@@ -116,9 +117,8 @@ static int register_area(struct op_ctx *ctx, struct mw_state *st,
 
 	st->area = calloc(1, MW_AREA_SIZE);
 	if (!st->area) {
-		fprintf(stderr,
-			"failed to allocate the window's area of %d bytes: %s\n",
-			MW_AREA_SIZE, strerror(ENOMEM));
+		warnx("failed to allocate the window's area of %d bytes: %s",
+		      MW_AREA_SIZE, strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	snprintf(st->area, MW_AREA_SIZE, "%s", text);
@@ -126,9 +126,8 @@ static int register_area(struct op_ctx *ctx, struct mw_state *st,
 			    MW_AREA_ACCESS);
 	if (!st->mr) {
 		ret = -errno;
-		fprintf(stderr,
-			"failed to register MR of %d bytes for the window: %s\n",
-			MW_AREA_SIZE, strerror(-ret));
+		warnx("failed to register MR of %d bytes for the window: %s",
+		      MW_AREA_SIZE, strerror(-ret));
 		return ret;
 	}
 	printf("Registered the window's %d-byte area as a region of its own: local write and MW bind, no remote rights\n",
@@ -168,9 +167,8 @@ static int bind_type_1(struct op_ctx *ctx, struct mw_state *st)
 
 	ret = ibv_bind_mw(ctx->conn->qp, st->mw, &bind);
 	if (ret) {
-		fprintf(stderr,
-			"failed to bind memory window on QP 0x%06x: %s\n",
-			ctx->conn->qp->qp_num, strerror(ret));
+		warnx("failed to bind memory window on QP 0x%06x: %s",
+		      ctx->conn->qp->qp_num, strerror(ret));
 		return -ret;
 	}
 	st->rkey = st->mw->rkey;
@@ -198,8 +196,7 @@ static int invalidate_window(struct op_ctx *ctx, struct mw_state *st)
 	}
 	ret = ibv_dealloc_mw(st->mw);
 	if (ret) {
-		fprintf(stderr, "failed to deallocate memory window: %s\n",
-			strerror(ret));
+		warnx("failed to deallocate memory window: %s", strerror(ret));
 		return -ret;
 	}
 	st->revoked = true;
@@ -219,9 +216,8 @@ static int grant_window(struct op_ctx *ctx, struct mw_state *st)
 	st->mw = ibv_alloc_mw(ctx->res->pd, type);
 	if (!st->mw) {
 		ret = -errno;
-		fprintf(stderr,
-			"failed to allocate a type %d memory window: %s\n",
-			type == IBV_MW_TYPE_2 ? 2 : 1, strerror(-ret));
+		warnx("failed to allocate a type %d memory window: %s",
+		      type == IBV_MW_TYPE_2 ? 2 : 1, strerror(-ret));
 		return ret;
 	}
 	ret = type == IBV_MW_TYPE_2 ? bind_type_2(ctx, st)
@@ -346,11 +342,10 @@ static int write_through(struct op_ctx *ctx, const struct mw_wire *win,
 static int check_denied(const struct ibv_wc *wc)
 {
 	if (wc->status != IBV_WC_REM_ACCESS_ERR) {
-		fprintf(stderr,
-			"failed to see the WRITE refused: status %s, expected %s (%s)\n",
-			ibv_wc_status_str(wc->status),
-			ibv_wc_status_str(IBV_WC_REM_ACCESS_ERR),
-			strerror(EPROTO));
+		warnx("failed to see the WRITE refused: status %s, expected %s (%s)",
+		      ibv_wc_status_str(wc->status),
+		      ibv_wc_status_str(IBV_WC_REM_ACCESS_ERR),
+		      strerror(EPROTO));
 		return -EPROTO;
 	}
 	printf("RDMA WRITE completed with status '%s' (IBV_WC_REM_ACCESS_ERR), as expected: the window was invalidated\n",
@@ -378,9 +373,8 @@ int op_mw_client(struct op_ctx *ctx)
 	if (ret)
 		return ret;
 	if (wc.status != IBV_WC_SUCCESS) {
-		fprintf(stderr,
-			"failed RDMA WRITE through the window: %s (vendor error 0x%x)\n",
-			ibv_wc_status_str(wc.status), wc.vendor_err);
+		warnx("failed RDMA WRITE through the window: %s (vendor error 0x%x)",
+		      ibv_wc_status_str(wc.status), wc.vendor_err);
 		return -EIO;
 	}
 	printf("RDMA WRITE through the window: success\n");

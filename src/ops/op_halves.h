@@ -3,6 +3,7 @@
 #ifndef OP_HALVES_H
 #define OP_HALVES_H
 
+#include <err.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -128,8 +129,8 @@ static inline int op_query_qp(const struct op_ctx *ctx, int mask,
 	int ret = ibv_query_qp(ctx->conn->qp, attr, mask | IBV_QP_STATE, &init);
 
 	if (ret) {
-		fprintf(stderr, "failed to query QP 0x%06x: %s\n",
-			ctx->conn->qp->qp_num, strerror(ret));
+		warnx("failed to query QP 0x%06x: %s", ctx->conn->qp->qp_num,
+		      strerror(ret));
 		return -ret;
 	}
 	return 0;

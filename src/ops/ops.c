@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The operations table: adding an operation is one file and one row here. */
+#include <err.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -180,8 +181,8 @@ void ops_device_needs(const struct config *cfg, struct device_needs *needs)
 /* Refuse one operation the transport or a device cannot do, in one line. */
 static int refuse(const struct op_desc *op, const char *why)
 {
-	fprintf(stderr, "failed to run operation %s: %s (%s)\n", op->name, why,
-		strerror(EOPNOTSUPP));
+	warnx("failed to run operation %s: %s (%s)", op->name, why,
+	      strerror(EOPNOTSUPP));
 	return -EOPNOTSUPP;
 }
 

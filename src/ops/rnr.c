@@ -49,11 +49,10 @@ static int check_rnr(struct op_ctx *ctx, const struct ibv_wc *wc)
 	int ret;
 
 	if (wc->status != IBV_WC_RNR_RETRY_EXC_ERR) {
-		fprintf(stderr,
-			"failed to see the SEND refused for want of a receive: status %s, expected %s (%s)\n",
-			ibv_wc_status_str(wc->status),
-			ibv_wc_status_str(IBV_WC_RNR_RETRY_EXC_ERR),
-			strerror(EPROTO));
+		warnx("failed to see the SEND refused for want of a receive: status %s, expected %s (%s)",
+		      ibv_wc_status_str(wc->status),
+		      ibv_wc_status_str(IBV_WC_RNR_RETRY_EXC_ERR),
+		      strerror(EPROTO));
 		return -EPROTO;
 	}
 	ret = op_query_qp(ctx, IBV_QP_RNR_RETRY, &attr);

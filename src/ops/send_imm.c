@@ -4,6 +4,7 @@
  * receiver's completion (wc.imm_data, flagged IBV_WC_WITH_IMM), not in its
  * buffer. They travel in network byte order: the receiver converts back.
  */
+#include <err.h>
 #include <arpa/inet.h>
 #include <inttypes.h>
 
@@ -50,10 +51,9 @@ int op_send_imm_client(struct op_ctx *ctx)
 		return ret;
 	op_show_sender(ctx, &wc);
 	if (!(wc.wc_flags & IBV_WC_WITH_IMM)) {
-		fprintf(stderr,
-			"failed to find immediate data in the RECV completion of wr_id %" PRIu64
-			": %s\n",
-			wc.wr_id, strerror(EPROTO));
+		warnx("failed to find immediate data in the RECV completion of wr_id %" PRIu64
+		      ": %s",
+		      wc.wr_id, strerror(EPROTO));
 		return -EPROTO;
 	}
 	printf("Message is: '%s', immediate data 0x%08x\n", op_msg(ctx),
