@@ -107,11 +107,13 @@ class Block:
 
 
 def _fenced(lines, i):
-    """The end (exclusive) of the content of the fence opened at I."""
+    """The end (exclusive) of the content of the fence opened at I: the
+    line that closes it, made of the same character, at least as long."""
     fence = FENCE.match(lines[i]).group(1)
+    closing = re.compile(r'^%s%s*\s*$' % (re.escape(fence),
+                                          re.escape(fence[0])))
     for j in range(i + 1, len(lines)):
-        if lines[j].startswith(fence[0] * len(fence)) and \
-           lines[j].strip() == lines[j].strip()[0] * len(lines[j].strip()):
+        if closing.match(lines[j]):
             return j
     return None
 
@@ -360,8 +362,9 @@ def fresh(show, runs_dir):
         except OSError as e:
             raise TranscriptError('transcript %s: cannot read %s: %s' %
                                   (show.name, path, e.strerror)) from e
-        lines += text.split('\n')[:-1] if text.endswith('\n') \
-            else text.split('\n') if text else []
+        if text:
+            lines += text[:-1].split('\n') if text.endswith('\n') \
+                else text.split('\n')
     lines = show.select(lines)
     if show.prompt:
         lines.insert(0, '$ ' + show.run.display(show.side))
