@@ -202,7 +202,7 @@ class Show:
            len(words) != (2 if run.is_pair else 1):
             raise TranscriptError('transcript %s: no stream stdout, stderr '
                                   'or stdout+stderr in %r' % (name, spec))
-        self.grep, self.drop = [], []
+        self.grep, self.drop, self.once = [], [], []
         self.start = self.stop = None
         self.elide = self.prompt = self.status = False
         for clause in clauses[1:]:
@@ -210,13 +210,15 @@ class Show:
 
     def _clause(self, clause):
         word, _, arg = clause.partition(' ')
-        if word in ('grep', 'drop', 'from', 'to') and not arg:
+        if word in ('grep', 'drop', 'once', 'from', 'to') and not arg:
             raise TranscriptError('transcript %s: %s needs a pattern' %
                                   (self.name, word))
         if word == 'grep':
             self.grep.append(re.compile(arg))
         elif word == 'drop':
             self.drop.append(re.compile(arg))
+        elif word == 'once':
+            self.once.append(re.compile(arg))
         elif word == 'from':
             self.start = re.compile(arg)
         elif word == 'to':
@@ -247,10 +249,15 @@ class Show:
                                       '/%s/' % (self.name, self.stop.pattern))
             lines = lines[:last[0] + 1]
         kept = []
+        seen = set()
         gap = False
         for line in lines:
             keep = (not self.grep or any(p.search(line) for p in self.grep)) \
                 and not any(p.search(line) for p in self.drop)
+            for p in self.once:
+                if keep and p.search(line):
+                    keep = p.pattern not in seen
+                    seen.add(p.pattern)
             if keep:
                 if gap and kept and self.elide:
                     kept.append('...')

@@ -197,6 +197,13 @@ class TestSelect(unittest.TestCase):
         status, out = Tree({'docs/a.md': page}).check()
         self.assertEqual(status, 0, out)
 
+    def test_once_keeps_the_first_match(self):
+        show = tx.Show(tx.Run('r', {'command': 'x'}), 'r',
+                       'stdout | once ^armed | once ^event')
+        lines = ['send', 'armed', 'event', 'armed', 'event', 'done']
+        self.assertEqual(show.select(lines), ['send', 'armed', 'event',
+                                              'done'])
+
     def test_prompt_and_status_from_the_recipe(self):
         page = indented('refused', '$ rdma_rc_example -c uc --ops send,read\n'
                         + REFUSED_ERR + '$ echo $?\n2\n')
