@@ -60,7 +60,7 @@ struct config {
 };
 
 /*
- * A tool built on the same steps (the benchmark, the checks), as its main
+ * A tool built on the same steps (a program beside the example), as its main
  * hands it to config_parse: the tool's rows join the options table, the
  * options config.c does not know go to @parse, and once all are read
  * @finish checks them against the rest of the command line. A tool also

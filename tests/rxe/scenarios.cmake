@@ -62,3 +62,8 @@ rxe_add_test(wire_siw wire_siw.sh TIMEOUT 120)
 # lesson iWARP lacks refused on both sides, -d siw0 without -R. One plan of
 # at most 240 s (plus the rig's slack).
 rxe_add_test(siw_rc siw_rc.sh TIMEOUT 280)
+
+# The transcripts of README.md and docs/*.md, each against a fresh run of
+# its recipe (tests/rxe/transcripts.recipes, scripts/transcripts.py): one
+# plan of at most 110 s (plus the rig's slack).
+rxe_add_test(transcripts transcripts.sh TIMEOUT 150)
