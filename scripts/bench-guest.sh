@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench-guest.sh: the guest side of scripts/bench.sh.  Runs every measurement
-# of a plan file (see write_plan in bench.sh) in its role:
+# of a plan file (see write_plan in bench.sh) in its role, ours with PROGRAM
+# (the path of rdma_bench):
 #   ROLE=both    one guest: the server in the background, the client here
 #   ROLE=server  guest a of two
 #   ROLE=client  guest b of two; connects to RXE_PEER_ADDR
@@ -82,13 +83,13 @@ perftest_command() {
 	esac
 }
 
-# CMD: rdma_rc_example's benchmark mode for OP in MODE.
+# CMD: rdma_bench (PROGRAM) for OP in MODE, the measurement its first word.
 ours_command() {
 	local mode=$1 op=$2 size=$3 iters=$4 port=$5
-	CMD=("$PROGRAM" --bench "$mode" --op "$op" -s "$size" -n "$iters" -g 1
+	CMD=("$PROGRAM" "$mode" --op "$op" -s "$size" -n "$iters" -g 1
 		-p "$port" -t 60)
 	[ "$DEVICE" = siw ] &&
-		CMD=("$PROGRAM" --bench "$mode" --op "$op" -s "$size" -n "$iters" -R
+		CMD=("$PROGRAM" "$mode" --op "$op" -s "$size" -n "$iters" -R
 			-p "$port" -t 60)
 	return 0
 }

@@ -420,7 +420,7 @@ def p_text(p):
 
 
 def tool_name(tool):
-    return "rdma_rc_example" if tool == "ours" else "perftest"
+    return "rdma_bench" if tool == "ours" else "perftest"
 
 
 def setup_name(guests):
@@ -506,11 +506,11 @@ def plot(out, rows, guests, mode, control=None):
             else "average bandwidth [MiB/s] (log)")
     title = (f"{'Latency' if mode == 'lat' else 'Bandwidth'} vs message size, "
              f"soft-RoCE, {guests} guest{'s' if guests > 1 else ''} "
-             f"(solid: rdma_rc_example, dashed: perftest)")
+             f"(solid: rdma_bench, dashed: perftest)")
     if control:
         title = (f"A/A control: {tool_name(control)} in both turns, "
                  f"{guests} guest{'s' if guests > 1 else ''} "
-                 f"(solid: turn of rdma_rc_example)")
+                 f"(solid: turn of rdma_bench)")
     script = "\n".join([
         "set terminal pngcairo size 1000,650 font ',11' noenhanced dashed",
         f"set output '{png}'",

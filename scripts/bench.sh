@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# bench.sh: measure rdma_rc_example's benchmark mode and the matching perftest
-# tool on the same soft-RoCE (or soft-iWARP) guest(s), in one run, alternating the two tools,
+# bench.sh: measure rdma_bench and the matching perftest tool on the same
+# soft-RoCE (or soft-iWARP) guest(s), in one run, alternating the two tools,
 # repeated; print a side-by-side table of medians with the ratio, write the
 # raw figures as JSON and draw PNG plots with gnuplot.  See docs/benchmarks.md.
 set -euo pipefail
@@ -15,7 +15,7 @@ usage() {
 Usage: scripts/bench.sh [OPTIONS]
 
 Boot soft-RoCE (or soft-iWARP: --device siw) guests with scripts/rxe-vm and measure, for each cell (mode,
-operation, size), rdma_rc_example --bench and the perftest tool that
+operation, size), rdma_bench and the perftest tool that
 measures the same thing (ib_send_lat, ib_write_lat, ib_read_lat,
 ib_atomic_lat, ib_send_bw, ib_write_bw, ib_read_bw, ib_atomic_bw), one
 after the other, round after round; which tool goes first turns from one
@@ -47,7 +47,7 @@ Options:
                       per measurement, never fewer than 20 iterations
                       (default 16777216; both tools get the same count)
   --out DIR           where results go (default build/bench-<date>)
-  --build DIR         the build tree with rdma_rc_example, brought up to
+  --build DIR         the build tree with rdma_bench, brought up to
                       date with cmake --build first (default build)
   --control TOOL      an A/A run: both tools' turns run TOOL (ours or
                       perftest), so each ratio is TOOL against itself, in
@@ -277,7 +277,7 @@ if [ -n "$DRY_RUN" ]; then
 fi
 
 BUILD=$(readlink -f "$BUILD")
-PROGRAM=$BUILD/rdma_rc_example
+PROGRAM=$BUILD/rdma_bench
 [ -x "$PROGRAM" ] || die "no $PROGRAM: build first (cmake -S . -B build && cmake --build build)"
 # A binary older than the sources would be measured as if it were them.
 cmake --build "$BUILD" >&2 || die "failed to bring $BUILD up to date (cmake --build $BUILD)"

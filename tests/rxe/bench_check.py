@@ -74,7 +74,7 @@ def check_test_info(info, text):
     'waits: WORDS (REASON)' line."""
     check(set(info) == TEST_INFO, "json: test_info fields", sorted(info),
           sorted(TEST_INFO))
-    for key, want in (("program", "rdma_rc_example"), ("device", "rxe0"),
+    for key, want in (("program", "rdma_bench"), ("device", "rxe0"),
                       ("port", 1), ("link_layer", "Ethernet"),
                       ("path_mtu", 1024), ("gid_index", 1),
                       ("gid_type", "RoCE v2"), ("transport", "RC")):

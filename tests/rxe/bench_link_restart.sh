@@ -63,5 +63,5 @@ grep -oE '^bench\.sh: measurement [0-9]+ of [0-9]+ ' "$RXE_OUT.log" |
 expect_line "$RXE_OUT_DIR/progress" "1/4 2/4 3/4 4/4 4/4"
 expect_line "$RXE_OUT.log" "bench.sh: measurement 2 of 4 (2 guests, round 1): lat send 2 B, 20 iterations: ib_send_lat (perftest)"
 expect_line "$RXE_OUT.log" "bench.sh: measurement 3 of 4 (2 guests, round 1): lat send 64 B, 20 iterations: ib_send_lat (perftest)"
-expect_line "$RXE_OUT.log" "bench.sh: measurement 4 of 4 (2 guests, round 1): lat send 64 B, 20 iterations: rdma_rc_example (ours)"
+expect_line "$RXE_OUT.log" "bench.sh: measurement 4 of 4 (2 guests, round 1): lat send 64 B, 20 iterations: rdma_bench (ours)"
 finish

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Both guests' rdma_rc_example in bench_link_restart.sh's first part: runs
+# Both guests' rdma_bench in bench_link_restart.sh's first part: runs
 # the real program ($REAL_PROGRAM), except for two measurements.
 # - Measurement 0 (port 20000): the server hangs until its bound, as
 #   perftest's can on siw, while the client fails at once, so that the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark mode on one guest (server and client share rxe0): a latency run
+# rdma_bench on one guest (server and client share rxe0): a latency run
 # over every size to 4 KiB (-a -s 4096), a bandwidth run and an atomic
 # latency run, each checked for consistent figures and a JSON file a real
 # parser accepts; then a server and a client that disagree on the
@@ -10,30 +10,31 @@
 
 port=19890
 
-# pair NAME SERVER_ARGS CLIENT_ARGS: one server and client pair; the
-# client writes its JSON to $RXE_RUNS/NAME.json.
+# pair NAME SERVER_ARGS CLIENT_ARGS: one rdma_bench server and client pair
+# (each ARGS starts with lat or bw); the client writes its JSON to
+# $RXE_RUNS/NAME.json.
 pair() {
-	rc_pair "$1" $port "-g 1 $2" \
-		"-g 1 --connect-timeout 20 $3 --json '$RXE_RUNS/$1.json'"
+	bench_pair "$1" $port "$2 -g 1" \
+		"$3 -g 1 --connect-timeout 20 --json '$RXE_RUNS/$1.json'"
 	port=$((port + 1))
 }
 
 # Latency of SEND over every size to 4 KiB (-a -s), few iterations.
-pair lat_send "--bench lat --op send -a -s 4096 -n 5" "--bench lat --op send -a -s 4096 -n 5"
+pair lat_send "lat --op send -a -s 4096 -n 5" "lat --op send -a -s 4096 -n 5"
 # Bandwidth of RDMA WRITE, with a send queue and moderation of our choosing.
-pair bw_write "--bench bw --op write -s 4096 -n 50 --tx-depth 16 --cq-mod 4" \
-	"--bench bw --op write -s 4096 -n 50 --tx-depth 16 --cq-mod 4"
+pair bw_write "bw --op write -s 4096 -n 50 --tx-depth 16 --cq-mod 4" \
+	"bw --op write -s 4096 -n 50 --tx-depth 16 --cq-mod 4"
 # Latency of the fetch-and-add atomic: always 8 bytes.
-pair lat_fetch_add "--bench lat --op fetch_add -n 10" "--bench lat --op fetch_add -n 10"
+pair lat_fetch_add "lat --op fetch_add -n 10" "lat --op fetch_add -n 10"
 # The two other ways to wait: polling only, and sleeping at once.
-pair bw_send_busy "--bench bw --op send -s 64 -n 200 --busy-poll" \
-	"--bench bw --op send -s 64 -n 200 --busy-poll"
+pair bw_send_busy "bw --op send -s 64 -n 200 --busy-poll" \
+	"bw --op send -s 64 -n 200 --busy-poll"
 # With --cq-mod 4 READ latency still signals every READ: the banner and
 # the JSON say so.
-pair lat_read_events "--bench lat --op read -s 64 -n 20 -e --cq-mod 4" \
-	"--bench lat --op read -s 64 -n 20 -e --cq-mod 4"
+pair lat_read_events "lat --op read -s 64 -n 20 -e --cq-mod 4" \
+	"lat --op read -s 64 -n 20 -e --cq-mod 4"
 # Sides that disagree refuse, each naming the difference, and exit 1.
-pair mismatch "--bench lat --op send -n 10" "--bench lat --op write -n 10"
+pair mismatch "lat --op send -n 10" "lat --op write -n 10"
 
 # One exec for all six pairs: starting programs is what costs under TCG.
 rxe_go bench_one_guest 200
@@ -81,7 +82,7 @@ expect_line "$R/mismatch.server.err" "failed to agree on the benchmark with the 
 expect_line "$R/mismatch.client.err" "failed to agree on the benchmark with the peer: the peer runs --op send, this side --op write"
 
 # A bad bench option is a usage error: one line, exit 2, before any device.
-"$RDMA_RC_EXAMPLE" --bench bw --cq-mod 0 >"$RXE_OUT_DIR/usage.out" 2>"$RXE_OUT_DIR/usage.err"
+"$RDMA_BENCH" bw --cq-mod 0 >"$RXE_OUT_DIR/usage.out" 2>"$RXE_OUT_DIR/usage.err"
 expect_status $? 2 "--cq-mod 0"
-expect_line "$RXE_OUT_DIR/usage.err" "rdma_rc_example: invalid --cq-mod value '0' (expected a number from 1 to 8192)"
+expect_line "$RXE_OUT_DIR/usage.err" "rdma_bench: invalid --cq-mod value '0' (expected a number from 1 to 8192)"
 finish

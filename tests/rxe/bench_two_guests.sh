@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark mode between the two guests ("two hosts"): server on guest a,
+# rdma_bench between the two guests ("two hosts"): server on guest a,
 # client on guest b. Each side finds the peer's GID in none of its device's
 # GID tables, so a latency run polls as perftest does, and naps only once a
 # wait outlasts 4000 us (SEND and WRITE ping-pongs, READ alike); a
@@ -9,17 +9,17 @@
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/bench_lib.sh"
 
-lat="--bench lat --op send -s 64 -n 20"
-write="--bench lat --op write -s 4096 -n 20"
-read="--bench lat --op read -s 64 -n 20"
-bw="--bench bw --op write -s 4096 -n 100"
+lat="lat --op send -s 64 -n 20"
+write="lat --op write -s 4096 -n 20"
+read="lat --op read -s 64 -n 20"
+bw="bw --op write -s 4096 -n 100"
 
-# pair NAME PORT ARGS: a server on guest a, its client on guest b, one pair
-# after the other; each client retries its connect until its server
-# listens, and writes its JSON to $RXE_RUNS/NAME.json.
+# pair NAME PORT ARGS: an rdma_bench server on guest a, its client on guest
+# b, one pair after the other; each client retries its connect until its
+# server listens, and writes its JSON to $RXE_RUNS/NAME.json.
 pair() {
-	rc_pair "$1" "$2" "-g 1 --accept-timeout 60 $3" \
-		"-g 1 --connect-timeout 60 $3 --json '$RXE_RUNS/$1.json'" --on a b
+	bench_pair "$1" "$2" "$3 -g 1 --accept-timeout 60" \
+		"$3 -g 1 --connect-timeout 60 --json '$RXE_RUNS/$1.json'" --on a b
 }
 pair lat_send 19930 "$lat"
 pair lat_write 19932 "$write"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# --check on the pair of guests: every check passes on a healthy pair and
+# rdma_check on the pair of guests: every check passes on a healthy pair and
 # on each guest alone; then each fault is really made, the check that
 # finds it fails with its fix, and the guest is put back as it was:
 #   pair:  healthy over the TCP exchange and with -R (RDMA_CM);
@@ -14,7 +14,7 @@
 # them if the script ends early; the last runs prove both guests healthy.
 . "$(dirname "$0")/lib.sh"
 
-P="'$RDMA_RC_EXAMPLE'"
+P="'$RDMA_CHECK'"
 R=$RXE_RUNS
 peer="\"\$RXE_PEER_ADDR\""
 # The guest kernel's module tree, where rxe-vm unpacked it: the host
@@ -33,21 +33,21 @@ trap 'exit 143' TERM"
 done
 
 # The healthy pair, and each guest alone.
-rxe_pair pair --on a b "$P --check --pair -p 19980 --accept-timeout 60 --json '$R/pair.server.json'" \
-	"$P --check -p 19980 --connect-timeout 60 --json '$R/pair.client.json' $peer"
+rxe_pair pair --on a b "$P --pair -p 19980 --accept-timeout 60 --json '$R/pair.server.json'" \
+	"$P -p 19980 --connect-timeout 60 --json '$R/pair.client.json' $peer"
 # -g 0 (link-local IPv6) on a, -g 1 (IPv4-mapped) on b.
-rxe_pair family --on a b "$P --check --pair -g 0 -p 19981 --accept-timeout 60" \
-	"$P --check -g 1 -p 19981 --connect-timeout 60 $peer"
+rxe_pair family --on a b "$P --pair -g 0 -p 19981 --accept-timeout 60" \
+	"$P -g 1 -p 19981 --connect-timeout 60 $peer"
 # -R: RDMA_CM connects the pair's QP.
-rxe_pair cm --on a b "$P --check -R --pair -p 19984 --accept-timeout 60" \
-	"$P --check -R -p 19984 --connect-timeout 60 $peer"
+rxe_pair cm --on a b "$P -R --pair -p 19984 --accept-timeout 60" \
+	"$P -R -p 19984 --connect-timeout 60 $peer"
 # Nothing listens on a's port 19982.
-rxe_solo refused --on b "$P --check -p 19982 --connect-timeout 3 $peer"
+rxe_solo refused --on b "$P -p 19982 --connect-timeout 3 $peer"
 # a drops every TCP packet to its port 19983; b waits until it does.
 rxe_start drop_on --on a "bash -c \"$mp sch_ingress && $mp cls_u32 && $mp act_gact && tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip protocol 6 0xff match ip dport 19983 0xffff action drop && echo dropping\""
 rxe_end drop_on --on a
 rxe_wait_text drop_on dropping --on b
-rxe_solo dropped --on b "$P --check -p 19983 --connect-timeout 4 $peer"
+rxe_solo dropped --on b "$P -p 19983 --connect-timeout 4 $peer"
 rxe_start dropped_seen --on b "echo seen"
 rxe_end dropped_seen --on b
 rxe_wait_text dropped_seen seen --on a
@@ -56,43 +56,43 @@ rxe_step --on a "tc qdisc del dev eth0 ingress"
 # connection work, but a's SEND never arrives, and neither side's
 # completion comes within -t (rxe reports no retry exceeded in that time).
 rxe_step --on b "$mp sch_ingress && $mp cls_u32 && $mp act_gact && tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip protocol 17 0xff match ip dport 4791 0xffff action drop"
-rxe_pair no_path --on a b "$P --check --pair -t 6 -p 19985 --accept-timeout 60" \
-	"$P --check -t 4 -p 19985 --connect-timeout 60 $peer"
+rxe_pair no_path --on a b "$P --pair -t 6 -p 19985 --accept-timeout 60" \
+	"$P -t 4 -p 19985 --connect-timeout 60 $peer"
 rxe_step --on b "tc qdisc del dev eth0 ingress"
 
 # Guest a: port DOWN, rdma_ucm unloaded with -R, no RDMA device.
 rxe_step --on a "ip link set eth0 down; sleep 1"
-rxe_solo down --on a "$P --check"
+rxe_solo down --on a "$P"
 rxe_step --on a "ip link set eth0 up; $healthy"
 rxe_step --on a "rmmod rdma_ucm"
-rxe_solo no_ucm --on a "$P --check -R"
+rxe_solo no_ucm --on a "$P -R"
 rxe_step --on a "$mp rdma_ucm"
 # The rig's siw0 too, when the guests have it: no device at all.
 rxe_step --on a "rdma link delete rxe0; ! rdma link show siw0/1 >/dev/null 2>&1 || rdma link delete siw0"
-rxe_solo no_device --on a "$P --check"
+rxe_solo no_device --on a "$P"
 # siw0 back first, rxe0 after it: siw0 heads the device list, and the
 # check without -d speaks of rxe0, the device a run takes. Then both go
 # again and come back in the rig's order, rxe0 first (perftest without -d
 # takes the first device).
 rxe_step --on a "$siw_back; rdma link add rxe0 type rxe netdev eth0; $healthy"
-rxe_solo siw_first --on a "$P --check"
+rxe_solo siw_first --on a "$P"
 rxe_step --on a "rdma link delete rxe0; ! rdma link show siw0/1 >/dev/null 2>&1 || rdma link delete siw0; rdma link add rxe0 type rxe netdev eth0; $siw_back; $healthy"
-rxe_solo healthy --on a "$P --check -R --json '$R/healthy.json'"
+rxe_solo healthy --on a "$P -R --json '$R/healthy.json'"
 
 # Guest b: the netdev's MTU below what 256-byte RoCE packets need, -g at
 # an empty index, locked memory without CAP_IPC_LOCK (the guests run as
 # root, which the limit does not bind).
 rxe_step --on b "ip link set eth0 mtu 300; sleep 1"
-rxe_solo small_mtu --on b "$P --check"
+rxe_solo small_mtu --on b "$P"
 rxe_step --on b "ip link set eth0 mtu 1500; $healthy"
-rxe_solo empty_gid --on b "$P --check -g 200"
+rxe_solo empty_gid --on b "$P -g 200"
 nocap="setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock bash -c"
-rxe_solo memlock_8k --on b "$nocap \"ulimit -l 8 && exec '$RDMA_RC_EXAMPLE' --check\""
-rxe_solo memlock_0 --on b "$nocap \"ulimit -l 0 && exec '$RDMA_RC_EXAMPLE' --check\""
-rxe_solo healthy_b --on b "$P --check"
+rxe_solo memlock_8k --on b "$nocap \"ulimit -l 8 && exec '$RDMA_CHECK'\""
+rxe_solo memlock_0 --on b "$nocap \"ulimit -l 0 && exec '$RDMA_CHECK'\""
+rxe_solo healthy_b --on b "$P"
 # siw0 (iWARP) without -R: the transport line says -R is missing, once;
 # the other checks say what holds on iWARP.
-rxe_solo siw_no_cm --on b "$P --check -d siw0"
+rxe_solo siw_no_cm --on b "$P -d siw0"
 rxe_go check 240
 
 # PASS lines only, and the verdict, on a healthy pair.
@@ -132,7 +132,7 @@ for side in server client; do
 done
 
 expect_rc "$R/refused.rc" 1
-expect_regex "$R/refused.out" "^FAIL tcp +192.0.2.1 port 19982 refused the connection for 3 s: nothing listens there; fix: start rdma_rc_example --check --pair -p 19982 on 192.0.2.1 first$"
+expect_regex "$R/refused.out" "^FAIL tcp +192.0.2.1 port 19982 refused the connection for 3 s: nothing listens there; fix: start rdma_check --pair -p 19982 on 192.0.2.1 first$"
 expect_rc "$R/dropped.rc" 1
 expect_regex "$R/dropped.out" "^FAIL tcp +no answer from 192.0.2.1 port 19983 within 4 s: the packets are dropped on the way; fix: let TCP port 19983 through the firewall"
 for run in refused dropped; do

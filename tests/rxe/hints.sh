@@ -76,8 +76,8 @@ rxe_step --on b "ip link set eth0 mtu 300; sleep 1"
 rxe_pair small_mtu --on a b "$P -p 19962 --accept-timeout 60" \
 	"$P -p 19962 --connect-timeout 60 $peer"
 rxe_step --on b "ip link set eth0 mtu 1500; $healthy"
-rxe_solo healthy_a --on a "$P --check -R"
-rxe_solo healthy_b --on b "$P --check -R"
+rxe_solo healthy_a --on a "'$RDMA_CHECK' -R"
+rxe_solo healthy_b --on b "'$RDMA_CHECK' -R"
 rxe_go hints 200
 
 # A failed completion names what was posted: the READ, with the address and

@@ -3,8 +3,11 @@
 # what they printed, count failures.  Source it from a test script.
 #
 # Environment (set by tests/rxe/CMakeLists.txt): RXE_VM, RXE_SESSION,
-# BUILD_DIR, SOURCE_DIR and, once the programs are built, RDMA_RC_EXAMPLE
-# and RDMA_MC_EXAMPLE.
+# BUILD_DIR, SOURCE_DIR and, once the programs are built, the path of each:
+# RDMA_RC_EXAMPLE (the manual's example), RDMA_BENCH (rdma_bench, the
+# benchmark: rdma_bench lat|bw [options] [SERVER]), RDMA_CHECK (rdma_check,
+# the host and pair check: rdma_check [options] [--pair | SERVER]) and
+# RDMA_MC_EXAMPLE.
 #
 # Running a server and a client: rxe_pair
 # =======================================
@@ -24,7 +27,7 @@
 #   server at "$RXE_ADDR".  --on a b: the server on guest a, the client on
 #   guest b, which reaches it at "$RXE_PEER_ADDR".
 #   The client starts right after the server and must retry its connect
-#   until the server listens (rdma_rc_example's --connect-timeout does),
+#   until the server listens (each program's --connect-timeout does),
 #   unless --ready TEXT: then it starts once the server's stdout has a
 #   line containing TEXT.
 #   --signal SIDE SIG WHOSE TEXT: once WHOSE's stdout (server or client)
@@ -45,7 +48,9 @@
 #   it as SERVER_CMD with rxe_pair's --ready "listening on TCP port PORT"
 #   for clients that do not retry.
 # rc_common.sh's rc_pair NAME PORT SERVER_ARGS CLIENT_ARGS [options] is
-# rxe_pair for rdma_rc_example, with -p PORT and the address filled in.
+# rxe_pair for rdma_rc_example, with -p PORT and the address filled in;
+# bench_lib.sh's bench_pair is the same for rdma_bench (its ARGS start
+# with lat or bw).
 #
 # rxe_go NAME TIMEOUT [--capture FILE] [--capture-siw FILE]
 #   Runs the plan: one `rxe-vm exec` of a bash script per guest

@@ -1,6 +1,7 @@
 # shellcheck shell=bash
-# rdma_rc_example's server and client for lib.sh's rxe_pair, and the checks
-# its runs share (sourced after lib.sh).
+# rdma_rc_example's server and client for lib.sh's rxe_pair (and any other
+# program's, with program_pair), and the checks its runs share (sourced
+# after lib.sh).
 
 : "${RDMA_RC_EXAMPLE:?RDMA_RC_EXAMPLE is not set: build rdma_rc_example first}"
 
@@ -9,8 +10,14 @@
 # PORT, the client connecting to the server's guest ("$RXE_ADDR" on one
 # guest, "$RXE_PEER_ADDR" across two).
 rc_pair() {
-	local name=$1 port=$2 server=$3 client=$4 addr i
-	shift 4
+	program_pair "$RDMA_RC_EXAMPLE" "$@"
+}
+
+# program_pair PROGRAM NAME PORT SERVER_ARGS CLIENT_ARGS [rxe_pair options]:
+# rc_pair for PROGRAM (a path), whose ARGS come first, before -p PORT.
+program_pair() {
+	local program=$1 name=$2 port=$3 server=$4 client=$5 addr i
+	shift 5
 	# Expanded in the guest: hence the single quotes.
 	# shellcheck disable=SC2016
 	addr='"$RXE_ADDR"'
@@ -21,8 +28,8 @@ rc_pair() {
 			[ "${!gs}" = "${!gc}" ] || addr='"$RXE_PEER_ADDR"'
 		fi
 	done
-	rxe_pair "$name" "$@" "'$RDMA_RC_EXAMPLE' $server -p $port" \
-		"'$RDMA_RC_EXAMPLE' $client -p $port $addr"
+	rxe_pair "$name" "$@" "'$program' $server -p $port" \
+		"'$program' $client -p $port $addr"
 }
 
 # rc_expect_clean NAME: both sides of run NAME exited 0, said so, and wrote

@@ -22,7 +22,7 @@ rxe_go peer 280
 why="failed to accept the peer's QP info"
 expect_case server_close-mid.server 1 "peer closed the connection after 20 of 72 bytes"
 expect_case server_short.server 1 "failed to receive from the peer after 40 of 72 bytes: Connection timed out"
-expect_case server_bad-magic.server 1 "$why: wrong magic number (the peer is not rdma_rc_example) (Protocol error)"
+expect_case server_bad-magic.server 1 "$why: wrong magic number (the peer is not rdma_rc_example, rdma_bench or rdma_check) (Protocol error)"
 expect_case server_bad-version.server 1 "$why: unsupported message version (Protocol not supported)"
 expect_case server_oversize.server 1 "$why: body length is not the one of this version (Bad message)"
 expect_case server_silent.server 1 "failed to receive from the peer after 0 of 72 bytes: Connection timed out"

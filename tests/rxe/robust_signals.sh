@@ -9,6 +9,7 @@
 . "$(dirname "$0")/robust_lib.sh"
 
 P="'$RDMA_RC_EXAMPLE'"
+B="'$RDMA_BENCH'"
 port=19921
 # Two million 64 KiB WRITEs: minutes of work when the signal comes.  First
 # in the plan, so that guest b's client, which starts at once, finds its
@@ -16,8 +17,8 @@ port=19921
 # own.
 stream_port=$((port + 1))
 rxe_pair stream --on a b --signal client TERM client "#bytes" \
-	"$P -p $stream_port --accept-timeout 50 -t 30 --bench bw --op write -s 65536 -n 2000000" \
-	"$P -p $stream_port --connect-timeout 50 -t 30 --bench bw --op write -s 65536 -n 2000000 \"\$RXE_PEER_ADDR\""
+	"$B bw --op write -s 65536 -n 2000000 -p $stream_port --accept-timeout 50 -t 30" \
+	"$B bw --op write -s 65536 -n 2000000 -p $stream_port --connect-timeout 50 -t 30 \"\$RXE_PEER_ADDR\""
 rxe_solo accept --signal INT "waiting on port $port for TCP connection" \
 	"$P -p $port --accept-timeout 50"
 # Nobody listens: the client is in its retry loop when the signal comes.
@@ -34,8 +35,8 @@ rxe_pair poll --signal client INT server "bad_peer: synced, now dying" \
 # A benchmark far too long to finish: one guest often completes a READ
 # within ibv_post_send, so its loop must look at the signal itself.
 rxe_pair bench --signal client INT client "waits: poll for 100 us, then sleep on the completion channel" \
-	"$P -p $port --accept-timeout 50 --bench lat --op read -s 65536 -n 1000000" \
-	"$P -p $port --connect-timeout 50 --bench lat --op read -s 65536 -n 1000000 \"\$RXE_ADDR\""
+	"$B lat --op read -s 65536 -n 1000000 -p $port --accept-timeout 50" \
+	"$B lat --op read -s 65536 -n 1000000 -p $port --connect-timeout 50 \"\$RXE_ADDR\""
 rxe_go signals 240
 R=$RXE_RUNS
 
@@ -49,9 +50,9 @@ expect_case poll.client 1 "failed to get a completion: Interrupted system call"
 expect_line "$R/poll.client.err" "rdma_rc_example: stopped by SIGINT, resources freed"
 # It stops within its size, wherever the signal finds it.
 expect_status "$(cat "$R/bench.client.rc")" 1 "bench client after SIGINT"
-expect_line "$R/bench.client.err" "rdma_rc_example: stopped by SIGINT, resources freed"
+expect_line "$R/bench.client.err" "rdma_bench: stopped by SIGINT, resources freed"
 expect_rc "$R/stream.client.rc" 1
-expect_line "$R/stream.client.err" "rdma_rc_example: stopped by SIGTERM, resources freed"
+expect_line "$R/stream.client.err" "rdma_bench: stopped by SIGTERM, resources freed"
 expect_stopped_within stream.client 1000
 # The server hears the client go, and ends too.
 expect_rc "$R/stream.server.rc" 1

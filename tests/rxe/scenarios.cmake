@@ -8,9 +8,9 @@ rxe_add_test(transport_one_guest transport_one_guest.sh TIMEOUT 200)
 rxe_add_test(transport_two_guests transport_two_guests.sh TIMEOUT 240)
 # Three guest commands of at most 150 s each (plus the rig's 10 s slack).
 rxe_add_test(transport_rdma_cm transport_rdma_cm.sh TIMEOUT 540)
-# --bench on one guest: figures, JSON, the ways to wait, a refused mismatch.
+# rdma_bench on one guest: figures, JSON, the ways to wait, a refused mismatch.
 rxe_add_test(bench_one_guest bench_one_guest.sh TIMEOUT 240)
-# --bench between two guests: how latency and bandwidth runs wait.
+# rdma_bench between two guests: how latency and bandwidth runs wait.
 rxe_add_test(bench_two_guests bench_two_guests.sh TIMEOUT 240)
 # rdma_rc_example's other operations: immediates, atomics, memory
 # windows, RNR, completion events, on one guest and between two.
@@ -27,7 +27,7 @@ rxe_add_test(robust_signals robust_signals.sh TIMEOUT 300)
 if(RDMA_PLAIN_PROGRAM)
 	rxe_add_test(rc_plain_build rc_plain_build.sh TIMEOUT 200)
 endif()
-# --check: a healthy pair, then each fault made for real and undone.
+# rdma_check: a healthy pair, then each fault made for real and undone.
 rxe_add_test(check check.sh TIMEOUT 300)
 # Every lesson's packets on the link, decoded by tshark (scripts/wire.py),
 # against what the programs printed: one plan of at most 150 s (plus the
@@ -58,7 +58,7 @@ rxe_add_test(siw_rig siw_rig.sh TIMEOUT 90)
 # plan of at most 90 s.
 rxe_add_test(wire_siw wire_siw.sh TIMEOUT 120)
 
-# rdma_rc_example -R on siw0: the flow, ops, -e, --bench lat and bw, each
+# rdma_rc_example -R on siw0: the flow, ops, -e, rdma_bench lat and bw, each
 # lesson iWARP lacks refused on both sides, -d siw0 without -R. One plan of
 # at most 240 s (plus the rig's slack).
 rxe_add_test(siw_rc siw_rc.sh TIMEOUT 280)
@@ -67,3 +67,8 @@ rxe_add_test(siw_rc siw_rc.sh TIMEOUT 280)
 # its recipe (tests/rxe/transcripts.recipes, scripts/transcripts.py): one
 # plan of at most 110 s (plus the rig's slack).
 rxe_add_test(transcripts transcripts.sh TIMEOUT 150)
+
+# Peers that run different programs (rdma_rc_example, rdma_bench,
+# rdma_check), over the TCP exchange and -R: both sides refuse in one line
+# naming both programs. One plan of at most 150 s.
+rxe_add_test(peer_program peer_program.sh TIMEOUT 180)

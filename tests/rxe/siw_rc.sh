@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # rdma_rc_example -R on the rig's soft-iWARP device (siw0, on eth1): the
 # manual's flow on one guest and between two, --ops send,read,write, -e,
-# --bench lat and bw for send, write and read (and the wait each chose,
+# rdma_bench lat and bw for send, write and read (and the wait each chose,
 # on one guest and on two); each lesson iWARP cannot do
 # refused, with its line and status, by the server and by the client
 # before any connection; -d siw0 without -R refused with the iWARP line.
@@ -10,23 +10,26 @@
 . "$(dirname "$0")/rc_common.sh"
 
 P="'$RDMA_RC_EXAMPLE'"
+B="'$RDMA_BENCH'"
 # Refusals never reach a peer: each must end well before the 60 s its
 # accept or connect timeout would take, within this (ms), even on a busy
 # host where starting a program in a guest takes seconds.
 REFUSE_MS=30000
 REFUSED="send_imm write_imm fetch_add cmp_swap mw rnr"
 
-# siw_pair NAME PORT GS GC ARGS: the server on GS (siw0), the client on GC,
-# reaching it at its siw address; both with -R and OPTS.
+# siw_pair NAME PORT GS GC ARGS [PROGRAM]: the server on GS (siw0), the
+# client on GC, reaching it at its siw address; both PROGRAM (guest shell
+# words: rdma_rc_example, or rdma_bench and its measurement) with -R and
+# ARGS.
 siw_pair() {
-	local name=$1 port=$2 gs=$3 gc=$4 opts=$5 addr
+	local name=$1 port=$2 gs=$3 gc=$4 opts=$5 prog=${6:-$P} addr
 	# shellcheck disable=SC2016 # expanded in the guest
 	addr='"$RXE_SIW_ADDR"'
 	# shellcheck disable=SC2016
 	[ "$gs" = "$gc" ] || addr='"$RXE_SIW_PEER_ADDR"'
 	rxe_pair "$name" --on "$gs" "$gc" \
-		"$P -R -d siw0 -p $port --accept-timeout 60 $opts" \
-		"$P -R -p $port --connect-timeout 60 $opts $addr"
+		"$prog -R -d siw0 -p $port --accept-timeout 60 $opts" \
+		"$prog -R -p $port --connect-timeout 60 $opts $addr"
 }
 
 siw_pair flow_one 20010 b b ""
@@ -38,12 +41,12 @@ for bench in lat bw; do
 	for op in send write read; do
 		g=b
 		[ "$op" = write ] && g=a
-		siw_pair "${bench}_$op" $port $g $g "--bench $bench --op $op -n 20"
+		siw_pair "${bench}_$op" $port $g $g "--op $op -n 20" "$B $bench"
 		port=$((port + 2))
 	done
 done
 # Between the guests, for the wait of two hosts.
-siw_pair lat_send_two 20030 a b "--bench lat --op send -n 20"
+siw_pair lat_send_two 20030 a b "--op send -n 20" "$B lat"
 # Each side alone (servers on a, clients on b, at once): the server
 # refuses before it listens, the client once its address resolved to
 # siw0, before it connects.

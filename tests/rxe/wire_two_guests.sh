@@ -16,12 +16,13 @@ MC_COUNT=3
 MSG_SIZE=3000
 
 # pair NAME PORT ARGS...: a server on guest a and its client on guest b,
-# both with ARGS and -v, started in the background.
+# both rdma_rc_example with ARGS and -v, started in the background;
+# PROG=WORDS pair ...: both WORDS (guest shell) instead of rdma_rc_example.
 pair() {
-	local name=$1 port=$2
+	local name=$1 port=$2 prog=${PROG:-$P}
 	shift 2
-	rxe_start "$name.server" --on a "$P -v $* -p $port --accept-timeout 60"
-	rxe_start "$name.client" --on b "$P -v $* -p $port --connect-timeout 60 \"\$RXE_PEER_ADDR\""
+	rxe_start "$name.server" --on a "$prog -v $* -p $port --accept-timeout 60"
+	rxe_start "$name.client" --on b "$prog -v $* -p $port --connect-timeout 60 \"\$RXE_PEER_ADDR\""
 }
 
 pair rc 19970 -o "$OPS"
@@ -29,7 +30,7 @@ pair rc 19970 -o "$OPS"
 pair cm 19975 -R -o rnr
 pair uc 19972 -c uc
 pair ud 19973 -c ud
-pair mtu 19974 --bench lat --op write -s "$MSG_SIZE" -n 5
+PROG="'$RDMA_BENCH' lat" pair mtu 19974 --op write -s "$MSG_SIZE" -n 5
 rxe_start mcr --on b "'$MC_BIN' -v -b 192.0.2.2 -C $MC_COUNT -t 30"
 rxe_wait_text mcr "==> joined group" --on a
 rxe_start mcs --on a "'$MC_BIN' -v -s -b 192.0.2.1 -C $MC_COUNT -t 30"

@@ -44,6 +44,23 @@ def pairs(rows):
     return out
 
 
+def guest_commands(rows, **env):
+    """The client commands bench-guest.sh runs for ROWS of a plan
+    (COMMANDS_ONLY), PROGRAM being /p and ENV the guest's."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "plan")
+        with open(path, "w") as f:
+            for r in rows:
+                f.write(" ".join(str(r[k]) for k in (
+                    "setup", "run", "idx", "tool", "mode", "op", "size",
+                    "iters", "port")) + "\n")
+        env = dict(os.environ, PROGRAM="/p", PLAN=path, ROLE="client",
+                   COMMANDS_ONLY="1", **env)
+        return subprocess.run(["bash", GUEST], capture_output=True,
+                              text=True, env=env, check=True,
+                              timeout=60).stdout.splitlines()
+
+
 class BenchPlan(unittest.TestCase):
     def check_turns(self, rows, cells_per_run, runs):
         got = pairs(rows)
@@ -159,23 +176,26 @@ class BenchPlan(unittest.TestCase):
         # Ours's sync socket takes PORT+1: ports two apart.
         self.assertEqual([r["port"] for r in rows],
                          [20000 + 2 * r["idx"] for r in rows])
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "plan")
-            with open(path, "w") as f:
-                for r in rows[:2]:
-                    f.write(" ".join(str(r[k]) for k in (
-                        "setup", "run", "idx", "tool", "mode", "op", "size",
-                        "iters", "port")) + "\n")
-            env = dict(os.environ, PROGRAM="/p", PLAN=path, ROLE="client",
-                       DEVICE="siw", RXE_SIW_PEER_ADDR="198.51.100.1",
-                       COMMANDS_ONLY="1")
-            out = subprocess.run(["bash", GUEST], capture_output=True,
-                                 text=True, env=env, check=True,
-                                 timeout=60).stdout.splitlines()
-        self.assertIn("/p --bench lat --op send -s 2 -n 200 -R -p 20000 "
+        out = guest_commands(rows[:2], DEVICE="siw",
+                             RXE_SIW_PEER_ADDR="198.51.100.1")
+        self.assertIn("/p lat --op send -s 2 -n 200 -R -p 20000 "
                       "-t 60 198.51.100.1", out)
         self.assertIn("ib_send_lat -R -d siw0 -F -p 20002 -n 200 -s 2 "
                       "198.51.100.1", out)
+
+    def test_rxe_plan_runs_rdma_bench_with_the_measurement_first(self):
+        rows = plan("--setup", "two", "--rounds", "1", "--only",
+                    "bw:write:4096,lat:fetch_add")
+        out = guest_commands(rows, RXE_PEER_ADDR="192.0.2.1")
+        self.assertEqual(sorted(out), sorted([
+            "/p bw --op write -s 4096 -n 1000 -g 1 -p 20000 -t 60 "
+            "192.0.2.1",
+            "ib_write_bw -d rxe0 -x 1 -F -p 20001 -n 1000 -s 4096 "
+            "192.0.2.1",
+            "/p lat --op fetch_add -s 8 -n 200 -g 1 -p 20003 -t 60 "
+            "192.0.2.1",
+            "ib_atomic_lat -d rxe0 -x 1 -F -p 20002 -n 200 -A FETCH_AND_ADD "
+            "192.0.2.1"]))
 
     def test_siw_refuses_atomics(self):
         res = subprocess.run(["bash", SCRIPT, "--dry-run", "--device", "siw",

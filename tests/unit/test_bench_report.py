@@ -198,7 +198,12 @@ class ControlRun(unittest.TestCase):
                                                  "perftest"))
         self.assertEqual([r["figures"]["t_typical"] for r in records],
                          [10.0, 8.0])
-        self.assertAlmostEqual(report.medians(records)[0]["ratio"], 1.25)
+        rows = report.medians(records)
+        self.assertAlmostEqual(rows[0]["ratio"], 1.25)
+        self.assertEqual(
+            report.table(rows, "ours").splitlines()[0],
+            "A/A control: rdma_bench ran in both turns; the columns name"
+            " the turns, the ratio is the tool against itself")
 
     def test_a_normal_run_has_no_control(self):
         self.assertIsNone(report.read_control(self.dir.name))

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Two sides that run different programs: each program sends its own magic
+# number (in the QP-info message, and in the -R private data), so a peer
+# that runs another program is refused in one line naming both, exit 1:
+#   tcp_bench  rdma_rc_example's server, rdma_bench's client (guest a);
+#   tcp_check  rdma_check --pair's server, rdma_rc_example's client (b);
+#   cm_bench   the same as tcp_bench over -R (guest a, after tcp_bench):
+#              the server refuses; the client hears only the rejection.
+# And, on the host, rdma_rc_example refuses the tools' options as any
+# unknown option.
+. "$(dirname "$0")/lib.sh"
+
+RC="'$RDMA_RC_EXAMPLE'"
+BENCH="'$RDMA_BENCH'"
+CHECK="'$RDMA_CHECK'"
+# shellcheck disable=SC2016 # expanded in the guest
+here='"$RXE_ADDR"'
+same="run the same program on both sides"
+
+rxe_pair tcp_bench "$RC -p 20040 --accept-timeout 60" \
+	"$BENCH lat -p 20040 --connect-timeout 60 $here"
+rxe_pair cm_bench "$RC -R -p 20044 --accept-timeout 60" \
+	"$BENCH lat -R -p 20044 --connect-timeout 60 $here"
+rxe_pair tcp_check --on b b "$CHECK --pair -p 20042 --accept-timeout 60" \
+	"$RC -p 20042 --connect-timeout 60 $here"
+rxe_go peer_program 150
+R=$RXE_RUNS
+
+for run in tcp_bench cm_bench tcp_check; do
+	for side in server client; do
+		expect_rc "$R/$run.$side.rc" 1
+	done
+done
+
+# Over the TCP exchange each side reads the other's magic number.
+expect_line "$R/tcp_bench.server.err" "failed to agree with the peer: the peer runs rdma_bench, this side rdma_rc_example: $same"
+expect_line "$R/tcp_bench.client.err" "failed to agree with the peer: the peer runs rdma_rc_example, this side rdma_bench: $same"
+# Nothing runs past the refusal: no message, no measurement.
+expect_no_text "$R/tcp_bench.server.out" "going to send the message"
+expect_no_text "$R/tcp_bench.client.out" "#bytes"
+
+expect_line "$R/tcp_check.client.err" "failed to agree with the peer: the peer runs rdma_check, this side rdma_rc_example: $same"
+expect_line "$R/tcp_check.server.err" "failed to agree with the peer: the peer runs rdma_rc_example, this side rdma_check: $same"
+expect_regex "$R/tcp_check.server.out" "^FAIL exchange +the peer runs something else: the peer runs rdma_rc_example, this side rdma_check: $same; fix: run rdma_check on both sides$"
+expect_regex "$R/tcp_check.server.out" "^verdict: FAIL: these two hosts cannot do RDMA with these options \(failed: exchange;"
+expect_no_text "$R/tcp_check.server.out" "PASS connect"
+
+# -R: the client's private data names its program; the server refuses it
+# in its line, and rejects the request. The reject carries no private
+# data, so the client learns the refusal, not whose program it was.
+expect_line "$R/cm_bench.server.err" "failed to agree with the peer: the peer runs rdma_bench, this side rdma_rc_example: $same"
+expect_line "$R/cm_bench.client.err" "failed to get RDMA_CM event RDMA_CM_EVENT_CONNECT_RESPONSE: got RDMA_CM_EVENT_REJECTED, status 28 (Connection refused)"
+expect_no_text "$R/cm_bench.client.out" "#bytes"
+
+# The tools' options are theirs alone: rdma_rc_example takes none of them.
+for opt in --check --pair --bench --json --busy-poll --gbps; do
+	"$RDMA_RC_EXAMPLE" "$opt" >"$RXE_OUT_DIR/rc$opt.out" 2>"$RXE_OUT_DIR/rc$opt.err"
+	expect_status $? 2 "rdma_rc_example $opt"
+	expect_line "$RXE_OUT_DIR/rc$opt.err" "rdma_rc_example: unknown option '$opt'"
+done
+finish
