@@ -13,6 +13,9 @@
 #include "mc/mc_config.h"
 #include "common/opt_error.h"
 
+/* The program's name, as its usage errors start. */
+#define MC_PROGRAM "rdma_mc_example"
+
 #ifndef PROGRAM_VERSION
 #define PROGRAM_VERSION "unknown" /* CMake defines it, from project() */
 #endif
@@ -115,13 +118,15 @@ static int set_group(struct mc_config *cfg, const char *arg, FILE *err)
 	if (strlen(arg) >= sizeof(cfg->group_str) ||
 	    parse_addr(arg, &cfg->group)) {
 		fprintf(err,
-			"invalid -m/--mcast-addr '%s': not a numeric IPv4 or IPv6 address\n",
+			MC_PROGRAM
+			": invalid -m/--mcast-addr '%s': not a numeric IPv4 or IPv6 address\n",
 			arg);
 		return -EINVAL;
 	}
 	if (!is_multicast(&cfg->group)) {
 		fprintf(err,
-			"invalid -m/--mcast-addr '%s': not a multicast address (IPv4 224.0.0.0/4, IPv6 ff00::/8)\n",
+			MC_PROGRAM
+			": invalid -m/--mcast-addr '%s': not a multicast address (IPv4 224.0.0.0/4, IPv6 ff00::/8)\n",
 			arg);
 		return -EINVAL;
 	}
@@ -135,7 +140,8 @@ static int set_bind_addr(struct mc_config *cfg, const char *arg, FILE *err)
 	if (strlen(arg) >= sizeof(cfg->bind_str) ||
 	    parse_addr(arg, &cfg->bind_addr)) {
 		fprintf(err,
-			"invalid -b/--bind-addr '%s': not a numeric IPv4 or IPv6 address\n",
+			MC_PROGRAM
+			": invalid -b/--bind-addr '%s': not a numeric IPv4 or IPv6 address\n",
 			arg);
 		return -EINVAL;
 	}
@@ -149,7 +155,8 @@ static int set_number(const char *name, const char *arg, unsigned int min,
 {
 	if (parse_uint(arg, min, max, out)) {
 		fprintf(err,
-			"invalid %s '%s': expected a whole number from %u to %u\n",
+			MC_PROGRAM
+			": invalid %s '%s': expected a whole number from %u to %u\n",
 			name, arg, min, max);
 		return -EINVAL;
 	}
@@ -161,7 +168,7 @@ static int report_rejected(int opt, char **argv, FILE *err)
 	char text[OPT_ERROR_MAX];
 
 	opt_error_text(text, sizeof(text), opt, argv, long_options);
-	fprintf(err, "%s\n", text);
+	fprintf(err, MC_PROGRAM ": %s\n", text);
 	return -EINVAL;
 }
 
@@ -204,7 +211,8 @@ static int check_families(const struct mc_config *cfg, FILE *err)
 	if (cfg->has_bind_addr &&
 	    cfg->bind_addr.ss_family != cfg->group.ss_family) {
 		fprintf(err,
-			"invalid -b/--bind-addr '%s': not the address family of group %s\n",
+			MC_PROGRAM
+			": invalid -b/--bind-addr '%s': not the address family of group %s\n",
 			cfg->bind_str, cfg->group_str);
 		return -EINVAL;
 	}
@@ -233,7 +241,8 @@ int mc_config_parse(int argc, char **argv, struct mc_config *cfg, FILE *err)
 			return ret;
 	}
 	if (optind < argc) {
-		fprintf(err, "unexpected argument '%s'\n", argv[optind]);
+		fprintf(err, MC_PROGRAM ": unexpected argument '%s'\n",
+			argv[optind]);
 		return -EINVAL;
 	}
 	return check_families(cfg, err);

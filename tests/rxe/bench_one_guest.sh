@@ -78,8 +78,8 @@ check_figures lat_read_events lat read 20 64
 
 expect_rc "$R/mismatch.server.rc" 1
 expect_rc "$R/mismatch.client.rc" 1
-expect_line "$R/mismatch.server.err" "failed to agree on the benchmark with the peer: the peer runs --op write, this side --op send"
-expect_line "$R/mismatch.client.err" "failed to agree on the benchmark with the peer: the peer runs --op send, this side --op write"
+expect_line "$R/mismatch.server.err" "rdma_bench: failed to agree on the benchmark with the peer: the peer runs --op write, this side --op send"
+expect_line "$R/mismatch.client.err" "rdma_bench: failed to agree on the benchmark with the peer: the peer runs --op send, this side --op write"
 
 # A bad bench option is a usage error: one line, exit 2, before any device.
 "$RDMA_BENCH" bw --cq-mod 0 >"$RXE_OUT_DIR/usage.out" 2>"$RXE_OUT_DIR/usage.err"

@@ -86,21 +86,21 @@ bad_rkey=$(sed -n 's/^bad_peer: relaying, .* sent on as \(0x[0-9a-f]*\)$/\1/p' "
 expect_regex "$R/rkey_relay.out" "^bad_peer: relaying, the server's rkey 0x[0-9a-f]+ sent on as 0x[0-9a-f]+$"
 expect_line "$R/rkey_client.out" "Remote rkey = ${bad_rkey:-none}"
 expect_rc "$R/rkey_client.rc" 1
-expect_regex "$R/rkey_client.err" "^failed completion of RDMA_READ \(wr_id 2, remote address 0x[0-9a-f]+, rkey ${bad_rkey:-none}\) on QP 0x[0-9a-f]{6}: remote access error \(vendor error 0x[0-9a-f]+\); the rkey or address range the peer sent does not grant this access$"
+expect_regex "$R/rkey_client.err" "^rdma_rc_example: failed completion of RDMA_READ \(wr_id 2, remote address 0x[0-9a-f]+, rkey ${bad_rkey:-none}\) on QP 0x[0-9a-f]{6}: remote access error \(vendor error 0x[0-9a-f]+\); the rkey or address range the peer sent does not grant this access$"
 expect_rc "$R/rkey_server.rc" 1
 
 # RTR resolves the peer's GID to a MAC address: nobody answers for it.
 expect_rc "$R/arp.server.rc" 1
-expect_regex "$R/arp.server.err" "^failed to modify QP 0x[0-9a-f]{6} to RTR: Connection timed out; on RoCE, the peer's GID address \(Remote GID\) did not answer ARP or neighbour discovery: check that it is the peer's address and that its link is up$"
+expect_regex "$R/arp.server.err" "^rdma_rc_example: failed to modify QP 0x[0-9a-f]{6} to RTR: Connection timed out; on RoCE, the peer's GID address \(Remote GID\) did not answer ARP or neighbour discovery: check that it is the peer's address and that its link is up$"
 expect_line "$R/arp.server.out" "Remote GID = ::ffff:192.0.2.77"
 
 # -d with -R: refused only when it is not the device RDMA_CM resolved.
 expect_rc "$R/cm_dev.server.rc" 1
-expect_line "$R/cm_dev.server.err" "failed to use device rxe9 with -R: the client's request came on device rxe0 port 1 (No such device); give -d rxe0, or leave -d out"
+expect_line "$R/cm_dev.server.err" "rdma_rc_example: failed to use device rxe9 with -R: the client's request came on device rxe0 port 1 (No such device); give -d rxe0, or leave -d out"
 expect_rc "$R/cm_dev.client.rc" 1
-expect_regex "$R/cm_dev.client.err" "^failed to get RDMA_CM event RDMA_CM_EVENT_CONNECT_RESPONSE: got RDMA_CM_EVENT_REJECTED"
+expect_regex "$R/cm_dev.client.err" "^rdma_rc_example: failed to get RDMA_CM event RDMA_CM_EVENT_CONNECT_RESPONSE: got RDMA_CM_EVENT_REJECTED"
 expect_rc "$R/cm_dev_client.rc" 1
-expect_line "$R/cm_dev_client.err" "failed to use device rxe9 with -R: RDMA_CM resolved 192.0.2.2 to device rxe0 port 1 (No such device); give -d rxe0, or leave -d out"
+expect_line "$R/cm_dev_client.err" "rdma_rc_example: failed to use device rxe9 with -R: RDMA_CM resolved 192.0.2.2 to device rxe0 port 1 (No such device); give -d rxe0, or leave -d out"
 for side in server client; do
 	expect_rc "$R/cm_ok.$side.rc" 0
 	expect_line "$R/cm_ok.$side.out" "Path MTU = 1024 bytes"
@@ -108,15 +108,15 @@ for side in server client; do
 done
 
 expect_rc "$R/no_ucm.rc" 1
-expect_line "$R/no_ucm.err" "failed to create RDMA_CM event channel: No such file or directory; the kernel module rdma_ucm is not loaded (modprobe rdma_ucm), or there is no RDMA device (ibv_devices)"
+expect_line "$R/no_ucm.err" "rdma_rc_example: failed to create RDMA_CM event channel: No such file or directory; the kernel module rdma_ucm is not loaded (modprobe rdma_ucm), or there is no RDMA device (ibv_devices)"
 
 for side in server client; do
 	expect_rc "$R/family.$side.rc" 1
-	expect_line "$R/family.$side.err" "failed to agree with the peer: one GID is IPv4 and the other IPv6, and RoCE v2 does not route between them: choose GIDs of one IP version with -g"
+	expect_line "$R/family.$side.err" "rdma_rc_example: failed to agree with the peer: one GID is IPv4 and the other IPv6, and RoCE v2 does not route between them: choose GIDs of one IP version with -g"
 done
 
 # UDP 4791 closed: the QPs connect, then nothing of a's reaches b.
-timeout_line="failed to get a completion within 3000 ms: Connection timed out; the peer is stuck or gone, or its packets do not arrive (on RoCE: UDP port 4791 closed by a firewall, a netdev MTU below the path MTU, no route to its GID)"
+timeout_line="rdma_rc_example: failed to get a completion within 3000 ms: Connection timed out; the peer is stuck or gone, or its packets do not arrive (on RoCE: UDP port 4791 closed by a firewall, a netdev MTU below the path MTU, no route to its GID)"
 for side in server client; do
 	expect_rc "$R/udp_drop.$side.rc" 1
 	expect_line "$R/udp_drop.$side.out" "Path MTU = 1024 bytes"
@@ -125,7 +125,7 @@ expect_line "$R/udp_drop.client.err" "$timeout_line"
 # The server's SEND: no retry exceeded within -t on rxe, but either will do.
 # shellcheck disable=SC2001 # one bracket class escapes every metacharacter; ${//} takes one pattern at a time
 timeout_regex=$(sed 's/[][().*^$]/\\&/g' <<<"$timeout_line")
-expect_regex "$R/udp_drop.server.err" "^(failed completion of SEND \(wr_id 1\) on QP 0x[0-9a-f]{6}: transport retry counter exceeded .*UDP port 4791 must be open.*|$timeout_regex)$"
+expect_regex "$R/udp_drop.server.err" "^rdma_rc_example: (failed completion of SEND \(wr_id 1\) on QP 0x[0-9a-f]{6}: transport retry counter exceeded .*UDP port 4791 must be open.*|$timeout_regex)$"
 
 # A netdev MTU too small: the side that has it says so where it prints the
 # path MTU; the manual's messages are small enough to arrive all the same.
@@ -134,7 +134,7 @@ for side in server client; do
 	expect_line "$R/small_mtu.$side.out" "Path MTU = 256 bytes"
 done
 expect_empty "$R/small_mtu.server.err"
-expect_line "$R/small_mtu.client.err" "warning: eth0's MTU 300 cannot carry RoCE packets of the path MTU 256 (they need 348 bytes): messages that fill a packet will not arrive; fix: ip link set eth0 mtu 1500"
+expect_line "$R/small_mtu.client.err" "rdma_rc_example: warning: eth0's MTU 300 cannot carry RoCE packets of the path MTU 256 (they need 348 bytes): messages that fill a packet will not arrive; fix: ip link set eth0 mtu 1500"
 
 for run in healthy_a healthy_b; do
 	expect_rc "$R/$run.rc" 0

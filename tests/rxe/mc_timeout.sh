@@ -21,7 +21,7 @@ rxe_go mc_timeout 90
 R=$RXE_RUNS
 expect_rc "$R/quiet.rc" 1
 expect_line "$R/quiet.err" \
-	"timed out after $TIMEOUT s waiting for message 1 of 2 on group 239.1.1.99: 0 of 2 messages arrived"
+	"rdma_mc_example: timed out after $TIMEOUT s waiting for message 1 of 2 on group 239.1.1.99: 0 of 2 messages arrived"
 expect_line "$R/quiet.out" "==> left group 239.1.1.99"
 ms=$(cat "$R/quiet.ms")
 expect_status "$((ms <= (TIMEOUT + SLACK) * 1000))" 1 \
@@ -31,7 +31,7 @@ expect_status "$((ms >= TIMEOUT * 1000))" 1 \
 
 expect_rc "$R/big.rc" 2
 expect_line "$R/big.err" \
-	"invalid -S/--size '2000': larger than the active MTU 1024 of rxe0 port 1 (a UD message is one packet)"
+	"rdma_mc_example: invalid -S/--size '2000': larger than the active MTU 1024 of rxe0 port 1 (a UD message is one packet)"
 expect_no_text "$R/big.out" "joined group"
 
 expect_rc "$R/stopped.rc" 1

@@ -101,7 +101,7 @@ expect_no_text "$R/refused.out" "TCP"
 echo "--- -g 0 (IPv6 link-local) on the server, IPv4 on the client: both refuse, naming it"
 for side in server client; do
 	expect_rc "$R/gid_families.$side.rc" 1
-	expect_line "$R/gid_families.$side.err" "failed to agree with the peer: one GID is IPv4 and the other IPv6, and RoCE v2 does not route between them: choose GIDs of one IP version with -g"
+	expect_line "$R/gid_families.$side.err" "rdma_rc_example: failed to agree with the peer: one GID is IPv4 and the other IPv6, and RoCE v2 does not route between them: choose GIDs of one IP version with -g"
 done
 
 finish

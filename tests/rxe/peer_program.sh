@@ -33,14 +33,14 @@ for run in tcp_bench cm_bench tcp_check; do
 done
 
 # Over the TCP exchange each side reads the other's magic number.
-expect_line "$R/tcp_bench.server.err" "failed to agree with the peer: the peer runs rdma_bench, this side rdma_rc_example: $same"
-expect_line "$R/tcp_bench.client.err" "failed to agree with the peer: the peer runs rdma_rc_example, this side rdma_bench: $same"
+expect_line "$R/tcp_bench.server.err" "rdma_rc_example: failed to agree with the peer: the peer runs rdma_bench, this side rdma_rc_example: $same"
+expect_line "$R/tcp_bench.client.err" "rdma_bench: failed to agree with the peer: the peer runs rdma_rc_example, this side rdma_bench: $same"
 # Nothing runs past the refusal: no message, no measurement.
 expect_no_text "$R/tcp_bench.server.out" "going to send the message"
 expect_no_text "$R/tcp_bench.client.out" "#bytes"
 
-expect_line "$R/tcp_check.client.err" "failed to agree with the peer: the peer runs rdma_check, this side rdma_rc_example: $same"
-expect_line "$R/tcp_check.server.err" "failed to agree with the peer: the peer runs rdma_rc_example, this side rdma_check: $same"
+expect_line "$R/tcp_check.client.err" "rdma_rc_example: failed to agree with the peer: the peer runs rdma_check, this side rdma_rc_example: $same"
+expect_line "$R/tcp_check.server.err" "rdma_check: failed to agree with the peer: the peer runs rdma_rc_example, this side rdma_check: $same"
 expect_regex "$R/tcp_check.server.out" "^FAIL exchange +the peer runs something else: the peer runs rdma_rc_example, this side rdma_check: $same; fix: run rdma_check on both sides$"
 expect_regex "$R/tcp_check.server.out" "^verdict: FAIL: these two hosts cannot do RDMA with these options \(failed: exchange;"
 expect_no_text "$R/tcp_check.server.out" "PASS connect"
@@ -48,8 +48,8 @@ expect_no_text "$R/tcp_check.server.out" "PASS connect"
 # -R: the client's private data names its program; the server refuses it
 # in its line, and rejects the request. The reject carries no private
 # data, so the client learns the refusal, not whose program it was.
-expect_line "$R/cm_bench.server.err" "failed to agree with the peer: the peer runs rdma_bench, this side rdma_rc_example: $same"
-expect_line "$R/cm_bench.client.err" "failed to get RDMA_CM event RDMA_CM_EVENT_CONNECT_RESPONSE: got RDMA_CM_EVENT_REJECTED, status 28 (Connection refused)"
+expect_line "$R/cm_bench.server.err" "rdma_rc_example: failed to agree with the peer: the peer runs rdma_bench, this side rdma_rc_example: $same"
+expect_line "$R/cm_bench.client.err" "rdma_bench: failed to get RDMA_CM event RDMA_CM_EVENT_CONNECT_RESPONSE: got RDMA_CM_EVENT_REJECTED, status 28 (Connection refused)"
 expect_no_text "$R/cm_bench.client.out" "#bytes"
 
 # The tools' options are theirs alone: rdma_rc_example takes none of them.

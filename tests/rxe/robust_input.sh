@@ -37,17 +37,17 @@ expect_case out_of_range 2 "rdma_rc_example: invalid --port value '70000' (expec
 expect_case extra_arg 2 "rdma_rc_example: unexpected argument 'host2'"
 expect_rc "$RXE_RUNS/bad_op.rc" 2
 expect_regex "$RXE_RUNS/bad_op.err" "^rdma_rc_example: invalid --ops value 'send,fly': unknown operation 'fly' \(known: send, read, write(, [a-z_]+)*\)$"
-expect_case no_device 1 "failed to find RDMA device mlx5_9: No such device (devices found: rxe0 siw0)"
-expect_case no_port 1 "failed to query port 2 of rxe0: Invalid argument (rxe0 has ports 1 to 1)"
-expect_case empty_gid 1 "failed to use GID index 7 of rxe0 port 1: the entry is empty (valid GID indexes: 0 1)"
+expect_case no_device 1 "rdma_rc_example: failed to find RDMA device mlx5_9: No such device (devices found: rxe0 siw0)"
+expect_case no_port 1 "rdma_rc_example: failed to query port 2 of rxe0: Invalid argument (rxe0 has ports 1 to 1)"
+expect_case empty_gid 1 "rdma_rc_example: failed to use GID index 7 of rxe0 port 1: the entry is empty (valid GID indexes: 0 1)"
 # The guests have no resolver: getaddrinfo's own text, whichever it is.
 expect_rc "$RXE_RUNS/unresolvable.rc" 1
-expect_regex "$RXE_RUNS/unresolvable.err" "^failed to resolve server no-such-host\.invalid: (Name or service not known|Temporary failure in name resolution)$"
-expect_case not_listening 1 "failed to connect to 192.0.2.1 port $port within 2 s: Connection refused"
+expect_regex "$RXE_RUNS/unresolvable.err" "^rdma_rc_example: failed to resolve server no-such-host\.invalid: (Name or service not known|Temporary failure in name resolution)$"
+expect_case not_listening 1 "rdma_rc_example: failed to connect to 192.0.2.1 port $port within 2 s: Connection refused"
 expect_at_least_ms not_listening 2000
-expect_case port_in_use 1 "failed to listen on TCP port $busy_port: Address already in use"
-expect_case memlock_zero 1 "failed to register MR of 4096 bytes: Operation not permitted (locked-memory limit is 0 bytes: raise it with ulimit -l)"
-expect_case memlock_small 1 "failed to register MR of 4096 bytes: Cannot allocate memory (locked-memory limit is 1024 bytes: raise it with ulimit -l)"
+expect_case port_in_use 1 "rdma_rc_example: failed to listen on TCP port $busy_port: Address already in use"
+expect_case memlock_zero 1 "rdma_rc_example: failed to register MR of 4096 bytes: Operation not permitted (locked-memory limit is 0 bytes: raise it with ulimit -l)"
+expect_case memlock_small 1 "rdma_rc_example: failed to register MR of 4096 bytes: Cannot allocate memory (locked-memory limit is 1024 bytes: raise it with ulimit -l)"
 # A usage error must not even open the device; a runtime one says its result.
 expect_no_text "$RXE_RUNS/bad_op.out" "test result"
 expect_line "$RXE_RUNS/no_device.out" "test result is -19"

@@ -19,26 +19,26 @@ rb_server_vs_peer --on b server_fake-qp 19919 fake-qp "-t 10"
 rb_client_vs_peer client_fake-qp 19920 fake-qp "-t 3"
 rxe_go peer 280
 
-why="failed to accept the peer's QP info"
-expect_case server_close-mid.server 1 "peer closed the connection after 20 of 72 bytes"
-expect_case server_short.server 1 "failed to receive from the peer after 40 of 72 bytes: Connection timed out"
-expect_case server_bad-magic.server 1 "$why: wrong magic number (the peer is not rdma_rc_example, rdma_bench or rdma_check) (Protocol error)"
+why="rdma_rc_example: failed to accept the peer's QP info"
+expect_case server_close-mid.server 1 "rdma_rc_example: peer closed the connection after 20 of 72 bytes"
+expect_case server_short.server 1 "rdma_rc_example: failed to receive from the peer after 40 of 72 bytes: Connection timed out"
+expect_case server_bad-magic.server 1 "$why: wrong magic number (the peer runs none of this project's programs) (Protocol error)"
 expect_case server_bad-version.server 1 "$why: unsupported message version (Protocol not supported)"
 expect_case server_oversize.server 1 "$why: body length is not the one of this version (Bad message)"
-expect_case server_silent.server 1 "failed to receive from the peer after 0 of 72 bytes: Connection timed out"
+expect_case server_silent.server 1 "rdma_rc_example: failed to receive from the peer after 0 of 72 bytes: Connection timed out"
 # On RoCE the program always has a GID: a peer without one, or with one of
 # another RoCE version, could never reach it.
-expect_case server_no-gid.server 1 "failed to agree with the peer: we use a GID (-g) and the peer does not: give -g on both sides"
-expect_case server_roce-v1.server 1 "failed to agree with the peer: the peer's GID is of another type than ours (IB, RoCE v1 or v2): choose GIDs of one type with -g"
+expect_case server_no-gid.server 1 "rdma_rc_example: failed to agree with the peer: we use a GID (-g) and the peer does not: give -g on both sides"
+expect_case server_roce-v1.server 1 "rdma_rc_example: failed to agree with the peer: the peer's GID is of another type than ours (IB, RoCE v1 or v2): choose GIDs of one type with -g"
 # The peer died after RTS: our SEND is never acknowledged.  Its completion
 # fails once the retries run out, or (rxe on loopback: seen to keep quiet for
 # 40 s and more) -t ends the wait; either way, one line and exit status 1.
 expect_line "$RXE_RUNS/server_fake-qp.client.out" "bad_peer: synced, now dying"
 expect_rc "$RXE_RUNS/server_fake-qp.server.rc" 1
-expect_regex "$RXE_RUNS/server_fake-qp.server.err" "^(failed completion of SEND \(wr_id 1\) on QP 0x[0-9a-f]{6}: transport retry counter exceeded \(vendor error 0x[0-9a-f]+\); no acknowledgement came back: no path to the peer's GID .*, or the peer is gone|failed to get a completion within 10000 ms: Connection timed out; the peer is stuck or gone, or its packets do not arrive .*)$"
+expect_regex "$RXE_RUNS/server_fake-qp.server.err" "^rdma_rc_example: (failed completion of SEND \(wr_id 1\) on QP 0x[0-9a-f]{6}: transport retry counter exceeded \(vendor error 0x[0-9a-f]+\); no acknowledgement came back: no path to the peer's GID .*, or the peer is gone|failed to get a completion within 10000 ms: Connection timed out; the peer is stuck or gone, or its packets do not arrive .*)$"
 # As a client, nothing ever arrives for the receive it posted.
 expect_line "$RXE_RUNS/client_fake-qp.server.out" "bad_peer: synced, now dying"
-expect_case client_fake-qp.client 1 "failed to get a completion within 3000 ms: Connection timed out; the peer is stuck or gone, or its packets do not arrive (on RoCE: UDP port 4791 closed by a firewall, a netdev MTU below the path MTU, no route to its GID)"
+expect_case client_fake-qp.client 1 "rdma_rc_example: failed to get a completion within 3000 ms: Connection timed out; the peer is stuck or gone, or its packets do not arrive (on RoCE: UDP port 4791 closed by a firewall, a netdev MTU below the path MTU, no route to its GID)"
 for c in server_close-mid.server server_bad-magic.server server_fake-qp.server \
 	client_fake-qp.client; do
 	expect_regex "$RXE_RUNS/$c.out" '^test result is -[0-9]+$'

@@ -40,13 +40,13 @@ rxe_pair bench --signal client INT client "waits: poll for 100 us, then sleep on
 rxe_go signals 240
 R=$RXE_RUNS
 
-expect_case accept 1 "failed to accept a client on port $port: Interrupted system call"
+expect_case accept 1 "rdma_rc_example: failed to accept a client on port $port: Interrupted system call"
 expect_line "$R/accept.err" "rdma_rc_example: stopped by SIGINT, resources freed"
-expect_case connect 1 "failed to connect to 192.0.2.1 port $port: Interrupted system call"
+expect_case connect 1 "rdma_rc_example: failed to connect to 192.0.2.1 port $port: Interrupted system call"
 expect_line "$R/connect.err" "rdma_rc_example: stopped by SIGTERM, resources freed"
-expect_case exchange.server 1 "failed to receive from the peer after 0 of 72 bytes: Interrupted system call"
+expect_case exchange.server 1 "rdma_rc_example: failed to receive from the peer after 0 of 72 bytes: Interrupted system call"
 expect_line "$R/exchange.server.err" "rdma_rc_example: stopped by SIGTERM, resources freed"
-expect_case poll.client 1 "failed to get a completion: Interrupted system call"
+expect_case poll.client 1 "rdma_rc_example: failed to get a completion: Interrupted system call"
 expect_line "$R/poll.client.err" "rdma_rc_example: stopped by SIGINT, resources freed"
 # It stops within its size, wherever the signal finds it.
 expect_status "$(cat "$R/bench.client.rc")" 1 "bench client after SIGINT"
@@ -56,7 +56,7 @@ expect_line "$R/stream.client.err" "rdma_bench: stopped by SIGTERM, resources fr
 expect_stopped_within stream.client 1000
 # The server hears the client go, and ends too.
 expect_rc "$R/stream.server.rc" 1
-expect_line "$R/stream.server.err" "peer closed the connection after 0 of 1 bytes"
+expect_line "$R/stream.server.err" "rdma_rc_example: peer closed the connection after 0 of 1 bytes"
 for c in accept connect exchange.server poll.client bench.client stream.client; do
 	expect_line "$R/$c.out" "test result is -4"
 done

@@ -34,8 +34,8 @@ R=$RXE_RUNS
 expect_rc "$R/flow.server.rc" 0
 expect_rc "$R/flow.client.rc" 0
 rc_expect_flow "$R/flow.server.out" "$R/flow.client.out" "$port"
-expect_case no_device 1 "failed to find RDMA device mlx5_9: No such device (devices found: rxe0 siw0)"
-expect_case bad_magic.server 1 "failed to accept the peer's QP info: wrong magic number (the peer is not rdma_rc_example, rdma_bench or rdma_check) (Protocol error)"
+expect_case no_device 1 "rdma_rc_example: failed to find RDMA device mlx5_9: No such device (devices found: rxe0 siw0)"
+expect_case bad_magic.server 1 "rdma_rc_example: failed to accept the peer's QP info: wrong magic number (the peer runs none of this project's programs) (Protocol error)"
 expect_case sigterm 1 "rdma_rc_example: stopped by SIGTERM, resources freed"
 # -q: valgrind prints only what it found, each line starting with ==PID==.
 for c in flow.server flow.client no_device bad_magic.server sigterm; do

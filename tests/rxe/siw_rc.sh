@@ -120,7 +120,7 @@ for op in $REFUSED; do
 	for side in server client; do
 		run=refuse_${op}_$side
 		expect_rc "$R/$run.rc" 1
-		expect_regex "$R/$run.err" "^failed to run operation $op on device siw0: "
+		expect_regex "$R/$run.err" "^rdma_rc_example: failed to run operation $op on device siw0: "
 		ms=$(cat "$R/$run.ms" 2>/dev/null || echo none)
 		if [ "$ms" != none ] && [ "$ms" -le $REFUSE_MS ]; then
 			echo "$run ended in $ms ms" >"$R/$run.bound"
@@ -135,7 +135,7 @@ expect_no_text "$R/refuse_rnr_client.err" "Connection"
 # -d siw0 without -R: the iWARP line, on both sides, before any socket.
 for run in no_r_server no_r_client; do
 	expect_rc "$R/$run.rc" 1
-	expect_line "$R/$run.err" "failed to use device siw0 without -R: transport_type IBV_TRANSPORT_IWARP, and iWARP connects QPs only through RDMA_CM: add -R"
+	expect_line "$R/$run.err" "rdma_rc_example: failed to use device siw0 without -R: transport_type IBV_TRANSPORT_IWARP, and iWARP connects QPs only through RDMA_CM: add -R"
 	expect_no_text "$R/$run.out" "TCP connection was established"
 done
 finish

@@ -71,5 +71,5 @@ rc_expect_clean rnr
 expect_line "$R/rnr.client.out" "SEND completed with status 'RNR retry counter exceeded' (IBV_WC_RNR_RETRY_EXC_ERR), as expected"
 # An address with no RDMA route: one line naming it and the reason, exit 1.
 expect_rc "$R/unreachable.rc" 1
-expect_regex "$R/unreachable.err" "^failed to resolve an RDMA route to $V6_UNREACHABLE port 19898: "
+expect_regex "$R/unreachable.err" "^rdma_rc_example: failed to resolve an RDMA route to $V6_UNREACHABLE port 19898: "
 finish
