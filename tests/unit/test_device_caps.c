@@ -53,36 +53,24 @@ static struct device_needs needs_of(struct parse_result *r)
 }
 
 /*
- * @caps against the command line (NULL-terminated): @want (0 or -errno)
- * and the line, "" when it fits.
+ * @caps against the command line (NULL-terminated) as @parse_fn reads it
+ * (parse: rdma_rc_example's; parse_bench: rdma_bench's, the measurement
+ * first): @want (0 or -errno) and the line, "" when it fits.
  */
-#define expect_refusal(caps, want, line, ...)                              \
-	do {                                                               \
-		struct parse_result r_ = parse(__VA_ARGS__, (char *)NULL); \
-		struct device_needs n_ = needs_of(&r_);                    \
-		char got_[DEVICE_REFUSAL_MAX];                             \
-		int ret_ = device_refusal(caps, &n_, got_, sizeof(got_));  \
-                                                                           \
-		if (ret_ != (want) || strcmp(got_, line) != 0)             \
-			fail_msg("expected %d and '%s', got %d and '%s'",  \
-				 want, line, ret_, got_);                  \
-		free_result(&r_);                                          \
+#define expect_refusal_of(parse_fn, caps, want, line, ...)                    \
+	do {                                                                  \
+		struct parse_result r_ = parse_fn(__VA_ARGS__, (char *)NULL); \
+		struct device_needs n_ = needs_of(&r_);                       \
+		char got_[DEVICE_REFUSAL_MAX];                                \
+		int ret_ = device_refusal(caps, &n_, got_, sizeof(got_));     \
+                                                                              \
+		if (ret_ != (want) || strcmp(got_, line) != 0)                \
+			fail_msg("expected %d and '%s', got %d and '%s'",     \
+				 want, line, ret_, got_);                     \
+		free_result(&r_);                                             \
 	} while (0)
-
-/* The same for rdma_bench's command line (the measurement first). */
-#define expect_bench_refusal(caps, want, line, ...)                       \
-	do {                                                              \
-		struct parse_result r_ =                                  \
-			parse_bench(__VA_ARGS__, (char *)NULL);           \
-		struct device_needs n_ = needs_of(&r_);                   \
-		char got_[DEVICE_REFUSAL_MAX];                            \
-		int ret_ = device_refusal(caps, &n_, got_, sizeof(got_)); \
-                                                                          \
-		if (ret_ != (want) || strcmp(got_, line) != 0)            \
-			fail_msg("expected %d and '%s', got %d and '%s'", \
-				 want, line, ret_, got_);                 \
-		free_result(&r_);                                         \
-	} while (0)
+#define expect_refusal(...)	  expect_refusal_of(parse, __VA_ARGS__)
+#define expect_bench_refusal(...) expect_refusal_of(parse_bench, __VA_ARGS__)
 
 static void rxe_runs_every_lesson(void **state)
 {
