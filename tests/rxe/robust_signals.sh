@@ -56,7 +56,7 @@ expect_line "$R/stream.client.err" "rdma_bench: stopped by SIGTERM, resources fr
 expect_stopped_within stream.client 1000
 # The server hears the client go, and ends too.
 expect_rc "$R/stream.server.rc" 1
-expect_line "$R/stream.server.err" "rdma_rc_example: peer closed the connection after 0 of 1 bytes"
+expect_line "$R/stream.server.err" "rdma_bench: peer closed the connection after 0 of 1 bytes"
 for c in accept connect exchange.server poll.client bench.client stream.client; do
 	expect_line "$R/$c.out" "test result is -4"
 done
