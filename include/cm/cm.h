@@ -51,6 +51,7 @@ struct cm {
 	struct rdma_cm_id *listen_id;  /* server only: IPv6 */
 	struct rdma_cm_id *listen_id4; /* server only: IPv4 */
 	struct rdma_cm_id *id;	       /* the connection's id */
+	enum program_id program;       /* ours, to name a peer that differs */
 	struct trace trace;
 };
 

@@ -23,12 +23,32 @@
 /* One connection at a time is all this example serves. */
 #define CM_LISTEN_BACKLOG 1
 
+/*
+ * A server that refuses a client of another program rejects it with its
+ * own private data: "the peer runs X, this side Y: ..." for the client's
+ * line, or NULL when the rejection says nothing of the kind.
+ */
+static const char *rejected_by_program(const struct cm *cm,
+				       const struct rdma_cm_event *event)
+{
+	struct qp_info peer;
+	const char *why;
+
+	if (event->event != RDMA_CM_EVENT_REJECTED ||
+	    cm_priv_decode(event->param.conn.private_data,
+			   event->param.conn.private_data_len, &peer, &why) ||
+	    peer.program == cm->program)
+		return NULL;
+	return program_mismatch(cm->program, peer.program);
+}
+
 int cm_take_event(struct cm *cm, long long deadline,
 		  enum rdma_cm_event_type expected,
 		  struct rdma_cm_event **event, char *why, size_t why_len)
 {
 	struct pollfd pfd = {.fd = cm->channel->fd, .events = POLLIN};
 	int ret, event_err, waited_ms = ms_left(deadline);
+	const char *program;
 
 	do
 		ret = interruptible_poll(&pfd, 1, ms_left(deadline));
@@ -53,9 +73,10 @@ int cm_take_event(struct cm *cm, long long deadline,
 		return 0;
 	/* A failed step has its own event; a rejection carries no errno. */
 	ret = cm_event_error(*event, event_err, -ECONNREFUSED);
-	snprintf(why, why_len, "got %s, status %d (%s)",
+	program = rejected_by_program(cm, *event);
+	snprintf(why, why_len, "got %s, status %d (%s)%s%s",
 		 rdma_event_str((*event)->event), (*event)->status,
-		 strerror(-ret));
+		 strerror(-ret), program ? "; " : "", program ? program : "");
 	rdma_ack_cm_event(*event);
 	*event = NULL;
 	return ret;
@@ -370,7 +391,8 @@ int cm_open(struct cm *cm, const struct config *cfg,
 {
 	int ret;
 
-	*cm = (struct cm){.trace = {.on = cfg->verbose}};
+	*cm = (struct cm){.program = cfg->program,
+			  .trace = {.on = cfg->verbose}};
 	if (!cfg->server_name) {
 		ret = check_local_devices(cfg, needs);
 		if (ret)

@@ -10,7 +10,7 @@
 #include "cm/cm.h"
 
 /* Room for why a wait or an address failed, for the one error line. */
-#define CM_WHY_LEN 128
+#define CM_WHY_LEN 256
 
 /*
  * Wait until @deadline (now_ms) for the next event; it must be @expected.

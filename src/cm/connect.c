@@ -335,6 +335,18 @@ static int server_accept(struct cm *cm, const struct config *cfg,
 	return cm_moves_qp(cm) ? cm_note_iwarp(cm, res, conn) : 0;
 }
 
+/*
+ * Refuse the client's request, telling it who we are: our private data in
+ * the rejection lets a client of another program name both (cm_take_event).
+ */
+static void reject_with_our_info(struct cm *cm, const struct qp_info *local)
+{
+	uint8_t priv[CM_PRIV_SIZE];
+
+	cm_priv_encode(local, priv);
+	rdma_reject(cm->id, priv, CM_PRIV_SIZE);
+}
+
 /* INIT, then each side's half of the handshake. */
 static int connect_on_id(struct cm *cm, struct resources *res,
 			 const struct config *cfg, struct connection *conn)
@@ -349,7 +361,7 @@ static int connect_on_id(struct cm *cm, struct resources *res,
 		ret = qp_info_match(&conn->local, &conn->remote, &why);
 		if (ret) {
 			warnx("failed to agree with the peer: %s", why);
-			rdma_reject(cm->id, NULL, 0);
+			reject_with_our_info(cm, &conn->local);
 			return ret;
 		}
 	}

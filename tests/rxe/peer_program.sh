@@ -46,10 +46,10 @@ expect_regex "$R/tcp_check.server.out" "^verdict: FAIL: these two hosts cannot d
 expect_no_text "$R/tcp_check.server.out" "PASS connect"
 
 # -R: the client's private data names its program; the server refuses it
-# in its line, and rejects the request. The reject carries no private
-# data, so the client learns the refusal, not whose program it was.
+# in its line, and rejects the request with its own private data, from
+# which the client names both programs in the line of the rejection.
 expect_line "$R/cm_bench.server.err" "rdma_rc_example: failed to agree with the peer: the peer runs rdma_bench, this side rdma_rc_example: $same"
-expect_line "$R/cm_bench.client.err" "rdma_bench: failed to get RDMA_CM event RDMA_CM_EVENT_CONNECT_RESPONSE: got RDMA_CM_EVENT_REJECTED, status 28 (Connection refused)"
+expect_line "$R/cm_bench.client.err" "rdma_bench: failed to get RDMA_CM event RDMA_CM_EVENT_CONNECT_RESPONSE: got RDMA_CM_EVENT_REJECTED, status 28 (Connection refused); the peer runs rdma_rc_example, this side rdma_bench: $same"
 expect_no_text "$R/cm_bench.client.out" "#bytes"
 
 # The tools' options are theirs alone: rdma_rc_example takes none of them.
