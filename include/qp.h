@@ -97,6 +97,20 @@ int modify_qp_to_rts(struct ibv_qp *qp, enum transport transport, uint32_t psn,
 		     uint8_t max_rd_atomic, const struct trace *tr);
 
 /*
+ * READs and atomics in flight a QP of @res may have: @initiator as the
+ * side that issues them (max_rd_atomic, at most the device's
+ * max_qp_init_rd_atom), @responder as the side that serves them
+ * (max_dest_rd_atomic, at most max_qp_rd_atom); as deep as the run asks
+ * (resources_sizes.max_rd_atomic), never below QP_MAX_RD_ATOMIC.
+ */
+struct qp_rd_atomic_depth {
+	uint8_t initiator;
+	uint8_t responder;
+};
+
+struct qp_rd_atomic_depth qp_rd_atomic_depth(const struct resources *res);
+
+/*
  * Our QP info, with a random first PSN (the QP-info message's content),
  * sent under the magic number of the program that runs (cfg->program).
  */

@@ -366,6 +366,15 @@ static uint8_t rd_atomic_limit(int device_max, const struct resources *res)
 	return device_max < wanted ? (uint8_t)device_max : wanted;
 }
 
+struct qp_rd_atomic_depth qp_rd_atomic_depth(const struct resources *res)
+{
+	return (struct qp_rd_atomic_depth){
+		.initiator =
+			rd_atomic_limit(res->dev_attr.max_qp_init_rd_atom, res),
+		.responder = rd_atomic_limit(res->dev_attr.max_qp_rd_atom, res),
+	};
+}
+
 int qp_describe_local(const struct resources *res, const struct config *cfg,
 		      struct qp_info *info)
 {
@@ -381,8 +390,7 @@ int qp_describe_local(const struct resources *res, const struct config *cfg,
 		.mtu = (uint8_t)res->mtu,
 		.transport = (uint8_t)cfg->transport,
 		.op_count = (uint8_t)cfg->op_count,
-		.max_dest_rd_atomic =
-			rd_atomic_limit(res->dev_attr.max_qp_rd_atom, res),
+		.max_dest_rd_atomic = qp_rd_atomic_depth(res).responder,
 	};
 	if (res->gid.index >= 0) {
 		info->flags |= QP_INFO_HAS_GID;
@@ -509,7 +517,7 @@ static unsigned int qp_access(const struct resources *res,
 static uint8_t agreed_rd_atomic(const struct resources *res,
 				const struct qp_info *remote)
 {
-	uint8_t ours = rd_atomic_limit(res->dev_attr.max_qp_init_rd_atom, res);
+	uint8_t ours = qp_rd_atomic_depth(res).initiator;
 
 	if (remote->max_dest_rd_atomic >= ours)
 		return ours;

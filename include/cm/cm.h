@@ -51,7 +51,14 @@ struct cm {
 	struct rdma_cm_id *listen_id;  /* server only: IPv6 */
 	struct rdma_cm_id *listen_id4; /* server only: IPv4 */
 	struct rdma_cm_id *id;	       /* the connection's id */
-	enum program_id program;       /* ours, to name a peer that differs */
+	/*
+	 * Server: the READ/atomic depth the connect request offered, from
+	 * our side (the client's initiator depth is our responder depth).
+	 */
+	struct qp_rd_atomic_depth request_depth;
+	/* The depth this side offers in its connect or accept. */
+	struct qp_rd_atomic_depth depth;
+	enum program_id program; /* ours, to name a peer that differs */
 	struct trace trace;
 };
 

@@ -53,6 +53,11 @@ static int wait_request(struct cm *cm, const struct config *cfg,
 	if (ret)
 		return ret;
 	cm->id = event->id;
+	/* The CM turned the client's figures round: these are ours to serve. */
+	cm->request_depth = (struct qp_rd_atomic_depth){
+		.initiator = event->param.conn.initiator_depth,
+		.responder = event->param.conn.responder_resources,
+	};
 	ret = cm_priv_decode(event->param.conn.private_data,
 			     event->param.conn.private_data_len, remote, &why);
 	take_cm_qp_num(event, remote);
@@ -159,13 +164,23 @@ static int cm_note_iwarp(struct cm *cm, struct resources *res,
 			 struct connection *conn)
 {
 	const struct ibv_ah_attr no_grh = {0};
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr attr;
 
 	memcpy(conn->remote.gid, cm->id->route.addr.addr.ibaddr.dgid.raw,
 	       sizeof(conn->remote.gid));
-	trace_step(
-		&res->trace,
-		"QP 0x%06x INIT -> RTS by the iWARP CM, once MPA over TCP connected",
-		res->qp->qp_num);
+	/* The depths the MPA exchange settled (IRD and ORD), as the QP has them. */
+	if (ibv_query_qp(res->qp, &attr,
+			 IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC,
+			 &init))
+		trace_step(&res->trace, "ibv_query_qp of QP 0x%06x: %s",
+			   res->qp->qp_num, strerror(errno));
+	else
+		trace_step(
+			&res->trace,
+			"QP 0x%06x INIT -> RTS by the iWARP CM, once MPA over TCP connected: max rd atomic %u, max dest rd atomic %u",
+			res->qp->qp_num, attr.max_rd_atomic,
+			attr.max_dest_rd_atomic);
 	return cm_note_gid(cm, res, &no_grh);
 }
 
@@ -191,6 +206,9 @@ static int cm_modify_qp_to_rtr(struct cm *cm, struct resources *res,
 	if (ret)
 		return ret;
 	set_rnr_timer(res->qp, &attr, &mask);
+	/* The server moves its QP before it accepts: the request's depth. */
+	if (attr.max_dest_rd_atomic > cm->depth.responder)
+		attr.max_dest_rd_atomic = cm->depth.responder;
 	ret = qp_modify(res->qp, &attr, mask, "");
 	if (ret)
 		return ret;
@@ -219,6 +237,8 @@ static int cm_modify_qp_to_rts(struct cm *cm, struct resources *res,
 	int mask, ret;
 
 	ret = cm_qp_attr(cm, res->qp, IBV_QPS_RTS, &attr, &mask);
+	if (attr.max_rd_atomic > cm->depth.initiator)
+		attr.max_rd_atomic = cm->depth.initiator;
 	if (!ret)
 		ret = qp_modify(res->qp, &attr, mask, "");
 	if (ret)
@@ -232,15 +252,37 @@ static int cm_modify_qp_to_rts(struct cm *cm, struct resources *res,
 	return 0;
 }
 
+/*
+ * The READ/atomic depth to offer. The client offers what its device
+ * allows (as deep as the run asks); the server takes the smaller of that
+ * and its own, so both QPs stay within both devices (the IB CM does not
+ * lower them, and a QP past its device's limit fails RTR or RTS).
+ */
+static struct qp_rd_atomic_depth cm_depth(const struct cm *cm,
+					  const struct resources *res,
+					  const struct config *cfg)
+{
+	struct qp_rd_atomic_depth ours = qp_rd_atomic_depth(res);
+
+	if (cfg->server_name)
+		return ours;
+	if (cm->request_depth.initiator < ours.initiator)
+		ours.initiator = cm->request_depth.initiator;
+	if (cm->request_depth.responder < ours.responder)
+		ours.responder = cm->request_depth.responder;
+	return ours;
+}
+
 /* Our side of the connection: private data and the limits of the QP. */
-static struct rdma_conn_param conn_param(const struct connection *conn,
+static struct rdma_conn_param conn_param(const struct cm *cm,
+					 const struct connection *conn,
 					 const uint8_t *priv)
 {
 	return (struct rdma_conn_param){
 		.private_data = priv,
 		.private_data_len = CM_PRIV_SIZE,
-		.responder_resources = QP_MAX_RD_ATOMIC,
-		.initiator_depth = QP_MAX_RD_ATOMIC,
+		.responder_resources = cm->depth.responder,
+		.initiator_depth = cm->depth.initiator,
 		.retry_count = QP_RETRY_CNT,
 		.rnr_retry_count = QP_RNR_RETRY,
 		/* the QP is not the id's: tell the CM its number */
@@ -262,7 +304,7 @@ static int client_connect(struct cm *cm, const struct config *cfg,
 	if (ret)
 		return ret;
 	cm_priv_encode(&conn->local, priv);
-	param = conn_param(conn, priv);
+	param = conn_param(cm, conn, priv);
 	if (rdma_connect(cm->id, &param)) {
 		ret = -errno;
 		warnx("failed to connect through RDMA_CM: %s", strerror(-ret));
@@ -321,7 +363,7 @@ static int server_accept(struct cm *cm, const struct config *cfg,
 			return ret;
 	}
 	cm_priv_encode(&conn->local, priv);
-	param = conn_param(conn, priv);
+	param = conn_param(cm, conn, priv);
 	if (rdma_accept(cm->id, &param)) {
 		ret = -errno;
 		warnx("failed to accept through RDMA_CM: %s", strerror(-ret));
@@ -365,6 +407,7 @@ static int connect_on_id(struct cm *cm, struct resources *res,
 			return ret;
 		}
 	}
+	cm->depth = cm_depth(cm, res, cfg);
 	ret = cm_modify_qp_to_init(cm, res);
 	if (ret)
 		return ret;

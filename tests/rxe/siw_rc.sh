@@ -41,7 +41,9 @@ for bench in lat bw; do
 	for op in send write read; do
 		g=b
 		[ "$op" = write ] && g=a
-		siw_pair "${bench}_$op" $port $g $g "--op $op -n 20" "$B $bench"
+		v=
+		[ "$op" = read ] && v=-v
+		siw_pair "${bench}_$op" $port $g $g "--op $op -n 20 $v" "$B $bench"
 		port=$((port + 2))
 	done
 done
@@ -62,6 +64,7 @@ done
 rxe_solo no_r_server --on a "$P -d siw0 -p 20028"
 # shellcheck disable=SC2016 # expanded in the guest
 rxe_solo no_r_client --on a "$P -d siw0 -p 20028 \"\$RXE_SIW_ADDR\""
+rxe_solo siw_limits --on b "ibv_devinfo -v -d siw0"
 rxe_go siw_rc 240
 R=$RXE_RUNS
 
@@ -102,6 +105,19 @@ for bench in lat bw; do
 			END { print (rows == 1 && !bad) ? "consistent" : "inconsistent" }
 		' "$R/$run.client.out" >"$R/$run.verdict"
 		expect_line "$R/$run.verdict" consistent
+	done
+done
+
+# READ at depth over iWARP: the MPA exchange settled each QP's depths
+# (IRD and ORD) at what siw0 allows, from both sides' offers.
+serve=$(awk '$1 == "max_qp_rd_atom:" { print $2 }' "$R/siw_limits.out")
+issue=$(awk '$1 == "max_qp_init_rd_atom:" { print $2 }' "$R/siw_limits.out")
+[ "${serve:-0}" -gt 255 ] && serve=255
+[ "${issue:-0}" -gt 255 ] && issue=255
+expect_rc "$R/siw_limits.rc" 0
+for run in lat_read bw_read; do
+	for side in server client; do
+		expect_regex "$R/$run.$side.out" "^\[verbs\] QP 0x[0-9a-f]+ INIT -> RTS by the iWARP CM, once MPA over TCP connected: max rd atomic ${issue:-none}, max dest rd atomic ${serve:-none}\$"
 	done
 done
 

@@ -3,7 +3,8 @@
 # RDMA_CM, on one guest and between two; the device is found from the
 # address (no -d, no -g). Then, on one guest, the same over IPv6 (the
 # server's one listener takes both families) and rnr with a short -t (the
-# RNR timer is the TCP path's, not the CM's 655 ms).
+# RNR timer is the TCP path's, not the CM's 655 ms). Last, rdma_bench bw
+# --op read -R: both QPs as deep as rxe0 allows for READs, as over TCP.
 . "$(dirname "$0")/transport_lib.sh"
 
 # A documentation address of guest a, added for the IPv6 run and removed
@@ -13,6 +14,7 @@ V6_ADDR=2001:db8::1
 V6_UNREACHABLE=2001:db8::99
 
 P="'$RDMA_RC_EXAMPLE'"
+B="'$RDMA_BENCH'"
 tp_pair one 19894 -R -v
 rxe_go transport_rdma_cm_one 150
 tp_pair two 19895 -R -- --on a b
@@ -26,6 +28,9 @@ rxe_pair ipv6 "$P -p 19896 --accept-timeout 60 -R" \
 rxe_step "ip -6 addr del $V6_ADDR/64 dev eth0"
 tp_pair rnr 19897 -R -t 3 -o rnr
 rxe_solo unreachable "$P -p 19898 -R -t 3 $V6_UNREACHABLE"
+rxe_solo limits "ibv_devinfo -v -d rxe0"
+rxe_pair bench_read "$B bw -R -v -p 19899 --accept-timeout 60 --op read -n 20" \
+	"$B bw -R -v -p 19899 --connect-timeout 60 --op read -n 20 192.0.2.1"
 rxe_go transport_rdma_cm_more 150
 R=$RXE_RUNS
 
@@ -72,4 +77,24 @@ expect_line "$R/rnr.client.out" "SEND completed with status 'RNR retry counter e
 # An address with no RDMA route: one line naming it and the reason, exit 1.
 expect_rc "$R/unreachable.rc" 1
 expect_regex "$R/unreachable.err" "^rdma_rc_example: failed to resolve an RDMA route to $V6_UNREACHABLE port 19898: "
+# READ at depth: each QP takes as many READs as rxe0 serves
+# (max_qp_rd_atom) and issues as many as it can (max_qp_init_rd_atom); the
+# server clamps the client's offer to its own device, here the same one.
+expect_rc "$R/limits.rc" 0
+serve=$(awk '$1 == "max_qp_rd_atom:" { print $2 }' "$R/limits.out")
+issue=$(awk '$1 == "max_qp_init_rd_atom:" { print $2 }' "$R/limits.out")
+if [ "${serve:-0}" -gt 1 ] && [ "${issue:-0}" -gt 1 ]; then
+	_rxe_pass "rxe0 serves $serve and issues $issue READs in flight"
+else
+	_rxe_fail "limits" "no max_qp_rd_atom/max_qp_init_rd_atom above 1" "$R/limits.out"
+fi
+[ "$serve" -gt 255 ] && serve=255
+[ "$issue" -gt 255 ] && issue=255
+expect_rc "$R/bench_read.server.rc" 0
+expect_rc "$R/bench_read.client.rc" 0
+for side in server client; do
+	expect_regex "$R/bench_read.$side.out" "^\[verbs\] QP 0x[0-9a-f]+ INIT -> RTR \(RDMA_CM\): .*, max dest rd atomic $serve, min RNR timer 12\$"
+	expect_regex "$R/bench_read.$side.out" "^\[verbs\] QP 0x[0-9a-f]+ RTR -> RTS \(RDMA_CM\): .*, max rd atomic $issue\$"
+done
+expect_regex "$R/bench_read.client.out" "^benchmark: read bw on rxe0, 20 iterations per size"
 finish
