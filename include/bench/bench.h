@@ -54,6 +54,9 @@ struct bench_config {
 	uint32_t cq_mod;   /* signal one send in cq_mod */
 	bool gbps;	   /* bandwidth in Gb/s instead of MiB/s */
 	bool busy_poll;	   /* never sleep on the completion channel */
+	bool histogram;	   /* -H: print the latency distribution */
+	bool cpu_util;	   /* print each side's CPU share */
+	bool counters;	   /* print what the port's counters moved */
 
 	/* What the user gave explicitly, to apply the right defaults. */
 	bool size_set, iters_set, tx_depth_set, cq_mod_set;

@@ -6,10 +6,12 @@
 #include <err.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "bench_priv.h"
@@ -17,6 +19,7 @@
 #include "qp.h"
 #include "resources.h"
 #include "sock.h"
+#include "common/wire.h"
 #include "common/trace.h"
 
 /*
@@ -258,7 +261,7 @@ static int bw_figures(struct bench_run *run, double rate, struct bw_stats *bw)
 
 /* Latency from the gaps between posts, in place: tposted is done after. */
 static int lat_figures(struct bench_run *run, double rate,
-		       struct lat_stats *lat)
+		       struct lat_stats *lat, struct lat_histogram *hist)
 {
 	uint32_t iters = run->bc->iters;
 	unsigned int rtt_factor = is_ping_pong(run->bc) ? 2 : 1;
@@ -267,6 +270,7 @@ static int lat_figures(struct bench_run *run, double rate,
 	for (i = 0; i + 1 < iters; i++)
 		run->tposted[i] = run->tposted[i + 1] - run->tposted[i];
 	bench_ticks_to_ns(run->tposted, iters - 1, 0, rate);
+	lat_histogram_compute(run->tposted, iters - 1, rtt_factor, hist);
 	return lat_stats_compute(run->tposted, iters - 1, rtt_factor, lat);
 }
 
@@ -276,33 +280,89 @@ static int measure(struct bench_run *run, struct bench_result *r)
 	double rate = ns_per_tick(run);
 	int ret;
 
-	*r = (struct bench_result){.size = run->size, .iters = run->bc->iters};
+	r->size = run->size;
+	r->iters = run->bc->iters;
 	if (rate <= 0) {
 		warnx("failed to time size %u: the CPU's tick counter did not advance with CLOCK_MONOTONIC",
 		      run->size);
 		return -ERANGE;
 	}
-	ret = run->bc->mode == BENCH_BW ? bw_figures(run, rate, &r->bw)
-					: lat_figures(run, rate, &r->lat);
+	ret = run->bc->mode == BENCH_BW
+		      ? bw_figures(run, rate, &r->bw)
+		      : lat_figures(run, rate, &r->lat, &r->hist);
 	if (ret)
 		warnx("failed to compute the figures of size %u: %s", run->size,
 		      strerror(-ret));
 	return ret;
 }
 
+/* The CPU time this process has used, user and system, in nanoseconds. */
+static uint64_t cpu_used_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) *
+		       1000000000u +
+	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) *
+		       1000u;
+}
+
+/* The share of one CPU, in percent, that @cpu_ns of @wall_ns is. */
+static double cpu_share(uint64_t cpu_ns, uint64_t wall_ns)
+{
+	return wall_ns ? 100.0 * (double)cpu_ns / (double)wall_ns : NAN;
+}
+
+/*
+ * Each side's CPU share of the size to the other, in hundredths of a
+ * percent (all ones: not known), so that the client reports both.
+ */
+static int share_cpu(const struct bench_run *run, int sock, double mine,
+		     struct bench_result *r)
+{
+	uint8_t out[4], in[4];
+	uint32_t theirs;
+	double peer;
+	int ret;
+
+	put_u32(out, isfinite(mine) && mine >= 0 && mine < 4e7
+			     ? (uint32_t)llround(mine * 100)
+			     : UINT32_MAX);
+	ret = sock_sync_data(sock, out, in, sizeof(out), run->timeout_ms);
+	if (ret)
+		return ret;
+	theirs = get_u32(in);
+	peer = theirs == UINT32_MAX ? NAN : theirs / 100.0;
+	r->cpu_client = run->client ? mine : peer;
+	r->cpu_server = run->client ? peer : mine;
+	return 0;
+}
+
 static int run_size(struct bench_run *run, int sock, uint32_t size,
 		    struct bench_result *r)
 {
+	uint64_t cpu0 = 0, wall0 = 0;
+	double cpu = NAN;
 	int ret;
 
+	*r = (struct bench_result){.cpu_client = NAN, .cpu_server = NAN};
 	ret = prepare_size(run, size);
 	if (!ret)
 		ret = sock_sync(sock, start_of_size_bound(run));
-	if (!ret)
+	if (!ret) {
+		cpu0 = cpu_used_ns();
+		wall0 = bench_now_ns();
 		ret = run->bc->mode == BENCH_LAT ? bench_lat_size(run)
 						 : bench_bw_size(run);
+	}
 	if (!ret)
 		ret = sock_sync(sock, end_of_size_bound(run));
+	if (!ret && cpu0)
+		cpu = cpu_share(cpu_used_ns() - cpu0, bench_now_ns() - wall0);
+	if (!ret)
+		ret = share_cpu(run, sock, cpu, r);
 	if (ret || !run->client)
 		return ret;
 	return measure(run, r);
@@ -373,7 +433,9 @@ int bench_run(const struct config *cfg, const struct bench_config *bc,
 	struct bench_result results[BENCH_MAX_SIZES];
 	uint32_t sizes[BENCH_MAX_SIZES];
 	size_t count = bench_sizes(bc, sizes), done;
+	struct port_counters *counters = NULL; /* before and after */
 	struct bench_test_info info;
+	char dir[sizeof(counters->port_dir)];
 	struct bench_run run;
 	long slack;
 	int ret, json_ret;
@@ -386,6 +448,17 @@ int bench_run(const struct config *cfg, const struct bench_config *bc,
 	if (ret)
 		return ret;
 	test_info_fill(&info, cfg, res, device);
+	if (bc->counters) {
+		counters = calloc(2, sizeof(*counters));
+		if (!counters) {
+			warnx("failed to allocate room for the port's counters: %s",
+			      strerror(ENOMEM));
+			ret = -ENOMEM;
+			goto out;
+		}
+		port_counters_path(device, res->ib_port, dir, sizeof(dir));
+		port_counters_read(dir, &counters[0]);
+	}
 	print_banner(bc, &run, device);
 	if (run.client)
 		bench_print_header(bc, stdout);
@@ -398,6 +471,12 @@ int bench_run(const struct config *cfg, const struct bench_config *bc,
 			bench_print_result(bc, &results[done], stdout);
 	}
 	restore_timer_slack(slack);
+	if (counters) {
+		port_counters_read(dir, &counters[1]);
+		port_counters_print(&counters[0], &counters[1], stdout);
+		info.counters_before = &counters[0];
+		info.counters_after = &counters[1];
+	}
 	/* The sizes that completed are kept, even when a later one failed. */
 	if (run.client && cfg->json_path) {
 		json_ret = bench_write_json(bc, cfg->json_path, &run, &info,
@@ -405,6 +484,8 @@ int bench_run(const struct config *cfg, const struct bench_config *bc,
 		if (!ret)
 			ret = json_ret;
 	}
+out:
+	free(counters);
 	free(run.tposted);
 	free(run.tcompleted);
 	return ret;

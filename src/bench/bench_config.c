@@ -77,10 +77,13 @@ static const struct option bench_long_options[] = {
 	{"cq-mod", required_argument, NULL, BENCH_OPT_CQ_MOD},
 	{"gbps", no_argument, NULL, BENCH_OPT_GBPS},
 	{"busy-poll", no_argument, NULL, BENCH_OPT_BUSY_POLL},
+	{"histogram", no_argument, NULL, 'H'},
+	{"cpu-util", no_argument, NULL, BENCH_OPT_CPU_UTIL},
+	{"report-counters", no_argument, NULL, BENCH_OPT_REPORT_COUNTERS},
 	{NULL, 0, NULL, 0},
 };
 /* Their short letters, for getopt_long's string. */
-#define BENCH_SHORT_OPTIONS "s:an:"
+#define BENCH_SHORT_OPTIONS "s:an:H"
 
 void bench_print_usage(FILE *out)
 {
@@ -109,12 +112,20 @@ void bench_print_usage(FILE *out)
 		"                           naps %u us at a time; bandwidth, and any run\n"
 		"                           with the peer on this host, polls for %u us,\n"
 		"                           then sleeps on a completion channel; with\n"
-		"                           -e: sleep at once, as perftest's -e)\n",
+		"                           -e: sleep at once, as perftest's -e)\n"
+		"  -H, --histogram          lat: the distribution of the samples, in\n"
+		"                           buckets %d to a doubling, after each size\n"
+		"      --cpu-util           the share of a CPU each side spent on each\n"
+		"                           size, in two more columns\n"
+		"      --report-counters    what the port's counters (sysfs counters and\n"
+		"                           hw_counters) moved over the run, on each\n"
+		"                           side: packets sent, received, sent again\n",
 		BENCH_SIZE_MAX, BENCH_DEFAULT_LAT_SIZE, BENCH_DEFAULT_BW_SIZE,
 		BENCH_ITERS_MIN, BENCH_DEFAULT_LAT_ITERS,
 		BENCH_DEFAULT_BW_ITERS, BENCH_DEFAULT_TX_DEPTH,
 		BENCH_DEFAULT_LAT_TX_DEPTH, BENCH_DEFAULT_CQ_MOD,
-		BENCH_LONG_SPIN_US, BENCH_NAP_US, BENCH_SPIN_US);
+		BENCH_LONG_SPIN_US, BENCH_NAP_US, BENCH_SPIN_US,
+		BENCH_HIST_PER_OCTAVE);
 }
 
 /* A decimal number in [min, max], nothing else (no sign, spaces, suffix). */
@@ -207,6 +218,15 @@ int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
 	case BENCH_OPT_GBPS:
 		bc->gbps = true;
 		return 0;
+	case 'H':
+		bc->histogram = true;
+		return 0;
+	case BENCH_OPT_CPU_UTIL:
+		bc->cpu_util = true;
+		return 0;
+	case BENCH_OPT_REPORT_COUNTERS:
+		bc->counters = true;
+		return 0;
 	default: /* BENCH_OPT_BUSY_POLL */
 		bc->busy_poll = true;
 		return 0;
@@ -285,6 +305,12 @@ int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 		fprintf(err,
 			"%s: no measurement given (expected lat or bw first: " BENCH_SYNOPSIS
 			")\n",
+			BENCH_PROGRAM);
+		return -EINVAL;
+	}
+	if (bc->histogram && bc->mode != BENCH_LAT) {
+		fprintf(err,
+			"%s: option --histogram needs lat (bandwidth has no latency samples)\n",
 			BENCH_PROGRAM);
 		return -EINVAL;
 	}

@@ -52,6 +52,8 @@ enum bench_option {
 	BENCH_OPT_CQ_MOD,
 	BENCH_OPT_GBPS,
 	BENCH_OPT_BUSY_POLL,
+	BENCH_OPT_CPU_UTIL,
+	BENCH_OPT_REPORT_COUNTERS,
 };
 
 void bench_config_defaults(struct bench_config *bc);
@@ -94,6 +96,39 @@ size_t bench_region_size(const struct bench_config *bc, size_t normal);
 /* Completion queue entries: at least @normal. */
 int bench_cq_entries(const struct bench_config *bc, int normal);
 
+/* --report-counters (bench_counters.c). */
+
+#define BENCH_COUNTERS_MAX 160
+struct port_counter {
+	char name[48];
+	uint64_t value;
+};
+
+/* The numbers in a port's counters and hw_counters folders, by name. */
+struct port_counters {
+	char port_dir[256];   /* /sys/class/infiniband/DEV/ports/N */
+	unsigned int folders; /* how many of the two folders exist */
+	size_t count;
+	struct port_counter c[BENCH_COUNTERS_MAX];
+};
+
+/* The sysfs folder of @device's @port into @out. */
+void port_counters_path(const char *device, unsigned int port, char *out,
+			size_t len);
+/* Every counter under @port_dir, sorted by name; none if it has none. */
+void port_counters_read(const char *port_dir, struct port_counters *pc);
+/*
+ * The counters that went up from @before to @after, by how much, into
+ * @moved (room for BENCH_COUNTERS_MAX); *@resent: the sum of those that
+ * count this side sending again. Returns how many moved.
+ */
+size_t port_counters_moved(const struct port_counters *before,
+			   const struct port_counters *after,
+			   struct port_counter *moved, uint64_t *resent);
+/* The lines of --report-counters: each counter that moved, then resent. */
+void port_counters_print(const struct port_counters *before,
+			 const struct port_counters *after, FILE *out);
+
 /* Statistics, pure (bench_stats.c). All times in nanoseconds on input. */
 
 /* The latency figures of one size, in microseconds. */
@@ -117,6 +152,34 @@ struct lat_stats {
 #define BENCH_LAT_TAIL 2
 int lat_stats_compute(uint64_t *deltas, size_t count, unsigned int rtt_factor,
 		      struct lat_stats *out);
+
+/*
+ * The latency distribution (-H): BENCH_HIST_PER_OCTAVE buckets to each
+ * doubling, bucket k from 2^(k/4) ns up to 2^((k+1)/4) ns (bucket 0 takes
+ * what is under 1 ns too), so that every bucket is 19% wider than the one
+ * before and a few dozen cover nanoseconds to seconds. Only the buckets
+ * from the smallest sample's to the largest's are kept: counts[i] is
+ * bucket first + i.
+ */
+#define BENCH_HIST_PER_OCTAVE 4
+#define BENCH_HIST_MAX	      192 /* 2^48 ns: three days */
+struct lat_histogram {
+	unsigned int first; /* the index of the first bucket kept */
+	unsigned int count; /* buckets kept */
+	uint64_t samples;   /* the sum of the counts */
+	uint64_t counts[BENCH_HIST_MAX];
+};
+
+/*
+ * Every one of @count @deltas (nanoseconds, any order, the tail that
+ * lat_stats_compute leaves out included) divided by @rtt_factor, as the
+ * figures are, into its bucket.
+ */
+void lat_histogram_compute(const uint64_t *deltas, size_t count,
+			   unsigned int rtt_factor, struct lat_histogram *out);
+
+/* Where bucket @k starts, in microseconds (it ends where k + 1 starts). */
+double lat_bucket_start_us(unsigned int k);
 
 /* The median of sorted @v[0..n-1]; the mean of the middle two if n is even. */
 double stats_median(const uint64_t *v, size_t n);
@@ -548,7 +611,14 @@ struct bench_result {
 	uint32_t size;
 	uint32_t iters;
 	struct lat_stats lat;
+	struct lat_histogram hist; /* lat only */
 	struct bw_stats bw;
+	/*
+	 * The share of one CPU each side spent from the start of the size
+	 * to its end (both syncs), in percent; NAN where it is not known.
+	 */
+	double cpu_client;
+	double cpu_server;
 };
 
 void bench_print_header(const struct bench_config *bc, FILE *out);
@@ -556,9 +626,10 @@ void bench_print_result(const struct bench_config *bc,
 			const struct bench_result *r, FILE *out);
 /*
  * The version of the JSON that --json writes: 2 added test_info, complete
- * and schema_version itself.
+ * and schema_version itself; 3 each result's CPU shares and latency
+ * histogram, and the counters.
  */
-#define BENCH_JSON_SCHEMA_VERSION 2
+#define BENCH_JSON_SCHEMA_VERSION 3
 #ifndef BENCH_PROGRAM_VERSION
 #define BENCH_PROGRAM_VERSION "unknown" /* CMake defines it, from project() */
 #endif
@@ -573,6 +644,9 @@ struct bench_test_info {
 	const char *gid_type;	/* "RoCE v2", "IB", ... */
 	const char *transport;
 	time_t started; /* written in UTC */
+	/* --report-counters: the port's counters before and after the run. */
+	const struct port_counters *counters_before;
+	const struct port_counters *counters_after;
 };
 
 /*

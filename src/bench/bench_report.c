@@ -38,11 +38,50 @@ void bench_print_header(const struct bench_config *bc, FILE *out)
 	print_separator(out);
 	if (bc->mode == BENCH_LAT)
 		fprintf(out,
-			" #bytes #iterations t_min[usec] t_max[usec] t_typical[usec] t_avg[usec] t_stdev[usec] 99%% percentile[usec] 99.9%% percentile[usec]\n");
+			" #bytes #iterations t_min[usec] t_max[usec] t_typical[usec] t_avg[usec] t_stdev[usec] 99%% percentile[usec] 99.9%% percentile[usec]");
 	else
 		fprintf(out,
-			" #bytes #iterations BW peak[%s] BW average[%s] MsgRate[Mpps]\n",
+			" #bytes #iterations BW peak[%s] BW average[%s] MsgRate[Mpps]",
 			bw_unit(bc), bw_unit(bc));
+	if (bc->cpu_util)
+		fputs(" CPU_client[%] CPU_server[%]", out);
+	fputc('\n', out);
+}
+
+/* A CPU share for the table: "-" where it is not known. */
+static void print_cpu(double share, FILE *out)
+{
+	if (isfinite(share))
+		fprintf(out, " %-13.1f", share);
+	else
+		fprintf(out, " %-13s", "-");
+}
+
+/* -H: the buckets, from the smallest sample's to the largest's, and bars. */
+#define HIST_BAR_WIDTH 40
+
+static void print_histogram(const struct lat_histogram *h, FILE *out)
+{
+	uint64_t most = 0;
+	unsigned int i;
+
+	for (i = 0; i < h->count; i++)
+		if (h->counts[i] > most)
+			most = h->counts[i];
+	fprintf(out, " histogram of the %llu samples [usec, from..to]: count\n",
+		(unsigned long long)h->samples);
+	for (i = 0; i < h->count; i++) {
+		unsigned int k = h->first + i;
+		int bar = most ? (int)((h->counts[i] * HIST_BAR_WIDTH + most -
+					1) /
+				       most)
+			       : 0;
+
+		fprintf(out, "   %10.3f .. %-10.3f %9llu %.*s\n",
+			lat_bucket_start_us(k), lat_bucket_start_us(k + 1),
+			(unsigned long long)h->counts[i], bar,
+			"########################################");
+	}
 }
 
 void bench_print_result(const struct bench_config *bc,
@@ -50,15 +89,22 @@ void bench_print_result(const struct bench_config *bc,
 {
 	if (bc->mode == BENCH_LAT)
 		fprintf(out,
-			" %-7u %-11u %-11.2f %-11.2f %-15.2f %-11.2f %-13.2f %-20.2f %.2f\n",
+			" %-7u %-11u %-11.2f %-11.2f %-15.2f %-11.2f %-13.2f %-20.2f %.2f",
 			r->size, r->iters, r->lat.t_min, r->lat.t_max,
 			r->lat.t_typical, r->lat.t_avg, r->lat.t_stdev,
 			r->lat.p99, r->lat.p99_9);
 	else
-		fprintf(out, " %-7u %-11u %-16.2f %-19.2f %.6f\n", r->size,
+		fprintf(out, " %-7u %-11u %-16.2f %-19.2f %.6f", r->size,
 			r->iters, bw_in_unit(bc, r->bw.peak_bytes_per_sec),
 			bw_in_unit(bc, r->bw.avg_bytes_per_sec),
 			r->bw.msg_rate_mpps);
+	if (bc->cpu_util) {
+		print_cpu(r->cpu_client, out);
+		print_cpu(r->cpu_server, out);
+	}
+	fputc('\n', out);
+	if (bc->mode == BENCH_LAT && bc->histogram)
+		print_histogram(&r->hist, out);
 	fflush(out);
 }
 
@@ -72,6 +118,25 @@ static void write_number(FILE *f, const char *key, double v, int decimals)
 		fprintf(f, "\"%s\": %.*f", key, decimals, v);
 	else
 		fprintf(f, "\"%s\": null", key);
+}
+
+/*
+ * ", "histogram": the samples, the buckets to a doubling, and each bucket
+ * kept as [start_usec, end_usec, count].
+ */
+static void write_histogram(FILE *f, const struct lat_histogram *h)
+{
+	unsigned int i;
+
+	fprintf(f,
+		", \"histogram\": {\"samples\": %llu, \"buckets_per_octave\": %d, \"buckets\": [",
+		(unsigned long long)h->samples, BENCH_HIST_PER_OCTAVE);
+	for (i = 0; i < h->count; i++)
+		fprintf(f, "%s[%.4f, %.4f, %llu]", i ? ", " : "",
+			lat_bucket_start_us(h->first + i),
+			lat_bucket_start_us(h->first + i + 1),
+			(unsigned long long)h->counts[i]);
+	fputs("]}", f);
 }
 
 static void write_result(FILE *f, const struct bench_config *bc,
@@ -101,6 +166,12 @@ static void write_result(FILE *f, const struct bench_config *bc,
 		fputs(", ", f);
 		write_number(f, "msg_rate", r->bw.msg_rate_mpps, 6);
 	}
+	fputs(", ", f);
+	write_number(f, "cpu_client_percent", r->cpu_client, 1);
+	fputs(", ", f);
+	write_number(f, "cpu_server_percent", r->cpu_server, 1);
+	if (bc->mode == BENCH_LAT)
+		write_histogram(f, &r->hist);
 	fputc('}', f);
 }
 
@@ -173,6 +244,33 @@ static void write_test_info(FILE *f, const struct bench_config *bc,
 	fputc('}', f);
 }
 
+/*
+ * ", "counters": the port's folder, each counter that moved and by how
+ * much, and how often this side sent again (null: the port has none).
+ */
+static void write_counters(FILE *f, const struct bench_test_info *info)
+{
+	struct port_counter moved[BENCH_COUNTERS_MAX];
+	uint64_t resent;
+	size_t i, n;
+
+	fputs(", \"counters\": {", f);
+	write_text(f, "port_dir", info->counters_before->port_dir);
+	if (!info->counters_before->folders) {
+		fputs(", \"moved\": null, \"resent\": null}", f);
+		return;
+	}
+	n = port_counters_moved(info->counters_before, info->counters_after,
+				moved, &resent);
+	fputs(", \"moved\": {", f);
+	for (i = 0; i < n; i++) {
+		fputs(i ? ", " : "", f);
+		json_write_string(f, moved[i].name);
+		fprintf(f, ": %llu", (unsigned long long)moved[i].value);
+	}
+	fprintf(f, "}, \"resent\": %llu}", (unsigned long long)resent);
+}
+
 int bench_write_json(const struct bench_config *bc, const char *path,
 		     const struct bench_run *run,
 		     const struct bench_test_info *info,
@@ -198,6 +296,8 @@ int bench_write_json(const struct bench_config *bc, const char *path,
 	fprintf(f, ", \"tx_depth\": %u, \"cq_mod\": %u, ", bc->tx_depth,
 		run->signal_every);
 	write_test_info(f, bc, run, info);
+	if (info->counters_before && info->counters_after)
+		write_counters(f, info);
 	/* false: a size failed, and results holds the ones before it */
 	fprintf(f, ", \"complete\": %s, \"results\": [",
 		complete ? "true" : "false");

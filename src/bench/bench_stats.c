@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench_priv.h"
 
@@ -74,6 +75,46 @@ int lat_stats_compute(uint64_t *deltas, size_t count, unsigned int rtt_factor,
 		.p99_9 = (double)deltas[percentile_index(kept, 0.999)] / unit,
 	};
 	return 0;
+}
+
+/* The bucket of @ns: floor(4 log2(ns)), within 0 .. BENCH_HIST_MAX - 1. */
+static unsigned int bucket_of(double ns)
+{
+	double k;
+
+	if (ns < 1)
+		return 0;
+	k = floor(log2(ns) * BENCH_HIST_PER_OCTAVE);
+	return k < BENCH_HIST_MAX - 1 ? (unsigned int)k : BENCH_HIST_MAX - 1;
+}
+
+double lat_bucket_start_us(unsigned int k)
+{
+	return exp2((double)k / BENCH_HIST_PER_OCTAVE) / NS_PER_USEC;
+}
+
+void lat_histogram_compute(const uint64_t *deltas, size_t count,
+			   unsigned int rtt_factor, struct lat_histogram *out)
+{
+	double factor = rtt_factor ? rtt_factor : 1;
+	unsigned int lo = BENCH_HIST_MAX, hi = 0, k;
+	uint64_t all[BENCH_HIST_MAX] = {0};
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		k = bucket_of((double)deltas[i] / factor);
+		all[k]++;
+		if (k < lo)
+			lo = k;
+		if (k > hi)
+			hi = k;
+	}
+	*out = (struct lat_histogram){.samples = count};
+	if (!count)
+		return;
+	out->first = lo;
+	out->count = hi - lo + 1;
+	memcpy(out->counts, all + lo, out->count * sizeof(all[0]));
 }
 
 /* Nanoseconds per message from post @i to the signalled completion @j. */

@@ -6,7 +6,8 @@ every size in SIZES (comma-separated) and in both outputs: the size is
 there once, with ITERS iterations; latency figures are ordered
 min <= median <= p99 <= p99.9 <= max and positive, the average lies between
 min and max; bandwidth figures are positive. The JSON is read with Python's
-json parser and must have the fields of its mode, schema_version 2,
+json parser and must have the fields of its mode (each side's CPU share,
+for latency the histogram, whose buckets add up to ITERS - 1), schema_version 3,
 complete true, and a test_info with every field, whose wait is the one
 the text's "waits:" line names. Prints one line per check (ok: / FAIL:
 with both values); exits 1 if any failed.
@@ -119,8 +120,8 @@ def main():
     check(doc.get("op") == op, "json: op", doc.get("op"), op)
     check(doc.get("device") == "rxe0", "json: device", doc.get("device"),
           "rxe0")
-    check(doc.get("schema_version") == 2, "json: schema_version",
-          doc.get("schema_version"), 2)
+    check(doc.get("schema_version") == 3, "json: schema_version",
+          doc.get("schema_version"), 3)
     check(doc.get("complete") is True, "json: complete",
           doc.get("complete"), True)
     check_test_info(doc.get("test_info") or {}, text)
@@ -128,7 +129,10 @@ def main():
     check([r.get("bytes") for r in results] == sizes, "json: sizes in order",
           [r.get("bytes") for r in results], sizes)
     for r in results:
-        want = {"bytes", "iterations"} | set(fields)
+        want = {"bytes", "iterations", "cpu_client_percent",
+                "cpu_server_percent"} | set(fields)
+        if mode == "lat":
+            want.add("histogram")
         check(set(r) == want, f"json {r.get('bytes')} B: fields",
               sorted(r), sorted(want))
         if set(r) != want:
@@ -136,6 +140,11 @@ def main():
         check(r["iterations"] == iters, f"json {r['bytes']} B: iterations",
               r["iterations"], iters)
         check_figures(f"json {r['bytes']} B", mode, r)
+        if mode == "lat":
+            counts = [b[2] for b in r["histogram"]["buckets"]]
+            check(sum(counts) == iters - 1,
+                  f"json {r['bytes']} B: the histogram holds every sample",
+                  sum(counts), iters - 1)
         if r["bytes"] in rows:
             text_fig = rows[r["bytes"]][1]
             key = "t_typical" if mode == "lat" else "bw_avg"

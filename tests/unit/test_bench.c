@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
@@ -99,6 +101,143 @@ static void lat_stats_needs_more_than_the_tail(void **state)
 }
 
 /* Four messages of 1 MiB, 1 ms apart, all posted at 0; signalled 2 and 4. */
+/*
+ * Four buckets to a doubling: 1 us and 1.01 us share one (from 2^(39/4)
+ * ns, 0.861 us, to 2^(40/4) ns, 1.024 us), 2 us is four buckets on; the
+ * counts add up to the samples, the buckets between are kept empty.
+ */
+static void histogram_buckets_a_doubling_in_four(void **state)
+{
+	uint64_t d[] = {1000, 1010, 2000, 2000, 0};
+	static struct lat_histogram h;
+	uint64_t sum = 0;
+	unsigned int i;
+
+	(void)state;
+	lat_histogram_compute(d, 4, 1, &h);
+	assert_int_equal(h.samples, 4);
+	assert_int_equal(h.first, 39);
+	assert_int_equal(h.count, 5);
+	assert_int_equal(h.counts[0], 2);
+	assert_int_equal(h.counts[4], 2);
+	for (i = 0; i < h.count; i++)
+		sum += h.counts[i];
+	assert_int_equal(sum, h.samples);
+	assert_true(fabs(lat_bucket_start_us(39) - 0.86108) < 1e-5);
+	assert_true(fabs(lat_bucket_start_us(40) - 1.024) < 1e-9);
+	/* under 1 ns: bucket 0; nothing at all: no bucket */
+	lat_histogram_compute(d + 4, 1, 1, &h);
+	assert_int_equal(h.first, 0);
+	assert_int_equal(h.counts[0], 1);
+	lat_histogram_compute(d, 0, 1, &h);
+	assert_int_equal(h.count, 0);
+	assert_int_equal(h.samples, 0);
+}
+
+/* A ping-pong's samples are round trips: the buckets hold halves. */
+static void histogram_halves_round_trips(void **state)
+{
+	uint64_t d[] = {2000, 4000};
+	static struct lat_histogram h;
+
+	(void)state;
+	lat_histogram_compute(d, 2, 2, &h);
+	assert_int_equal(h.first, 39); /* 1 us */
+	assert_int_equal(h.count, 5);  /* to 2 us */
+	assert_int_equal(h.counts[0], 1);
+	assert_int_equal(h.counts[4], 1);
+}
+
+/* A file of @text at @dir/@name. */
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	assert_true(snprintf(path, sizeof(path), "%s/%s", dir, name) <
+		    (int)sizeof(path));
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Remove @dir/@name. */
+static void remove_file(const char *dir, const char *name)
+{
+	char path[512];
+
+	assert_true(snprintf(path, sizeof(path), "%s/%s", dir, name) <
+		    (int)sizeof(path));
+	assert_int_equal(unlink(path), 0);
+}
+
+/*
+ * A port as sysfs shows it: numbers in counters/ and hw_counters/, read
+ * sorted by name; a file that holds no number is left out; what moved is
+ * told with its difference, and the resends add up.
+ */
+static void counters_read_from_both_folders(void **state)
+{
+	char root[] = "/tmp/test_bench_portXXXXXX", ib[512], hw[512];
+	static struct port_counters before, after;
+	struct port_counter moved[BENCH_COUNTERS_MAX];
+	uint64_t resent;
+	size_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(ib, sizeof(ib), "%s/counters", root);
+	snprintf(hw, sizeof(hw), "%s/hw_counters", root);
+	assert_int_equal(mkdir(ib, 0700), 0);
+	assert_int_equal(mkdir(hw, 0700), 0);
+	write_file(ib, "port_xmit_packets", "100\n");
+	write_file(hw, "sent_pkts", "7\n");
+	write_file(hw, "completer_retry_err", "0\n");
+	write_file(hw, "lifespan", "not a number\n");
+	port_counters_read(root, &before);
+	assert_int_equal(before.folders, 2);
+	assert_int_equal(before.count, 3);
+	assert_string_equal(before.c[0].name, "completer_retry_err");
+	assert_string_equal(before.c[2].name, "sent_pkts");
+	write_file(hw, "sent_pkts", "2007\n");
+	write_file(hw, "completer_retry_err", "5\n");
+	port_counters_read(root, &after);
+	n = port_counters_moved(&before, &after, moved, &resent);
+	assert_int_equal(n, 2);
+	assert_string_equal(moved[0].name, "completer_retry_err");
+	assert_int_equal(moved[0].value, 5);
+	assert_string_equal(moved[1].name, "sent_pkts");
+	assert_int_equal(moved[1].value, 2000);
+	assert_int_equal(resent, 5);
+	remove_file(ib, "port_xmit_packets");
+	remove_file(hw, "sent_pkts");
+	remove_file(hw, "completer_retry_err");
+	remove_file(hw, "lifespan");
+	assert_int_equal(rmdir(ib), 0);
+	assert_int_equal(rmdir(hw), 0);
+	assert_int_equal(rmdir(root), 0);
+}
+
+/* A port with neither folder (siw): none, said as such. */
+static void counters_of_a_port_without_any(void **state)
+{
+	static struct port_counters pc;
+	char text[512] = "";
+	FILE *f = fmemopen(text, sizeof(text), "w");
+
+	(void)state;
+	assert_non_null(f);
+	port_counters_read("/nonexistent/ports/1", &pc);
+	assert_int_equal(pc.folders, 0);
+	assert_int_equal(pc.count, 0);
+	port_counters_print(&pc, &pc, f);
+	fclose(f);
+	assert_string_equal(
+		text,
+		"port counters: none (no counters or hw_counters in /nonexistent/ports/1)\n");
+}
+
 static void bw_stats_known_times(void **state)
 {
 	const uint64_t posted[] = {0, 0, 0, 0};
@@ -393,7 +532,8 @@ static void bench_every_option(void **state)
 	struct parse_result r = parse_bench(
 		"bw", "--op", "read", "-s", "4096", "-n", "20", "--tx-depth",
 		"16", "--cq-mod", "4", "--json", "out.json", "--gbps",
-		"--busy-poll", "-t", "30", "server", (char *)NULL);
+		"--busy-poll", "--cpu-util", "--report-counters", "-t", "30",
+		"server", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
@@ -405,6 +545,9 @@ static void bench_every_option(void **state)
 	assert_string_equal(r.cfg.json_path, "out.json");
 	assert_true(r.bench.gbps);
 	assert_true(r.bench.busy_poll);
+	assert_true(r.bench.cpu_util);
+	assert_true(r.bench.counters);
+	assert_false(r.bench.histogram);
 	assert_false(bench_sleeps(&r.bench));
 	/* -t stays --timeout */
 	assert_int_equal(r.cfg.timeout_sec, 30);
@@ -598,6 +741,9 @@ static void bench_bad_combinations(void **state)
 	expect_usage_error(
 		parse_bench("lat", "-e", "--busy-poll", (char *)NULL),
 		"rdma_bench: options -e and --busy-poll contradict (sleep on the completion channel, or never)\n");
+	expect_usage_error(
+		parse_bench("bw", "-H", (char *)NULL),
+		"rdma_bench: option --histogram needs lat (bandwidth has no latency samples)\n");
 }
 
 static void bench_needs_rc(void **state)
@@ -1060,7 +1206,7 @@ static void json_has_test_info_and_schema(void **state)
 	(void)state;
 	r.lat.t_typical = 380.25;
 	json_of(&bc, &r, 1, true, buf, sizeof(buf));
-	expect_in(buf, "{\"schema_version\": 2, \"mode\": \"lat\"");
+	expect_in(buf, "{\"schema_version\": 3, \"mode\": \"lat\"");
 	expect_in(
 		buf,
 		"\"test_info\": {\"program\": \"rdma_bench\", \"version\": \"");
@@ -1088,16 +1234,85 @@ static void json_keeps_the_sizes_done_and_no_nan(void **state)
 	r[0].bw.avg_bytes_per_sec = NAN;
 	r[0].bw.peak_bytes_per_sec = INFINITY;
 	r[0].bw.msg_rate_mpps = 0.5;
+	r[0].cpu_client = 97.25;
+	r[0].cpu_server = NAN;
 	json_of(&bc, r, 1, false, buf, sizeof(buf));
 	expect_in(buf,
 		  "\"complete\": false, \"results\": [\n  {\"bytes\": 2, ");
 	expect_in(
 		buf,
-		"\"bw_peak\": null, \"bw_avg\": null, \"msg_rate\": 0.500000}\n]}");
+		"\"bw_peak\": null, \"bw_avg\": null, \"msg_rate\": 0.500000, \"cpu_client_percent\": 97.2, \"cpu_server_percent\": null}\n]}");
 	assert_null(strstr(buf, "\"bytes\": 4"));
 	assert_null(strstr(buf, ": nan"));
 	assert_null(strstr(buf, ": inf"));
 	assert_null(strstr(buf, ": -nan"));
+}
+
+/* -H in the JSON: the samples, and each bucket with its edges and count. */
+static void json_has_the_histogram(void **state)
+{
+	struct bench_config bc = {.mode = BENCH_LAT, .op = BENCH_OP_SEND};
+	static struct bench_result r = {.size = 2, .iters = 4};
+	uint64_t d[3] = {1000, 1000, 2000};
+	char buf[8192];
+
+	(void)state;
+	lat_histogram_compute(d, 3, 1, &r.hist);
+	json_of(&bc, &r, 1, true, buf, sizeof(buf));
+	expect_in(
+		buf,
+		"\"histogram\": {\"samples\": 3, \"buckets_per_octave\": 4, \"buckets\": [[0.8611, 1.0240, 2], [1.0240, 1.2177, 0], [1.2177, 1.4482, 0], [1.4482, 1.7222, 0], [1.7222, 2.0480, 1]]}");
+}
+
+/* --report-counters in the JSON: the counters that moved, and resends. */
+static void json_has_the_counters(void **state)
+{
+	struct bench_config bc = {.mode = BENCH_BW, .op = BENCH_OP_WRITE};
+	static struct bench_result r = {.size = 2, .iters = 5};
+	static struct port_counters before, after;
+	struct bench_test_info info = {
+		.device = "rxe0",
+		.port = 1,
+		.link_layer = "Ethernet",
+		.path_mtu = 1024,
+		.gid_index = 1,
+		.gid_type = "RoCE v2",
+		.transport = "RC",
+	};
+	struct bench_run run = {.bc = &bc, .signal_every = 1};
+	char path[] = "/tmp/test_bench_jsonXXXXXX";
+	char buf[8192];
+	size_t n;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	(void)state;
+	before = (struct port_counters){
+		.port_dir = "/sys/class/infiniband/rxe0/ports/1",
+		.folders = 1,
+		.count = 3,
+		.c = {{"completer_retry_err", 1},
+		      {"rcvd_pkts", 10},
+		      {"sent_pkts", 100}}};
+	after = before;
+	after.c[0].value = 4;
+	after.c[2].value = 2100;
+	info.counters_before = &before;
+	info.counters_after = &after;
+	assert_true(fd >= 0);
+	close(fd);
+	bench_wait_choose(&run, true, false, false);
+	assert_int_equal(bench_write_json(&bc, path, &run, &info, &r, 1, true),
+			 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	unlink(path);
+	expect_in(
+		buf,
+		"\"counters\": {\"port_dir\": \"/sys/class/infiniband/rxe0/ports/1\", \"moved\": {\"completer_retry_err\": 3, \"sent_pkts\": 2000}, \"resent\": 3}");
 }
 
 /* --json names a file the client could not write after the run: refused
@@ -1159,6 +1374,12 @@ int main(void)
 		cmocka_unit_test(json_has_test_info_and_schema),
 		cmocka_unit_test(json_keeps_the_sizes_done_and_no_nan),
 		cmocka_unit_test(json_path_unwritable_is_refused),
+		cmocka_unit_test(json_has_the_histogram),
+		cmocka_unit_test(json_has_the_counters),
+		cmocka_unit_test(histogram_buckets_a_doubling_in_four),
+		cmocka_unit_test(histogram_halves_round_trips),
+		cmocka_unit_test(counters_read_from_both_folders),
+		cmocka_unit_test(counters_of_a_port_without_any),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
