@@ -57,6 +57,7 @@ struct bench_config {
 	bool histogram;	   /* -H: print the latency distribution */
 	bool cpu_util;	   /* print each side's CPU share */
 	bool counters;	   /* print what the port's counters moved */
+	uint32_t duration; /* -D: seconds per size instead of -n, 0: -n */
 
 	/* What the user gave explicitly, to apply the right defaults. */
 	bool size_set, iters_set, tx_depth_set, cq_mod_set;

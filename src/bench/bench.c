@@ -178,8 +178,8 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 		      bc->iters, strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	if (bc->mode == BENCH_LAT) {
-		/* the latency loops keep no completion times */
+	if (bc->mode == BENCH_LAT || bc->duration) {
+		/* the latency and timed loops keep no completion times */
 		free(run->tcompleted);
 		run->tcompleted = NULL;
 	}
@@ -200,6 +200,7 @@ static int prepare_size(struct bench_run *run, uint32_t size)
 
 	run->size = size;
 	run->sends_posted = run->sends_completed = 0;
+	run->sample_start_ns = run->sample_end_ns = 0;
 	run->recvs_posted = run->recvs_completed = 0;
 	memset(run->tposted, 0, run->bc->iters * sizeof(*run->tposted));
 	if (run->tcompleted)
@@ -220,9 +221,13 @@ static int bound_ms(long long ms)
 }
 
 /* The passive side waits for the end of a size as long as the active one
- * may take: the timeout for each iteration. */
+ * may take: the timeout for each iteration, or (-D) the duration and one
+ * timeout to drain. */
 static int end_of_size_bound(const struct bench_run *run)
 {
+	if (run->bc->duration)
+		return bound_ms((long long)run->bc->duration * 1000 +
+				run->timeout_ms);
 	return bound_ms((long long)run->timeout_ms * (run->bc->iters + 1));
 }
 
@@ -274,6 +279,22 @@ static int lat_figures(struct bench_run *run, double rate,
 	return lat_stats_compute(run->tposted, iters - 1, rtt_factor, lat);
 }
 
+/* -D: the figures of the seconds between the warm-up and the drain. */
+static int timed_figures(struct bench_run *run, struct bench_result *r)
+{
+	uint64_t ns = run->sample_end_ns - run->sample_start_ns;
+
+	r->iters = run->sample_end_sends - run->sample_start_sends;
+	r->seconds = (double)ns / 1e9;
+	if (!run->sample_end_ns ||
+	    bw_timed_stats_compute(r->iters, ns, run->size, &r->bw)) {
+		warnx("failed to measure size %u: no send completed in the %.3f s between the warm-up and the drain",
+		      run->size, r->seconds);
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
 /* The figures of this size; 0, or -errno after a line on stderr. */
 static int measure(struct bench_run *run, struct bench_result *r)
 {
@@ -282,6 +303,8 @@ static int measure(struct bench_run *run, struct bench_result *r)
 
 	r->size = run->size;
 	r->iters = run->bc->iters;
+	if (run->bc->duration)
+		return timed_figures(run, r);
 	if (rate <= 0) {
 		warnx("failed to time size %u: the CPU's tick counter did not advance with CLOCK_MONOTONIC",
 		      run->size);
@@ -398,9 +421,17 @@ static void print_banner(const struct bench_config *bc,
 {
 	char wait[96];
 
-	printf("benchmark: %s %s on %s, %u iterations per size, tx depth %u, cq mod %u, max inline %u\n",
-	       bench_op_name(bc->op), bench_mode_name(bc->mode), device,
-	       bc->iters, bc->tx_depth, run->signal_every, run->max_inline);
+	if (bc->duration)
+		printf("benchmark: %s %s on %s, %u s per size (%u s warm-up, %u s measured, %u s drain), tx depth %u, cq mod %u, max inline %u\n",
+		       bench_op_name(bc->op), bench_mode_name(bc->mode), device,
+		       bc->duration, BENCH_MARGIN_SEC,
+		       bc->duration - 2 * BENCH_MARGIN_SEC, BENCH_MARGIN_SEC,
+		       bc->tx_depth, run->signal_every, run->max_inline);
+	else
+		printf("benchmark: %s %s on %s, %u iterations per size, tx depth %u, cq mod %u, max inline %u\n",
+		       bench_op_name(bc->op), bench_mode_name(bc->mode), device,
+		       bc->iters, bc->tx_depth, run->signal_every,
+		       run->max_inline);
 	bench_wait_describe(run, wait, sizeof(wait));
 	printf("waits: %s (%s)\n", wait, bench_wait_reason(run));
 }

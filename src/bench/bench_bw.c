@@ -39,6 +39,76 @@ static int bw_client(struct bench_run *run, const struct ibv_send_wr *wr)
 	return 0;
 }
 
+#define NS_PER_SEC 1000000000ull
+
+/*
+ * -D: post for the duration, whatever the count, and note the sends done
+ * when the warm-up ends and when the drain margin begins: the figures are
+ * those of the seconds between. Then the last send is signalled, so that
+ * all of them are seen done before the size ends.
+ */
+static int bw_client_timed(struct bench_run *run, const struct ibv_send_wr *wr)
+{
+	uint64_t start = bench_now_ns(), margin = BENCH_MARGIN_SEC * NS_PER_SEC;
+	uint64_t end = start + run->bc->duration * NS_PER_SEC, now, pad;
+	int ret = 0;
+
+	while (!ret && (now = bench_now_ns()) < end) {
+		uint64_t in_flight = run->sends_posted - run->sends_completed;
+		uint64_t room = run->bc->tx_depth - in_flight;
+
+		if (!run->sample_start_ns && now >= start + margin) {
+			run->sample_start_ns = now;
+			run->sample_start_sends = run->sends_completed;
+		}
+		if (!run->sample_end_ns && now >= end - margin) {
+			run->sample_end_ns = now;
+			run->sample_end_sends = run->sends_completed;
+		}
+		if (room > 0)
+			ret = bench_post_sends(run, wr, (uint32_t)room,
+					       UINT64_MAX);
+		if (!ret)
+			ret = bench_wait_progress(run);
+	}
+	pad = (run->signal_every - run->sends_posted % run->signal_every) %
+	      run->signal_every;
+	if (!ret && pad)
+		ret = bench_make_room(run, (uint32_t)pad);
+	if (!ret && pad)
+		ret = bench_post_sends(run, wr, (uint32_t)pad,
+				       run->sends_posted + pad);
+	return ret ? ret : bench_wait(run, run->sends_posted, 0);
+}
+
+/*
+ * -D, the server of send and write_imm: keep the receives up until a
+ * little after the sender's duration ends by this side's clock (the two
+ * started together, at the size's start sync, within a network's delay),
+ * so that the last messages find receives; a wait without progress is
+ * still bounded by -t.
+ */
+static int bw_receiver_timed(struct bench_run *run)
+{
+	uint32_t depth = bench_rx_depth(run->bc);
+	uint64_t late_ms =
+		run->timeout_ms / 2 < 1000 ? run->timeout_ms / 2 : 1000;
+	int ret = 0;
+
+	run->until_ns = bench_now_ns() + run->bc->duration * NS_PER_SEC +
+			late_ms * 1000000;
+	while (!ret && bench_now_ns() < run->until_ns) {
+		uint64_t ahead = run->recvs_posted - run->recvs_completed;
+
+		if (ahead + BENCH_RX_REFILL <= depth)
+			ret = bench_post_recvs(run, (uint32_t)(depth - ahead));
+		if (!ret)
+			ret = bench_wait_progress(run);
+	}
+	run->until_ns = 0;
+	return ret;
+}
+
 /*
  * The server of send and write_imm: take every message, keep receives up.
  * Every one of a size up to BENCH_RX_DEPTH_MAX is posted before the start,
@@ -82,9 +152,11 @@ int bench_bw_size(struct bench_run *run)
 
 	if (run->client) {
 		bench_build_wr(run, &wr, &sge);
-		return bw_client(run, &wr);
+		return run->bc->duration ? bw_client_timed(run, &wr)
+					 : bw_client(run, &wr);
 	}
 	if (run->bc->op == BENCH_OP_SEND || run->bc->op == BENCH_OP_WRITE_IMM)
-		return bw_receiver(run);
+		return run->bc->duration ? bw_receiver_timed(run)
+					 : bw_receiver(run);
 	return 0;
 }

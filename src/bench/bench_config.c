@@ -78,12 +78,13 @@ static const struct option bench_long_options[] = {
 	{"gbps", no_argument, NULL, BENCH_OPT_GBPS},
 	{"busy-poll", no_argument, NULL, BENCH_OPT_BUSY_POLL},
 	{"histogram", no_argument, NULL, 'H'},
+	{"duration", required_argument, NULL, 'D'},
 	{"cpu-util", no_argument, NULL, BENCH_OPT_CPU_UTIL},
 	{"report-counters", no_argument, NULL, BENCH_OPT_REPORT_COUNTERS},
 	{NULL, 0, NULL, 0},
 };
 /* Their short letters, for getopt_long's string. */
-#define BENCH_SHORT_OPTIONS "s:an:H"
+#define BENCH_SHORT_OPTIONS "s:an:HD:"
 
 void bench_print_usage(FILE *out)
 {
@@ -99,6 +100,9 @@ void bench_print_usage(FILE *out)
 		"                           (to --size if given)\n"
 		"  -n, --iters N            iterations per size, at least %d (default %u\n"
 		"                           for lat, %u for bw)\n"
+		"  -D, --duration SEC       bw: run for SEC seconds (%u to %u) instead\n"
+		"                           of -n, and measure the seconds between the\n"
+		"                           first %u (warm-up) and the last %u (drain)\n"
 		"      --tx-depth N         send queue depth: work requests in flight\n"
 		"                           (default %u for bw, %u for lat)\n"
 		"      --cq-mod N           signal one send in N (default %u, or\n"
@@ -122,7 +126,8 @@ void bench_print_usage(FILE *out)
 		"                           side: packets sent, received, sent again\n",
 		BENCH_SIZE_MAX, BENCH_DEFAULT_LAT_SIZE, BENCH_DEFAULT_BW_SIZE,
 		BENCH_ITERS_MIN, BENCH_DEFAULT_LAT_ITERS,
-		BENCH_DEFAULT_BW_ITERS, BENCH_DEFAULT_TX_DEPTH,
+		BENCH_DEFAULT_BW_ITERS, BENCH_DURATION_MIN, BENCH_DURATION_MAX,
+		BENCH_MARGIN_SEC, BENCH_MARGIN_SEC, BENCH_DEFAULT_TX_DEPTH,
 		BENCH_DEFAULT_LAT_TX_DEPTH, BENCH_DEFAULT_CQ_MOD,
 		BENCH_LONG_SPIN_US, BENCH_NAP_US, BENCH_SPIN_US,
 		BENCH_HIST_PER_OCTAVE);
@@ -221,6 +226,9 @@ int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
 	case 'H':
 		bc->histogram = true;
 		return 0;
+	case 'D':
+		return parse_u32("--duration", arg, BENCH_DURATION_MIN,
+				 BENCH_DURATION_MAX, &bc->duration, err);
 	case BENCH_OPT_CPU_UTIL:
 		bc->cpu_util = true;
 		return 0;
@@ -312,6 +320,19 @@ int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 		fprintf(err,
 			"%s: option --histogram needs lat (bandwidth has no latency samples)\n",
 			BENCH_PROGRAM);
+		return -EINVAL;
+	}
+	if (bc->duration && bc->mode != BENCH_BW) {
+		fprintf(err,
+			"%s: option --duration needs bw (a latency run keeps every sample: give -n)\n",
+			BENCH_PROGRAM);
+		return -EINVAL;
+	}
+	if (bc->duration && (bc->all_sizes || bc->iters_set)) {
+		fprintf(err,
+			"%s: option --duration runs one size for a time: leave out %s\n",
+			BENCH_PROGRAM,
+			bc->all_sizes ? "--all-sizes" : "--iters");
 		return -EINVAL;
 	}
 	if (bc->all_sizes && bc->size_set && bc->size < BENCH_SIZE_MIN_ALL) {

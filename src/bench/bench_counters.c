@@ -64,17 +64,22 @@ static int compare_names(const void *a, const void *b)
 		      ((const struct port_counter *)b)->name);
 }
 
-/* The number in @path, if it holds one: 0, or -1. */
+/* The number in @path, if it holds one (and nothing else): 0, or -1. */
 static int read_number(const char *path, uint64_t *value)
 {
+	char text[32], *end;
 	FILE *f = fopen(path, "r");
-	int ok;
+	bool ok;
 
 	if (!f)
 		return -1;
-	ok = fscanf(f, "%" SCNu64, value) == 1;
+	ok = fgets(text, sizeof(text), f) && text[0] >= '0' && text[0] <= '9';
 	fclose(f);
-	return ok ? 0 : -1;
+	if (!ok)
+		return -1;
+	errno = 0;
+	*value = strtoull(text, &end, 10);
+	return errno || (*end != '\n' && *end != '\0') ? -1 : 0;
 }
 
 /* Every number in @dir into @pc, up to BENCH_COUNTERS_MAX in all. */

@@ -278,6 +278,21 @@ static int sleep_on_channel(struct bench_run *run, int timeout_ms)
 	return take_cq_event(run->cq, NULL);
 }
 
+/* How long a sleep on the channel may last: the bound, or a timed end. */
+static int sleep_ms(const struct bench_run *run,
+		    const struct bench_patience *patience)
+{
+	int left = bench_patience_left_ms(patience);
+	uint64_t now, until_ms;
+
+	if (!run->until_ns)
+		return left;
+	now = bench_now_ns();
+	until_ms =
+		run->until_ns > now ? (run->until_ns - now) / 1000000 + 1 : 0;
+	return until_ms < (uint64_t)left ? (int)until_ms : left;
+}
+
 /*
  * Poll until reached(@sends, @recvs), or with @any until anything completes;
  * once the CQ stayed empty for run->spin_ns, nap (run->nap_ns) or sleep on
@@ -294,13 +309,15 @@ static int wait_for(struct bench_run *run, uint64_t sends, uint64_t recvs,
 	bench_patience_init(&patience, run);
 	while (!reached(run, sends, recvs)) {
 		n = bench_poll_once(run);
+		if (n == 0 && run->until_ns && bench_now_ns() >= run->until_ns)
+			return 0; /* a timed receiver's end: its loop sees it */
 		if (n == 0) {
 			next = bench_patience_next(&patience, run->spin_ns);
 			if (next == BENCH_SLEEP && run->nap_ns)
 				bench_nap(run);
 			else if (next == BENCH_SLEEP && run->cq->channel)
-				n = sleep_on_channel(
-					run, bench_patience_left_ms(&patience));
+				n = sleep_on_channel(run,
+						     sleep_ms(run, &patience));
 			else if (next == BENCH_GIVE_UP)
 				break;
 		}

@@ -43,6 +43,15 @@
 #define BENCH_DEFAULT_LAT_TX_DEPTH 1u
 #define BENCH_DEFAULT_CQ_MOD	   100u
 
+/*
+ * -D: a timed run, as perftest's -D: the first BENCH_MARGIN_SEC seconds
+ * warm up, the last BENCH_MARGIN_SEC let the queues drain, and the
+ * figures come from the seconds between.
+ */
+#define BENCH_DURATION_MIN 5u
+#define BENCH_DURATION_MAX 36000u
+#define BENCH_MARGIN_SEC   2u
+
 /* Option parsing: bench_config_tool hands these to config_parse. */
 
 /* Long-only option values, beyond config.c's own (which stay below 512). */
@@ -213,6 +222,14 @@ struct bw_stats {
 };
 
 /*
+ * -D: the figures of @messages of @size bytes done in @ns nanoseconds;
+ * no peak (NAN), as perftest's -D. -EINVAL if none completed or no time
+ * passed.
+ */
+int bw_timed_stats_compute(uint64_t messages, uint64_t ns, uint32_t size,
+			   struct bw_stats *out);
+
+/*
  * From the post time of every work request and the completion time of the
  * signalled ones (@tcompleted[i] == 0 for the others; the last one is always
  * signalled). Average: all bytes over first post to last completion. Peak:
@@ -237,6 +254,7 @@ struct bench_params {
 	uint32_t iters;
 	uint16_t tx_depth; /* BENCH_DEPTH_MAX fits in 16 bits */
 	uint16_t cq_mod;
+	uint16_t duration; /* seconds, BENCH_DURATION_MAX fits; 0: -n */
 };
 
 void bench_params_from_config(const struct bench_config *bc,
@@ -331,6 +349,15 @@ struct bench_run {
 	uint32_t size;
 	uint64_t *tposted;    /* iters entries, in ticks */
 	uint64_t *tcompleted; /* iters entries (bw), in ticks */
+
+	/*
+	 * -D: the client's sample window, from the end of the warm-up to the
+	 * start of the drain: the clock and the sends done at each edge. The
+	 * receiver of a timed run waits until until_ns (0: no such end).
+	 */
+	uint64_t sample_start_ns, sample_end_ns;
+	uint64_t sample_start_sends, sample_end_sends;
+	uint64_t until_ns;
 
 	/* Progress counters of the send and receive queues. */
 	uint64_t sends_posted;
@@ -609,7 +636,8 @@ int bench_bw_size(struct bench_run *run);
 /* bench_report.c */
 struct bench_result {
 	uint32_t size;
-	uint32_t iters;
+	uint64_t iters; /* -D: the messages done in the seconds measured */
+	double seconds; /* -D: the seconds measured */
 	struct lat_stats lat;
 	struct lat_histogram hist; /* lat only */
 	struct bw_stats bw;

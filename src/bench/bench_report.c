@@ -2,6 +2,7 @@
 /* The perftest-style table on stdout, and the same figures as JSON. */
 #include <err.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -89,14 +90,20 @@ void bench_print_result(const struct bench_config *bc,
 {
 	if (bc->mode == BENCH_LAT)
 		fprintf(out,
-			" %-7u %-11u %-11.2f %-11.2f %-15.2f %-11.2f %-13.2f %-20.2f %.2f",
+			" %-7u %-11" PRIu64
+			" %-11.2f %-11.2f %-15.2f %-11.2f %-13.2f %-20.2f %.2f",
 			r->size, r->iters, r->lat.t_min, r->lat.t_max,
 			r->lat.t_typical, r->lat.t_avg, r->lat.t_stdev,
 			r->lat.p99, r->lat.p99_9);
-	else
-		fprintf(out, " %-7u %-11u %-16.2f %-19.2f %.6f", r->size,
-			r->iters, bw_in_unit(bc, r->bw.peak_bytes_per_sec),
+	else if (isfinite(r->bw.peak_bytes_per_sec))
+		fprintf(out, " %-7u %-11" PRIu64 " %-16.2f %-19.2f %.6f",
+			r->size, r->iters,
+			bw_in_unit(bc, r->bw.peak_bytes_per_sec),
 			bw_in_unit(bc, r->bw.avg_bytes_per_sec),
+			r->bw.msg_rate_mpps);
+	else /* -D: no peak, as perftest's */
+		fprintf(out, " %-7u %-11" PRIu64 " %-16s %-19.2f %.6f", r->size,
+			r->iters, "-", bw_in_unit(bc, r->bw.avg_bytes_per_sec),
 			r->bw.msg_rate_mpps);
 	if (bc->cpu_util) {
 		print_cpu(r->cpu_client, out);
@@ -142,7 +149,12 @@ static void write_histogram(FILE *f, const struct lat_histogram *h)
 static void write_result(FILE *f, const struct bench_config *bc,
 			 const struct bench_result *r)
 {
-	fprintf(f, "{\"bytes\": %u, \"iterations\": %u", r->size, r->iters);
+	fprintf(f, "{\"bytes\": %u, \"iterations\": %" PRIu64, r->size,
+		r->iters);
+	if (bc->duration) {
+		fputs(", ", f);
+		write_number(f, "seconds", r->seconds, 3);
+	}
 	if (bc->mode == BENCH_LAT) {
 		const struct lat_stats *l = &r->lat;
 		const char *keys[] = {"t_min",	 "t_max", "t_typical", "t_avg",

@@ -210,6 +210,21 @@ int bw_stats_compute(const uint64_t *tposted, const uint64_t *tcompleted,
 	return 0;
 }
 
+int bw_timed_stats_compute(uint64_t messages, uint64_t ns, uint32_t size,
+			   struct bw_stats *out)
+{
+	double seconds = (double)ns / NS_PER_SEC;
+
+	if (!messages || !ns)
+		return -EINVAL;
+	*out = (struct bw_stats){
+		.peak_bytes_per_sec = NAN,
+		.avg_bytes_per_sec = (double)size * (double)messages / seconds,
+		.msg_rate_mpps = (double)messages / seconds / 1e6,
+	};
+	return 0;
+}
+
 double bench_ns_per_tick(const struct bench_clock *from,
 			 const struct bench_clock *to)
 {

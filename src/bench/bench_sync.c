@@ -4,12 +4,14 @@
  * each sends its parameters, in network byte order, and refuses a peer
  * whose parameters differ:
  *
- *   magic u32, version u16, mode u8, op u8, all sizes u8, reserved 3 bytes,
- *   size u32, iterations u32, tx depth u16, cq mod u16
+ *   magic u32, version u16, mode u8, op u8, all sizes u8, reserved u8,
+ *   duration u16, size u32, iterations u32, tx depth u16, cq mod u16
  *
  * Version 2 added the send queue depth and the signalling, in what version
  * 1 had reserved: the receiving side keeps --tx-depth receives posted for
- * the sender, so the two must give the same.
+ * the sender, so the two must give the same. Version 3 added -D's
+ * duration, in what version 2 had reserved: the receiver of a timed run
+ * keeps its receives up for as long as the sender sends.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,7 +21,7 @@
 #include "common/wire.h"
 
 #define BENCH_PARAMS_MAGIC   0x5243424eu /* "RCBN" */
-#define BENCH_PARAMS_VERSION 2
+#define BENCH_PARAMS_VERSION 3
 
 enum bench_params_offset {
 	OFF_MAGIC = 0,
@@ -27,6 +29,7 @@ enum bench_params_offset {
 	OFF_MODE = 6,
 	OFF_OP = 7,
 	OFF_ALL_SIZES = 8,
+	OFF_DURATION = 10,
 	OFF_SIZE = 12,
 	OFF_ITERS = 16,
 	OFF_TX_DEPTH = 20,
@@ -47,6 +50,7 @@ void bench_params_from_config(const struct bench_config *bc,
 		.iters = bc->iters,
 		.tx_depth = (uint16_t)bc->tx_depth,
 		.cq_mod = (uint16_t)bc->cq_mod,
+		.duration = (uint16_t)bc->duration,
 	};
 }
 
@@ -63,6 +67,7 @@ void bench_params_encode(const struct bench_params *p,
 	put_u32(out + OFF_ITERS, p->iters);
 	put_u16(out + OFF_TX_DEPTH, p->tx_depth);
 	put_u16(out + OFF_CQ_MOD, p->cq_mod);
+	put_u16(out + OFF_DURATION, p->duration);
 }
 
 int bench_params_decode(const uint8_t in[BENCH_PARAMS_WIRE_SIZE],
@@ -84,6 +89,7 @@ int bench_params_decode(const uint8_t in[BENCH_PARAMS_WIRE_SIZE],
 		.iters = get_u32(in + OFF_ITERS),
 		.tx_depth = get_u16(in + OFF_TX_DEPTH),
 		.cq_mod = get_u16(in + OFF_CQ_MOD),
+		.duration = get_u16(in + OFF_DURATION),
 	};
 	return 0;
 }
@@ -121,7 +127,12 @@ int bench_params_match(const struct bench_params *local,
 			 mine);
 		return -EPROTO;
 	}
-	if (local->iters != remote->iters) {
+	if (local->duration != remote->duration) {
+		snprintf(why, len, "the peer runs -D %u, this side -D %u",
+			 remote->duration, local->duration);
+		return -EPROTO;
+	}
+	if (!local->duration && local->iters != remote->iters) {
 		snprintf(why, len, "the peer runs -n %u, this side -n %u",
 			 remote->iters, local->iters);
 		return -EPROTO;

@@ -12,6 +12,11 @@
                             has (2), the client's above 0
   counters TEXT NAME MIN    the counter NAME moved by at least MIN on this
                             side, and the line "resent:" is there
+  timed TEXT JSON SEC       a -D SEC run: the banner's split, one row with
+                            messages, no peak ("-", null) and an average
+                            that is the messages' bytes over the seconds
+                            measured, which are SEC less the two margins
+                            (2 s each), give or take what one wait lasts
 """
 import json
 import re
@@ -91,9 +96,36 @@ def counters(text, name, least):
     check(re.search(r"^resent: ", body, re.M) is not None, "a resent: line")
 
 
+def timed(text, path, sec):
+    sec = int(sec)
+    measured = sec - 4
+    with open(text) as f:
+        lines = f.read().splitlines()
+    check(any(l.startswith("benchmark: ") and
+              f", {sec} s per size (2 s warm-up, {measured} s measured, 2 s drain), " in l
+              for l in lines), "the banner gives the split of the duration")
+    rows = [l.split() for l in lines
+            if len(l.split()) in (5, 7) and l.split()[0].isdigit()]
+    check(len(rows) == 1, f"one row (found {len(rows)})")
+    with open(path) as f:
+        r = json.load(f)["results"][0]
+    seconds, messages = r["seconds"], r["iterations"]
+    check(measured - 0.01 <= seconds <= measured + 1.0,
+          f"json: {seconds} s measured, {measured} (+1) expected")
+    check(messages > 0, f"json: {messages} messages in them")
+    check(r["bw_peak"] is None, "json: no peak")
+    want = messages * r["bytes"] / seconds / 1048576
+    check(abs(r["bw_avg"] - want) <= 0.01 * want,
+          f"json: average {r['bw_avg']} MiB/s is the messages' bytes over the seconds ({want:.3f})")
+    if rows:
+        check(rows[0][1] == str(messages) and rows[0][2] == "-",
+              f"text: the row {rows[0]} has the JSON's {messages} messages and no peak")
+
+
 def main():
     what, args = sys.argv[1], sys.argv[2:]
-    {"hist": hist, "cpu": cpu, "counters": counters}[what](*args)
+    {"hist": hist, "cpu": cpu, "counters": counters,
+     "timed": timed}[what](*args)
     sys.exit(1 if failures else 0)
 
 

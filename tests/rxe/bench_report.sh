@@ -5,6 +5,8 @@
 # the port's counters moved, by at least the messages sent. Then a lossy
 # path (tc netem drops 3% of guest b's frames): the client's counters say
 # it sent packets again, the server's that requests came out of sequence.
+# Between them, -D: WRITE and SEND bandwidth for 5 s each, measured over
+# the second between the warm-up and the drain.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/bench_lib.sh"
@@ -21,6 +23,8 @@ pair() {
 }
 pair lat_hist 19940 "lat --op send -s 64 -n 200 -H --cpu-util"
 pair bw_counters 19942 "bw --op write -s 4096 -n 2000 --cpu-util --report-counters"
+pair bw_timed_write 19946 "bw --op write -s 4096 -D 5 --cpu-util"
+pair bw_timed_send 19948 "bw --op send -s 4096 -D 5"
 # The loss is undone whatever happens to the run (the rig's timeout too).
 rxe_step --on b "trap 'tc qdisc del dev eth0 root 2>/dev/null' EXIT
 trap 'exit 143' TERM
@@ -44,7 +48,7 @@ extras() {
 	fi
 }
 
-for run in lat_hist bw_counters bw_lossy; do
+for run in lat_hist bw_counters bw_lossy bw_timed_write bw_timed_send; do
 	rc_expect_clean "$run"
 done
 extras lat_hist hist "$R/lat_hist.client.out" "$R/lat_hist.json" 200
@@ -56,6 +60,9 @@ extras bw_counters counters "$R/bw_counters.client.out" sent_pkts 2000
 extras bw_counters counters "$R/bw_counters.server.out" rcvd_pkts 2000
 expect_regex "$R/bw_counters.client.out" '^port counters of this side \(/sys/class/infiniband/rxe0/ports/1\), moved over the run:$'
 expect_text "$R/bw_counters.json" '"counters": {"port_dir": "/sys/class/infiniband/rxe0/ports/1", "moved": {'
+for run in bw_timed_write bw_timed_send; do
+	extras "$run" timed "$R/$run.client.out" "$R/$run.json" 5
+done
 # The lossy path: the client went back and sent again, and says so.
 expect_regex "$R/bw_lossy.client.out" '^  completer_retry_err +\+[1-9][0-9]*  times this side went back and sent again'
 expect_regex "$R/bw_lossy.client.out" '^resent: this side sent packets again [1-9][0-9]* time\(s\): packets were lost on the way$'

@@ -238,6 +238,34 @@ static void counters_of_a_port_without_any(void **state)
 		"port counters: none (no counters or hw_counters in /nonexistent/ports/1)\n");
 }
 
+/* -D: bytes and messages over the seconds measured; no peak. */
+static void bw_timed_stats_known_counts(void **state)
+{
+	struct bw_stats s;
+
+	(void)state;
+	assert_int_equal(bw_timed_stats_compute(3000, 1500000000u, 4096, &s),
+			 0);
+	assert_true(isnan(s.peak_bytes_per_sec));
+	assert_true(fabs(s.avg_bytes_per_sec - 8192000.0) < 1e-6);
+	assert_true(fabs(s.msg_rate_mpps - 0.002) < 1e-12);
+	assert_int_equal(bw_timed_stats_compute(0, 1000, 4096, &s), -EINVAL);
+	assert_int_equal(bw_timed_stats_compute(10, 0, 4096, &s), -EINVAL);
+}
+
+/* -D's value, and -n's default left alone. */
+static void bench_duration_option(void **state)
+{
+	struct parse_result r =
+		parse_bench("bw", "-D", "30", "server", (char *)NULL);
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.bench.duration, 30);
+	assert_int_equal(r.bench.mode, BENCH_BW);
+	free_result(&r);
+}
+
 static void bw_stats_known_times(void **state)
 {
 	const uint64_t posted[] = {0, 0, 0, 0};
@@ -742,6 +770,18 @@ static void bench_bad_combinations(void **state)
 		parse_bench("lat", "-e", "--busy-poll", (char *)NULL),
 		"rdma_bench: options -e and --busy-poll contradict (sleep on the completion channel, or never)\n");
 	expect_usage_error(
+		parse_bench("lat", "-D", "10", (char *)NULL),
+		"rdma_bench: option --duration needs bw (a latency run keeps every sample: give -n)\n");
+	expect_usage_error(
+		parse_bench("bw", "-D", "10", "-a", (char *)NULL),
+		"rdma_bench: option --duration runs one size for a time: leave out --all-sizes\n");
+	expect_usage_error(
+		parse_bench("bw", "-D", "10", "-n", "100", (char *)NULL),
+		"rdma_bench: option --duration runs one size for a time: leave out --iters\n");
+	expect_usage_error(
+		parse_bench("bw", "-D", "4", (char *)NULL),
+		"rdma_bench: invalid --duration value '4' (expected a number from 5 to 36000)\n");
+	expect_usage_error(
 		parse_bench("bw", "-H", (char *)NULL),
 		"rdma_bench: option --histogram needs lat (bandwidth has no latency samples)\n");
 }
@@ -773,6 +813,7 @@ static void params_round_trip(void **state)
 		.iters = 123456,
 		.tx_depth = 8192,
 		.cq_mod = 300,
+		.duration = 36000,
 	};
 	uint8_t wire[BENCH_PARAMS_WIRE_SIZE];
 	struct bench_params q;
@@ -791,10 +832,17 @@ static void params_round_trip(void **state)
 	assert_int_equal(wire[21], 0x00);
 	assert_int_equal(wire[22], 0x01);
 	assert_int_equal(wire[23], 0x2c);
+	/* -D, where version 2 had reserved bytes */
+	assert_int_equal(q.duration, 36000);
+	assert_int_equal(wire[10], 0x8c);
+	assert_int_equal(wire[11], 0xa0);
+	wire[5] = 2; /* a version 2 peer */
+	assert_int_equal(bench_params_decode(wire, &q, &why), -EPROTO);
+	assert_string_equal(why, "unsupported benchmark parameter version");
 	wire[5] = 1; /* a version 1 peer */
 	assert_int_equal(bench_params_decode(wire, &q, &why), -EPROTO);
 	assert_string_equal(why, "unsupported benchmark parameter version");
-	wire[5] = 2;
+	wire[5] = 3;
 	wire[0] ^= 0xff;
 	assert_int_equal(bench_params_decode(wire, &q, &why), -EPROTO);
 	assert_string_equal(why, "not a benchmark parameter message");
@@ -834,6 +882,14 @@ static void params_mismatch_names_the_difference(void **state)
 	assert_int_equal(bench_params_match(&a, &b, why, sizeof(why)), -EPROTO);
 	assert_string_equal(why,
 			    "the peer runs --cq-mod 4, this side --cq-mod 1");
+	b = a;
+	b.duration = 30;
+	assert_int_equal(bench_params_match(&a, &b, why, sizeof(why)), -EPROTO);
+	assert_string_equal(why, "the peer runs -D 30, this side -D 0");
+	/* timed on both sides: -n is not used, and may differ */
+	a.duration = 30;
+	b.iters = 10;
+	assert_int_equal(bench_params_match(&a, &b, why, sizeof(why)), 0);
 }
 
 /*
@@ -1375,6 +1431,8 @@ int main(void)
 		cmocka_unit_test(json_keeps_the_sizes_done_and_no_nan),
 		cmocka_unit_test(json_path_unwritable_is_refused),
 		cmocka_unit_test(json_has_the_histogram),
+		cmocka_unit_test(bw_timed_stats_known_counts),
+		cmocka_unit_test(bench_duration_option),
 		cmocka_unit_test(json_has_the_counters),
 		cmocka_unit_test(histogram_buckets_a_doubling_in_four),
 		cmocka_unit_test(histogram_halves_round_trips),
