@@ -58,6 +58,7 @@ struct bench_config {
 	bool cpu_util;	   /* print each side's CPU share */
 	bool counters;	   /* print what the port's counters moved */
 	uint32_t duration; /* -D: seconds per size instead of -n, 0: -n */
+	bool bidir;	   /* -b: bw both ways at once */
 
 	/* What the user gave explicitly, to apply the right defaults. */
 	bool size_set, iters_set, tx_depth_set, cq_mod_set;

@@ -209,7 +209,8 @@ static int prepare_size(struct bench_run *run, uint32_t size)
 	run->local[size - 1] = 0;
 	run->landing[size - 1] = 0;
 	/* Who receives: both sides of a ping-pong, the server of a stream. */
-	if (rx && (run->bc->mode == BENCH_LAT || !run->client))
+	if (rx &&
+	    (run->bc->mode == BENCH_LAT || !run->client || run->bc->bidir))
 		return bench_post_recvs(run, rx);
 	return 0;
 }
@@ -338,28 +339,65 @@ static double cpu_share(uint64_t cpu_ns, uint64_t wall_ns)
 	return wall_ns ? 100.0 * (double)cpu_ns / (double)wall_ns : NAN;
 }
 
-/*
- * Each side's CPU share of the size to the other, in hundredths of a
- * percent (all ones: not known), so that the client reports both.
- */
-static int share_cpu(const struct bench_run *run, int sock, double mine,
-		     struct bench_result *r)
+/* A figure as the 64 bits of its IEEE 754 double, for the wire. */
+static void put_double(uint8_t *p, double v)
 {
-	uint8_t out[4], in[4];
+	uint64_t bits;
+
+	memcpy(&bits, &v, sizeof(bits));
+	put_u64(p, bits);
+}
+
+static double get_double(const uint8_t *p)
+{
+	uint64_t bits = get_u64(p);
+	double v;
+
+	memcpy(&v, &bits, sizeof(v));
+	return v;
+}
+
+/*
+ * What each side tells the other at the end of a size, so that the client
+ * reports both: its CPU share in hundredths of a percent (all ones: not
+ * known), then (-b) the figures of its own direction.
+ */
+enum {
+	SHARE_CPU = 0,
+	SHARE_PEAK = 4,
+	SHARE_AVG = 12,
+	SHARE_RATE = 20,
+	SHARE_SIZE = 28,
+};
+
+static int share_after_size(const struct bench_run *run, int sock, double mine,
+			    struct bench_result *r)
+{
+	uint8_t out[SHARE_SIZE] = {0}, in[SHARE_SIZE];
+	size_t len = run->bc->bidir ? SHARE_SIZE : SHARE_PEAK;
 	uint32_t theirs;
 	double peer;
 	int ret;
 
-	put_u32(out, isfinite(mine) && mine >= 0 && mine < 4e7
-			     ? (uint32_t)llround(mine * 100)
-			     : UINT32_MAX);
-	ret = sock_sync_data(sock, out, in, sizeof(out), run->timeout_ms);
+	put_u32(out + SHARE_CPU, isfinite(mine) && mine >= 0 && mine < 4e7
+					 ? (uint32_t)llround(mine * 100)
+					 : UINT32_MAX);
+	put_double(out + SHARE_PEAK, r->bw.peak_bytes_per_sec);
+	put_double(out + SHARE_AVG, r->bw.avg_bytes_per_sec);
+	put_double(out + SHARE_RATE, r->bw.msg_rate_mpps);
+	ret = sock_sync_data(sock, out, in, len, start_of_size_bound(run));
 	if (ret)
 		return ret;
-	theirs = get_u32(in);
+	theirs = get_u32(in + SHARE_CPU);
 	peer = theirs == UINT32_MAX ? NAN : theirs / 100.0;
 	r->cpu_client = run->client ? mine : peer;
 	r->cpu_server = run->client ? peer : mine;
+	if (run->bc->bidir)
+		r->bw_back = (struct bw_stats){
+			.peak_bytes_per_sec = get_double(in + SHARE_PEAK),
+			.avg_bytes_per_sec = get_double(in + SHARE_AVG),
+			.msg_rate_mpps = get_double(in + SHARE_RATE),
+		};
 	return 0;
 }
 
@@ -384,11 +422,12 @@ static int run_size(struct bench_run *run, int sock, uint32_t size,
 		ret = sock_sync(sock, end_of_size_bound(run));
 	if (!ret && cpu0)
 		cpu = cpu_share(cpu_used_ns() - cpu0, bench_now_ns() - wall0);
+	/* -b: each side measured its own direction, and sends it over. */
+	if (!ret && (run->client || run->bc->bidir))
+		ret = measure(run, r);
 	if (!ret)
-		ret = share_cpu(run, sock, cpu, r);
-	if (ret || !run->client)
-		return ret;
-	return measure(run, r);
+		ret = share_after_size(run, sock, cpu, r);
+	return ret;
 }
 
 /*

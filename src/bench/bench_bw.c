@@ -145,11 +145,63 @@ static int bw_receiver(struct bench_run *run)
 	return 0;
 }
 
+/*
+ * -b: each side is a client and, for send and write_imm, a receiver at
+ * once: post what fits, keep receives up, until its own sends and the
+ * peer's messages are all done. Both sides stamp their own posts and
+ * completions, and each computes its direction's figures.
+ */
+static int bw_both(struct bench_run *run, const struct ibv_send_wr *wr)
+{
+	uint64_t iters = run->bc->iters;
+	uint32_t depth = bench_rx_depth(run->bc);
+	bool receives = depth > 0;
+	int ret;
+
+	while (run->sends_completed < iters ||
+	       (receives && run->recvs_completed < iters)) {
+		uint64_t in_flight = run->sends_posted - run->sends_completed;
+		uint64_t room = run->bc->tx_depth - in_flight;
+		uint64_t left = iters - run->sends_posted;
+		uint32_t count = (uint32_t)(room < left ? room : left);
+		uint64_t ahead = run->recvs_posted - run->recvs_completed;
+		uint64_t rx_room = iters - run->recvs_posted;
+
+		if (receives && rx_room > 0 &&
+		    ahead + BENCH_RX_REFILL <= depth) {
+			uint64_t add = depth - ahead;
+
+			ret = bench_post_recvs(
+				run, (uint32_t)(rx_room < add ? rx_room : add));
+			if (ret)
+				return ret;
+		}
+		if (count > 0) {
+			uint64_t now = bench_ticks();
+			uint64_t i;
+
+			for (i = 0; i < count; i++)
+				run->tposted[run->sends_posted + i] = now;
+			ret = bench_post_sends(run, wr, count, iters);
+			if (ret)
+				return ret;
+		}
+		ret = bench_wait_progress(run);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int bench_bw_size(struct bench_run *run)
 {
 	struct ibv_send_wr wr;
 	struct ibv_sge sge;
 
+	if (run->bc->bidir) {
+		bench_build_wr(run, &wr, &sge);
+		return bw_both(run, &wr);
+	}
 	if (run->client) {
 		bench_build_wr(run, &wr, &sge);
 		return run->bc->duration ? bw_client_timed(run, &wr)

@@ -79,12 +79,13 @@ static const struct option bench_long_options[] = {
 	{"busy-poll", no_argument, NULL, BENCH_OPT_BUSY_POLL},
 	{"histogram", no_argument, NULL, 'H'},
 	{"duration", required_argument, NULL, 'D'},
+	{"bidirectional", no_argument, NULL, 'b'},
 	{"cpu-util", no_argument, NULL, BENCH_OPT_CPU_UTIL},
 	{"report-counters", no_argument, NULL, BENCH_OPT_REPORT_COUNTERS},
 	{NULL, 0, NULL, 0},
 };
 /* Their short letters, for getopt_long's string. */
-#define BENCH_SHORT_OPTIONS "s:an:HD:"
+#define BENCH_SHORT_OPTIONS "s:an:HD:b"
 
 void bench_print_usage(FILE *out)
 {
@@ -117,6 +118,8 @@ void bench_print_usage(FILE *out)
 		"                           with the peer on this host, polls for %u us,\n"
 		"                           then sleeps on a completion channel; with\n"
 		"                           -e: sleep at once, as perftest's -e)\n"
+		"  -b, --bidirectional      bw: both sides send at once; each direction\n"
+		"                           and the sum are reported\n"
 		"  -H, --histogram          lat: the distribution of the samples, in\n"
 		"                           buckets %d to a doubling, after each size\n"
 		"      --cpu-util           the share of a CPU each side spent on each\n"
@@ -226,6 +229,9 @@ int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
 	case 'H':
 		bc->histogram = true;
 		return 0;
+	case 'b':
+		bc->bidir = true;
+		return 0;
 	case 'D':
 		return parse_u32("--duration", arg, BENCH_DURATION_MIN,
 				 BENCH_DURATION_MAX, &bc->duration, err);
@@ -319,6 +325,12 @@ int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 	if (bc->histogram && bc->mode != BENCH_LAT) {
 		fprintf(err,
 			"%s: option --histogram needs lat (bandwidth has no latency samples)\n",
+			BENCH_PROGRAM);
+		return -EINVAL;
+	}
+	if (bc->bidir && (bc->mode != BENCH_BW || bc->duration)) {
+		fprintf(err,
+			"%s: option --bidirectional needs bw, and a count (-n), not --duration\n",
 			BENCH_PROGRAM);
 		return -EINVAL;
 	}

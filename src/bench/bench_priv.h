@@ -255,6 +255,7 @@ struct bench_params {
 	uint16_t tx_depth; /* BENCH_DEPTH_MAX fits in 16 bits */
 	uint16_t cq_mod;
 	uint16_t duration; /* seconds, BENCH_DURATION_MAX fits; 0: -n */
+	bool bidir;
 };
 
 void bench_params_from_config(const struct bench_config *bc,
@@ -640,7 +641,9 @@ struct bench_result {
 	double seconds; /* -D: the seconds measured */
 	struct lat_stats lat;
 	struct lat_histogram hist; /* lat only */
-	struct bw_stats bw;
+	struct bw_stats bw; /* -b: this side's direction */
+	/* -b: the other side's direction, sent at the end of the size */
+	struct bw_stats bw_back;
 	/*
 	 * The share of one CPU each side spent from the start of the size
 	 * to its end (both syncs), in percent; NAN where it is not known.

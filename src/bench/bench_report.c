@@ -85,9 +85,30 @@ static void print_histogram(const struct lat_histogram *h, FILE *out)
 	}
 }
 
+/* -b: both directions together, as perftest's -b reports them. */
+static struct bw_stats both_ways(const struct bench_result *r)
+{
+	return (struct bw_stats){
+		.peak_bytes_per_sec = r->bw.peak_bytes_per_sec +
+				      r->bw_back.peak_bytes_per_sec,
+		.avg_bytes_per_sec =
+			r->bw.avg_bytes_per_sec + r->bw_back.avg_bytes_per_sec,
+		.msg_rate_mpps = r->bw.msg_rate_mpps + r->bw_back.msg_rate_mpps,
+	};
+}
+
+/* The figures of the row: -b's sum, or the one direction measured. */
+static struct bw_stats row_bw(const struct bench_config *bc,
+			      const struct bench_result *r)
+{
+	return bc->bidir ? both_ways(r) : r->bw;
+}
+
 void bench_print_result(const struct bench_config *bc,
 			const struct bench_result *r, FILE *out)
 {
+	struct bw_stats bw = row_bw(bc, r);
+
 	if (bc->mode == BENCH_LAT)
 		fprintf(out,
 			" %-7u %-11" PRIu64
@@ -95,21 +116,26 @@ void bench_print_result(const struct bench_config *bc,
 			r->size, r->iters, r->lat.t_min, r->lat.t_max,
 			r->lat.t_typical, r->lat.t_avg, r->lat.t_stdev,
 			r->lat.p99, r->lat.p99_9);
-	else if (isfinite(r->bw.peak_bytes_per_sec))
+	else if (isfinite(bw.peak_bytes_per_sec))
 		fprintf(out, " %-7u %-11" PRIu64 " %-16.2f %-19.2f %.6f",
 			r->size, r->iters,
-			bw_in_unit(bc, r->bw.peak_bytes_per_sec),
-			bw_in_unit(bc, r->bw.avg_bytes_per_sec),
-			r->bw.msg_rate_mpps);
+			bw_in_unit(bc, bw.peak_bytes_per_sec),
+			bw_in_unit(bc, bw.avg_bytes_per_sec), bw.msg_rate_mpps);
 	else /* -D: no peak, as perftest's */
 		fprintf(out, " %-7u %-11" PRIu64 " %-16s %-19.2f %.6f", r->size,
-			r->iters, "-", bw_in_unit(bc, r->bw.avg_bytes_per_sec),
-			r->bw.msg_rate_mpps);
+			r->iters, "-", bw_in_unit(bc, bw.avg_bytes_per_sec),
+			bw.msg_rate_mpps);
 	if (bc->cpu_util) {
 		print_cpu(r->cpu_client, out);
 		print_cpu(r->cpu_server, out);
 	}
 	fputc('\n', out);
+	if (bc->bidir)
+		fprintf(out,
+			" each way: client to server %.2f, server to client %.2f %s (average; the row is their sum)\n",
+			bw_in_unit(bc, r->bw.avg_bytes_per_sec),
+			bw_in_unit(bc, r->bw_back.avg_bytes_per_sec),
+			bw_unit(bc));
 	if (bc->mode == BENCH_LAT && bc->histogram)
 		print_histogram(&r->hist, out);
 	fflush(out);
@@ -146,6 +172,18 @@ static void write_histogram(FILE *f, const struct lat_histogram *h)
 	fputs("]}", f);
 }
 
+/* The three bandwidth figures, after ", " unless @first. */
+static void write_bw(FILE *f, const struct bench_config *bc, struct bw_stats bw,
+		     bool first)
+{
+	fputs(first ? "" : ", ", f);
+	write_number(f, "bw_peak", bw_in_unit(bc, bw.peak_bytes_per_sec), 3);
+	fputs(", ", f);
+	write_number(f, "bw_avg", bw_in_unit(bc, bw.avg_bytes_per_sec), 3);
+	fputs(", ", f);
+	write_number(f, "msg_rate", bw.msg_rate_mpps, 6);
+}
+
 static void write_result(FILE *f, const struct bench_config *bc,
 			 const struct bench_result *r)
 {
@@ -169,14 +207,14 @@ static void write_result(FILE *f, const struct bench_config *bc,
 			write_number(f, keys[i], values[i], 3);
 		}
 	} else {
-		fputs(", ", f);
-		write_number(f, "bw_peak",
-			     bw_in_unit(bc, r->bw.peak_bytes_per_sec), 3);
-		fputs(", ", f);
-		write_number(f, "bw_avg",
-			     bw_in_unit(bc, r->bw.avg_bytes_per_sec), 3);
-		fputs(", ", f);
-		write_number(f, "msg_rate", r->bw.msg_rate_mpps, 6);
+		write_bw(f, bc, row_bw(bc, r), false);
+		if (bc->bidir) {
+			fputs(", \"directions\": {\"client_to_server\": {", f);
+			write_bw(f, bc, r->bw, true);
+			fputs("}, \"server_to_client\": {", f);
+			write_bw(f, bc, r->bw_back, true);
+			fputs("}}", f);
+		}
 	}
 	fputs(", ", f);
 	write_number(f, "cpu_client_percent", r->cpu_client, 1);

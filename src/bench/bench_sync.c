@@ -4,7 +4,7 @@
  * each sends its parameters, in network byte order, and refuses a peer
  * whose parameters differ:
  *
- *   magic u32, version u16, mode u8, op u8, all sizes u8, reserved u8,
+ *   magic u32, version u16, mode u8, op u8, all sizes u8, flags u8 (1: -b),
  *   duration u16, size u32, iterations u32, tx depth u16, cq mod u16
  *
  * Version 2 added the send queue depth and the signalling, in what version
@@ -22,6 +22,7 @@
 
 #define BENCH_PARAMS_MAGIC   0x5243424eu /* "RCBN" */
 #define BENCH_PARAMS_VERSION 3
+#define BENCH_PARAMS_BIDIR   0x01
 
 enum bench_params_offset {
 	OFF_MAGIC = 0,
@@ -29,6 +30,7 @@ enum bench_params_offset {
 	OFF_MODE = 6,
 	OFF_OP = 7,
 	OFF_ALL_SIZES = 8,
+	OFF_FLAGS = 9,
 	OFF_DURATION = 10,
 	OFF_SIZE = 12,
 	OFF_ITERS = 16,
@@ -51,6 +53,7 @@ void bench_params_from_config(const struct bench_config *bc,
 		.tx_depth = (uint16_t)bc->tx_depth,
 		.cq_mod = (uint16_t)bc->cq_mod,
 		.duration = (uint16_t)bc->duration,
+		.bidir = bc->bidir,
 	};
 }
 
@@ -68,6 +71,7 @@ void bench_params_encode(const struct bench_params *p,
 	put_u16(out + OFF_TX_DEPTH, p->tx_depth);
 	put_u16(out + OFF_CQ_MOD, p->cq_mod);
 	put_u16(out + OFF_DURATION, p->duration);
+	out[OFF_FLAGS] = p->bidir ? BENCH_PARAMS_BIDIR : 0;
 }
 
 int bench_params_decode(const uint8_t in[BENCH_PARAMS_WIRE_SIZE],
@@ -90,6 +94,7 @@ int bench_params_decode(const uint8_t in[BENCH_PARAMS_WIRE_SIZE],
 		.tx_depth = get_u16(in + OFF_TX_DEPTH),
 		.cq_mod = get_u16(in + OFF_CQ_MOD),
 		.duration = get_u16(in + OFF_DURATION),
+		.bidir = (in[OFF_FLAGS] & BENCH_PARAMS_BIDIR) != 0,
 	};
 	return 0;
 }
@@ -125,6 +130,12 @@ int bench_params_match(const struct bench_params *local,
 	if (strcmp(mine, theirs) != 0) {
 		snprintf(why, len, "the peer runs %s, this side %s", theirs,
 			 mine);
+		return -EPROTO;
+	}
+	if (local->bidir != remote->bidir) {
+		snprintf(why, len, "the peer runs %s, this side %s",
+			 remote->bidir ? "-b" : "without -b",
+			 local->bidir ? "-b" : "without -b");
 		return -EPROTO;
 	}
 	if (local->duration != remote->duration) {

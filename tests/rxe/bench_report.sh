@@ -6,7 +6,9 @@
 # path (tc netem drops 3% of guest b's frames): the client's counters say
 # it sent packets again, the server's that requests came out of sequence.
 # Between them, -D: WRITE and SEND bandwidth for 5 s each, measured over
-# the second between the warm-up and the drain.
+# the second between the warm-up and the drain; and -b, WRITE and SEND
+# both ways at once, each side's counters sending and receiving the
+# messages.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/bench_lib.sh"
@@ -25,6 +27,8 @@ pair lat_hist 19940 "lat --op send -s 64 -n 200 -H --cpu-util"
 pair bw_counters 19942 "bw --op write -s 4096 -n 2000 --cpu-util --report-counters"
 pair bw_timed_write 19946 "bw --op write -s 4096 -D 5 --cpu-util"
 pair bw_timed_send 19948 "bw --op send -s 4096 -D 5"
+pair bw_bidir_write 19952 "bw --op write -s 4096 -n 1000 -b --report-counters"
+pair bw_bidir_send 19954 "bw --op send -s 4096 -n 1000 -b"
 # The loss is undone whatever happens to the run (the rig's timeout too).
 rxe_step --on b "trap 'tc qdisc del dev eth0 root 2>/dev/null' EXIT
 trap 'exit 143' TERM
@@ -48,7 +52,8 @@ extras() {
 	fi
 }
 
-for run in lat_hist bw_counters bw_lossy bw_timed_write bw_timed_send; do
+for run in lat_hist bw_counters bw_lossy bw_timed_write bw_timed_send \
+	bw_bidir_write bw_bidir_send; do
 	rc_expect_clean "$run"
 done
 extras lat_hist hist "$R/lat_hist.client.out" "$R/lat_hist.json" 200
@@ -62,6 +67,13 @@ expect_regex "$R/bw_counters.client.out" '^port counters of this side \(/sys/cla
 expect_text "$R/bw_counters.json" '"counters": {"port_dir": "/sys/class/infiniband/rxe0/ports/1", "moved": {'
 for run in bw_timed_write bw_timed_send; do
 	extras "$run" timed "$R/$run.client.out" "$R/$run.json" 5
+done
+for run in bw_bidir_write bw_bidir_send; do
+	extras "$run" bidir "$R/$run.client.out" "$R/$run.json"
+done
+for side in client server; do
+	extras bw_bidir_write counters "$R/bw_bidir_write.$side.out" sent_pkts 1000
+	extras bw_bidir_write counters "$R/bw_bidir_write.$side.out" rcvd_pkts 1000
 done
 # The lossy path: the client went back and sent again, and says so.
 expect_regex "$R/bw_lossy.client.out" '^  completer_retry_err +\+[1-9][0-9]*  times this side went back and sent again'

@@ -782,6 +782,12 @@ static void bench_bad_combinations(void **state)
 		parse_bench("bw", "-D", "4", (char *)NULL),
 		"rdma_bench: invalid --duration value '4' (expected a number from 5 to 36000)\n");
 	expect_usage_error(
+		parse_bench("lat", "-b", (char *)NULL),
+		"rdma_bench: option --bidirectional needs bw, and a count (-n), not --duration\n");
+	expect_usage_error(
+		parse_bench("bw", "-b", "-D", "10", (char *)NULL),
+		"rdma_bench: option --bidirectional needs bw, and a count (-n), not --duration\n");
+	expect_usage_error(
 		parse_bench("bw", "-H", (char *)NULL),
 		"rdma_bench: option --histogram needs lat (bandwidth has no latency samples)\n");
 }
@@ -814,6 +820,7 @@ static void params_round_trip(void **state)
 		.tx_depth = 8192,
 		.cq_mod = 300,
 		.duration = 36000,
+		.bidir = true,
 	};
 	uint8_t wire[BENCH_PARAMS_WIRE_SIZE];
 	struct bench_params q;
@@ -834,6 +841,8 @@ static void params_round_trip(void **state)
 	assert_int_equal(wire[23], 0x2c);
 	/* -D, where version 2 had reserved bytes */
 	assert_int_equal(q.duration, 36000);
+	assert_true(q.bidir);
+	assert_int_equal(wire[9], 0x01);
 	assert_int_equal(wire[10], 0x8c);
 	assert_int_equal(wire[11], 0xa0);
 	wire[5] = 2; /* a version 2 peer */
@@ -882,6 +891,10 @@ static void params_mismatch_names_the_difference(void **state)
 	assert_int_equal(bench_params_match(&a, &b, why, sizeof(why)), -EPROTO);
 	assert_string_equal(why,
 			    "the peer runs --cq-mod 4, this side --cq-mod 1");
+	b = a;
+	b.bidir = true;
+	assert_int_equal(bench_params_match(&a, &b, why, sizeof(why)), -EPROTO);
+	assert_string_equal(why, "the peer runs -b, this side without -b");
 	b = a;
 	b.duration = 30;
 	assert_int_equal(bench_params_match(&a, &b, why, sizeof(why)), -EPROTO);
@@ -1320,6 +1333,24 @@ static void json_has_the_histogram(void **state)
 		"\"histogram\": {\"samples\": 3, \"buckets_per_octave\": 4, \"buckets\": [[0.8611, 1.0240, 2], [1.0240, 1.2177, 0], [1.2177, 1.4482, 0], [1.4482, 1.7222, 0], [1.7222, 2.0480, 1]]}");
 }
 
+/* -b in the JSON: the row's sum, then each direction. */
+static void json_has_both_directions(void **state)
+{
+	struct bench_config bc = {
+		.mode = BENCH_BW, .op = BENCH_OP_WRITE, .bidir = true};
+	static struct bench_result r = {.size = 4096, .iters = 100};
+	char buf[8192];
+
+	(void)state;
+	r.bw = (struct bw_stats){3 * 1048576.0, 1048576.0, 0.25};
+	r.bw_back = (struct bw_stats){1048576.0, 2 * 1048576.0, 0.5};
+	r.cpu_client = r.cpu_server = NAN;
+	json_of(&bc, &r, 1, true, buf, sizeof(buf));
+	expect_in(
+		buf,
+		"\"bw_peak\": 4.000, \"bw_avg\": 3.000, \"msg_rate\": 0.750000, \"directions\": {\"client_to_server\": {\"bw_peak\": 3.000, \"bw_avg\": 1.000, \"msg_rate\": 0.250000}, \"server_to_client\": {\"bw_peak\": 1.000, \"bw_avg\": 2.000, \"msg_rate\": 0.500000}}");
+}
+
 /* --report-counters in the JSON: the counters that moved, and resends. */
 static void json_has_the_counters(void **state)
 {
@@ -1431,6 +1462,7 @@ int main(void)
 		cmocka_unit_test(json_keeps_the_sizes_done_and_no_nan),
 		cmocka_unit_test(json_path_unwritable_is_refused),
 		cmocka_unit_test(json_has_the_histogram),
+		cmocka_unit_test(json_has_both_directions),
 		cmocka_unit_test(bw_timed_stats_known_counts),
 		cmocka_unit_test(bench_duration_option),
 		cmocka_unit_test(json_has_the_counters),
