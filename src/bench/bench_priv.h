@@ -641,7 +641,7 @@ struct bench_result {
 	double seconds; /* -D: the seconds measured */
 	struct lat_stats lat;
 	struct lat_histogram hist; /* lat only */
-	struct bw_stats bw; /* -b: this side's direction */
+	struct bw_stats bw;	   /* -b: this side's direction */
 	/* -b: the other side's direction, sent at the end of the size */
 	struct bw_stats bw_back;
 	/*
