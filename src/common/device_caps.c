@@ -49,6 +49,7 @@ void device_caps_of(struct ibv_context *ctx, const struct ibv_device_attr *attr,
 		.max_mw = attr->max_mw,
 		.device_cap_flags = attr->device_cap_flags,
 		.max_mcast_grp = attr->max_mcast_grp,
+		.max_sge = attr->max_sge,
 	};
 }
 
@@ -130,6 +131,13 @@ int device_refusal(const struct device_caps *caps,
 				? "max_mw 0"
 				: "device_cap_flags without IBV_DEVICE_MEM_WINDOW");
 		return refuse_lesson(caps, needs->mw, lacks, line, len);
+	}
+	if (needs->sge_list[0] && caps->max_sge < needs->max_sge) {
+		snprintf(
+			lacks, sizeof(lacks),
+			"max_sge %d, fewer than the %d SGEs of its work requests",
+			caps->max_sge, needs->max_sge);
+		return refuse_lesson(caps, needs->sge_list, lacks, line, len);
 	}
 	if (needs->rnr_nak[0] &&
 	    !(caps->device_cap_flags & IBV_DEVICE_RC_RNR_NAK_GEN))
