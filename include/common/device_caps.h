@@ -42,6 +42,9 @@ struct device_needs {
 	/* the responder NAKs a SEND it has no receive for; the sender retries */
 	char rnr_nak[DEVICE_LESSON_MAX];
 	char multicast[DEVICE_LESSON_MAX]; /* a UD multicast group */
+	/* a WRITE the responder refuses fails in the writer's completion:
+	 * the responder answers with a NAK (iWARP's RDMAP does not) */
+	char access_nak[DEVICE_LESSON_MAX];
 	/* work requests of more than one SGE: the lesson, and how many */
 	char sge_list[DEVICE_LESSON_MAX];
 	int max_sge;

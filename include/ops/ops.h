@@ -39,6 +39,9 @@ enum op_flag {
 	/* posts work requests of up to OP_SGE_MAX SGEs (the QP is made for
 	 * them, the device must allow them) */
 	OP_NEEDS_SGE_LIST = 1 << 9,
+	/* the writer must learn from its WRITE's completion that the
+	 * responder refused it: an access NAK (iWARP has none) */
+	OP_NEEDS_ACCESS_NAK = 1 << 10,
 };
 
 /* The most SGEs an operation puts in one work request: sge's SEND. */

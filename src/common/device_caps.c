@@ -98,6 +98,11 @@ static int refuse_on_iwarp(const struct device_caps *caps,
 			caps, needs->immediate,
 			"transport_type IBV_TRANSPORT_IWARP, whose SEND and RDMA WRITE carry no immediate data",
 			line, len);
+	if (needs->access_nak[0])
+		return refuse_lesson(
+			caps, needs->access_nak,
+			"transport_type IBV_TRANSPORT_IWARP, whose RDMA WRITE is never acknowledged: a refused one completes as sent",
+			line, len);
 	return 0;
 }
 

@@ -104,7 +104,7 @@ static const struct op_desc op_table[] = {
 		.teaches =
 			"one buffer registered twice: a read-only rkey refuses a WRITE",
 		.flags = OP_NEEDS_RDMA_READ | OP_NEEDS_RC |
-			 OP_LEAVES_QP_IN_ERROR,
+			 OP_NEEDS_ACCESS_NAK | OP_LEAVES_QP_IN_ERROR,
 		.server = op_two_mr_server,
 		.client = op_two_mr_client,
 	},
@@ -194,6 +194,7 @@ void ops_device_needs(const struct config *cfg, struct device_needs *needs)
 		need_if(op, OP_NEEDS_MW, needs->mw);
 		need_if(op, OP_NEEDS_IMM, needs->immediate);
 		need_if(op, OP_NEEDS_RNR_NAK, needs->rnr_nak);
+		need_if(op, OP_NEEDS_ACCESS_NAK, needs->access_nak);
 		need_if(op, OP_NEEDS_SGE_LIST, needs->sge_list);
 		if (op->flags & OP_NEEDS_SGE_LIST)
 			needs->max_sge = OP_SGE_MAX;

@@ -149,6 +149,12 @@ static void siw_has_rc_only(void **state)
 		&siw_like, -EOPNOTSUPP,
 		"failed to create a UC QP on device siw0: transport_type IBV_TRANSPORT_IWARP, which connects RC QPs only (Operation not supported)",
 		"-c", "uc");
+	/* siw: up to 6 SGEs; but its WRITEs are not acknowledged */
+	expect_refusal(&siw_like, 0, "", "-R", "-o", "send,read,write,sge");
+	expect_refusal(
+		&siw_like, -EOPNOTSUPP,
+		"failed to run operation two_mr on device siw0: transport_type IBV_TRANSPORT_IWARP, whose RDMA WRITE is never acknowledged: a refused one completes as sent (Operation not supported)",
+		"-R", "-o", "sge,two_mr");
 	expect_refusal(
 		&siw_like, -EOPNOTSUPP,
 		"failed to create a UD QP on device siw0: transport_type IBV_TRANSPORT_IWARP, which connects RC QPs only (Operation not supported)",
