@@ -236,7 +236,7 @@ static void check_transport_type(struct check_report *r,
 				 const struct config *cfg,
 				 const struct local *l)
 {
-	char out[160];
+	char out[224];
 	struct device_caps caps;
 
 	if (!l->ctx)
