@@ -100,7 +100,7 @@ static void show_sge(const char *side, int i, const struct ibv_sge *sge,
 	       (int)strnlen(text, bytes), text);
 }
 
-/* Post one signalled send of @count SGEs; its completion of kind @expected. */
+/* Post @wr (signalled, a list of SGEs); wait for its @expected completion. */
 static int post_list(struct op_ctx *ctx, struct ibv_send_wr *wr,
 		     enum ibv_wc_opcode expected)
 {
@@ -120,8 +120,10 @@ static int post_list(struct op_ctx *ctx, struct ibv_send_wr *wr,
 			       NULL, &ctx->res->trace);
 }
 
-/* The server's receive: the first SGE_SPLIT bytes in the buffer, the rest in
- * the area. Posted before the client is told to send. */
+/*
+ * The server's receive: the first SGE_SPLIT bytes in the buffer, the rest
+ * in the area. Posted before the client is told to send.
+ */
 static int post_scatter(struct op_ctx *ctx, struct sge_area *area,
 			struct ibv_sge list[SGE_RECV_COUNT])
 {
