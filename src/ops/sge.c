@@ -31,6 +31,8 @@
 /* The WRITE's pieces, the second with its '\0' so the server can print it. */
 #define SGE_WRITE_0 "written from "
 #define SGE_WRITE_1 "two SGEs"
+/* A piece's length, without a '\0': the pieces are joined, not strings. */
+#define PIECE_LEN(piece) ((uint32_t)sizeof(piece) - 1)
 /* The SGEs a receive scatters into, and a WRITE gathers from. */
 #define SGE_RECV_COUNT	2
 #define SGE_WRITE_COUNT 2
@@ -88,14 +90,12 @@ static struct ibv_sge sge_of(const void *addr, uint32_t length,
 }
 
 /*
- * Print SGE @i of a list: the @bytes of it the message used, its region,
- * and those bytes as text (up to a '\0' the sender put in).
+ * Print SGE @i of a list, at @text: the @bytes of it the message used, its
+ * region, and those bytes as text (up to a '\0' the sender put in).
  */
-static void show_sge(const char *side, int i, const struct ibv_sge *sge,
-		     uint32_t bytes, const char *region)
+static void show_sge(const char *side, int i, const char *text, uint32_t bytes,
+		     const char *region)
 {
-	const char *text = (const char *)(uintptr_t)sge->addr;
-
 	printf("%s SGE %d: %u bytes in %s: '%.*s'\n", side, i, bytes, region,
 	       (int)strnlen(text, bytes), text);
 }
@@ -124,9 +124,10 @@ static int post_list(struct op_ctx *ctx, struct ibv_send_wr *wr,
  * The server's receive: the first SGE_SPLIT bytes in the buffer, the rest
  * in the area. Posted before the client is told to send.
  */
-static int post_scatter(struct op_ctx *ctx, struct sge_area *area,
-			struct ibv_sge list[SGE_RECV_COUNT])
+static int post_scatter(struct op_ctx *ctx, const struct sge_area *area)
 {
+	/* ibv_post_recv copies the list: it need not outlive the call */
+	struct ibv_sge list[SGE_RECV_COUNT];
 	struct ibv_recv_wr wr = {
 		.wr_id = OP_SGE,
 		.sg_list = list,
@@ -150,7 +151,7 @@ static int post_scatter(struct op_ctx *ctx, struct sge_area *area,
 }
 
 /* The message arrived: what each of the receive's SGEs holds. */
-static int show_scattered(struct op_ctx *ctx, const struct ibv_sge *list)
+static int show_scattered(struct op_ctx *ctx, const struct sge_area *area)
 {
 	struct ibv_wc wc;
 	uint32_t rest;
@@ -162,27 +163,26 @@ static int show_scattered(struct op_ctx *ctx, const struct ibv_sge *list)
 		return ret;
 	printf("Received one message of %u bytes, scattered:\n", wc.byte_len);
 	rest = wc.byte_len > SGE_SPLIT ? wc.byte_len - SGE_SPLIT : 0;
-	show_sge("server", 0, &list[0],
+	show_sge("server", 0, ctx->res->buf->msg,
 		 wc.byte_len < SGE_SPLIT ? wc.byte_len : SGE_SPLIT,
 		 "the buffer");
-	show_sge("server", 1, &list[1], rest, "the second area");
+	show_sge("server", 1, area->bytes, rest, "the second area");
 	return 0;
 }
 
 int op_sge_server(struct op_ctx *ctx)
 {
-	struct ibv_sge list[SGE_RECV_COUNT];
 	struct sge_area area = {0};
 	int ret, release_ret;
 
 	ret = area_register(ctx, &area);
 	if (!ret)
-		ret = post_scatter(ctx, &area, list);
+		ret = post_scatter(ctx, &area);
 	/* The receive is posted: the client may send. */
 	if (!ret)
 		ret = sock_sync(ctx->sock, ctx->timeout_ms);
 	if (!ret)
-		ret = show_scattered(ctx, list);
+		ret = show_scattered(ctx, &area);
 	if (!ret) {
 		/* Clean, so what the WRITE places is all that shows. */
 		memset(ctx->res->buf->msg, 0, sizeof(ctx->res->buf->msg));
@@ -203,9 +203,9 @@ static int send_gathered(struct op_ctx *ctx, struct sge_area *area)
 {
 	char *msg = ctx->res->buf->msg;
 	struct ibv_sge list[OP_SGE_MAX] = {
-		sge_of(msg, strlen(SGE_PIECE_0), ctx->res->mr),
-		sge_of(area->bytes, strlen(SGE_PIECE_1), area->mr),
-		sge_of(msg + SGE_PIECE_2_OFFSET, strlen(SGE_PIECE_2),
+		sge_of(msg, PIECE_LEN(SGE_PIECE_0), ctx->res->mr),
+		sge_of(area->bytes, PIECE_LEN(SGE_PIECE_1), area->mr),
+		sge_of(msg + SGE_PIECE_2_OFFSET, PIECE_LEN(SGE_PIECE_2),
 		       ctx->res->mr),
 	};
 	struct ibv_send_wr wr = {
@@ -217,14 +217,14 @@ static int send_gathered(struct op_ctx *ctx, struct sge_area *area)
 	};
 
 	memset(msg, 0, sizeof(ctx->res->buf->msg));
-	memcpy(msg, SGE_PIECE_0, strlen(SGE_PIECE_0));
-	memcpy(area->bytes, SGE_PIECE_1, strlen(SGE_PIECE_1));
-	memcpy(msg + SGE_PIECE_2_OFFSET, SGE_PIECE_2, strlen(SGE_PIECE_2));
+	memcpy(msg, SGE_PIECE_0, PIECE_LEN(SGE_PIECE_0));
+	memcpy(area->bytes, SGE_PIECE_1, PIECE_LEN(SGE_PIECE_1));
+	memcpy(msg + SGE_PIECE_2_OFFSET, SGE_PIECE_2, PIECE_LEN(SGE_PIECE_2));
 	printf("SEND of one message gathered from %d SGEs in 2 regions:\n",
 	       OP_SGE_MAX);
-	show_sge("client", 0, &list[0], list[0].length, "the buffer");
-	show_sge("client", 1, &list[1], list[1].length, "the second area");
-	show_sge("client", 2, &list[2], list[2].length,
+	show_sge("client", 0, msg, list[0].length, "the buffer");
+	show_sge("client", 1, area->bytes, list[1].length, "the second area");
+	show_sge("client", 2, msg + SGE_PIECE_2_OFFSET, list[2].length,
 		 "the buffer, 32 bytes in");
 	return post_list(ctx, &wr, IBV_WC_SEND);
 }
@@ -234,8 +234,8 @@ static int write_gathered(struct op_ctx *ctx, struct sge_area *area)
 {
 	char *msg = ctx->res->buf->msg;
 	struct ibv_sge list[SGE_WRITE_COUNT] = {
-		sge_of(area->bytes, strlen(SGE_WRITE_0), area->mr),
-		sge_of(msg, strlen(SGE_WRITE_1) + 1, ctx->res->mr),
+		sge_of(area->bytes, PIECE_LEN(SGE_WRITE_0), area->mr),
+		sge_of(msg, PIECE_LEN(SGE_WRITE_1) + 1, ctx->res->mr),
 	};
 	struct ibv_send_wr wr = {
 		.wr_id = OP_SGE,
@@ -247,11 +247,11 @@ static int write_gathered(struct op_ctx *ctx, struct sge_area *area)
 		.wr.rdma.rkey = ctx->conn->remote.rkey,
 	};
 
-	memcpy(area->bytes, SGE_WRITE_0, strlen(SGE_WRITE_0));
+	memcpy(area->bytes, SGE_WRITE_0, PIECE_LEN(SGE_WRITE_0));
 	op_set_msg(ctx, SGE_WRITE_1);
 	printf("RDMA WRITE gathered from %d SGEs:\n", SGE_WRITE_COUNT);
-	show_sge("client", 0, &list[0], list[0].length, "the second area");
-	show_sge("client", 1, &list[1], list[1].length,
+	show_sge("client", 0, area->bytes, list[0].length, "the second area");
+	show_sge("client", 1, msg, list[1].length,
 		 "the buffer (the text and its '\\0')");
 	return post_list(ctx, &wr, IBV_WC_RDMA_WRITE);
 }
