@@ -17,7 +17,9 @@ enum op_id {
 	OP_CMP_SWAP = 7,
 	OP_MW = 8,
 	OP_RNR = 9,
-	OP_ID_LAST = OP_RNR,
+	OP_SGE = 10,
+	OP_TWO_MR = 11,
+	OP_ID_LAST = OP_TWO_MR,
 };
 
 /* Most operations one run can list (also the op slots in the QP-info message). */

@@ -18,7 +18,10 @@
 /* Outstanding sends, and receives (one per operation, all posted early). */
 #define QP_MAX_SEND_WR 16
 #define QP_MAX_RECV_WR OPS_MAX
-/* Every work request here describes one contiguous piece of the buffer. */
+/*
+ * Most work requests describe one contiguous piece of the buffer; a lesson
+ * that gathers or scatters a list asks for more (sizes.needs.max_sge).
+ */
 #define QP_MAX_SGE 1
 
 static enum ibv_qp_type qp_type_of(enum transport transport)
@@ -231,6 +234,9 @@ static int create_cq(struct resources *res)
 
 static int create_qp(struct resources *res, const struct config *cfg)
 {
+	uint32_t sges = res->sizes.needs.max_sge > QP_MAX_SGE
+				? (uint32_t)res->sizes.needs.max_sge
+				: QP_MAX_SGE;
 	struct ibv_qp_init_attr attr = {
 		.send_cq = res->cq,
 		.recv_cq = res->cq,
@@ -240,8 +246,8 @@ static int create_qp(struct resources *res, const struct config *cfg)
 			{
 				.max_send_wr = res->sizes.max_send_wr,
 				.max_recv_wr = res->sizes.max_recv_wr,
-				.max_send_sge = QP_MAX_SGE,
-				.max_recv_sge = QP_MAX_SGE,
+				.max_send_sge = sges,
+				.max_recv_sge = sges,
 				.max_inline_data = res->sizes.max_inline_data,
 			},
 	};

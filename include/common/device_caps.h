@@ -22,6 +22,7 @@ struct device_caps {
 	int max_mw;
 	unsigned int device_cap_flags; /* IBV_DEVICE_* */
 	int max_mcast_grp;
+	int max_sge; /* SGEs one send or receive work request may carry */
 };
 
 /* Room for the name of a lesson, "operation fetch_add", with its '\0'. */
@@ -41,6 +42,12 @@ struct device_needs {
 	/* the responder NAKs a SEND it has no receive for; the sender retries */
 	char rnr_nak[DEVICE_LESSON_MAX];
 	char multicast[DEVICE_LESSON_MAX]; /* a UD multicast group */
+	/* a WRITE the responder refuses fails in the writer's completion:
+	 * the responder answers with a NAK (iWARP's RDMAP does not) */
+	char access_nak[DEVICE_LESSON_MAX];
+	/* work requests of more than one SGE: the lesson, and how many */
+	char sge_list[DEVICE_LESSON_MAX];
+	int max_sge;
 };
 
 /* Name @lesson in @field (one of @needs' lessons) unless one is already. */

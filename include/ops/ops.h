@@ -36,7 +36,16 @@ enum op_flag {
 	 * sender retry it (IBV_DEVICE_RC_RNR_NAK_GEN; iWARP ends the
 	 * connection instead) */
 	OP_NEEDS_RNR_NAK = 1 << 8,
+	/* posts work requests of up to OP_SGE_MAX SGEs (the QP is made for
+	 * them, the device must allow them) */
+	OP_NEEDS_SGE_LIST = 1 << 9,
+	/* the writer must learn from its WRITE's completion that the
+	 * responder refused it: an access NAK (iWARP has none) */
+	OP_NEEDS_ACCESS_NAK = 1 << 10,
 };
+
+/* The most SGEs an operation puts in one work request: sge's SEND. */
+#define OP_SGE_MAX 3
 
 /* One row of the operations table. */
 struct op_desc {
@@ -66,8 +75,8 @@ size_t ops_receives_before_rtr(const struct config *cfg);
 
 /*
  * Add to @needs what @cfg's operations ask of the device (atomics, memory
- * windows, immediate data, the RNR NAK), each named by the first
- * operation that needs it, for the line that refuses it.
+ * windows, immediate data, the RNR NAK, SGE lists), each named by the
+ * first operation that needs it, for the line that refuses it.
  */
 void ops_device_needs(const struct config *cfg, struct device_needs *needs);
 

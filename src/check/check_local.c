@@ -221,6 +221,8 @@ static void ruled_out(const struct device_caps *caps, char *buf, size_t len)
 	RULE_OUT(iwarp, "no immediate data");
 	RULE_OUT(!(caps->device_cap_flags & IBV_DEVICE_RC_RNR_NAK_GEN),
 		 "no RNR NAK (--ops rnr)");
+	RULE_OUT(iwarp, "no access NAK (--ops two_mr)");
+	RULE_OUT(caps->max_sge < OP_SGE_MAX, "too few SGEs (--ops sge)");
 	RULE_OUT(iwarp, "no UC/UD");
 	RULE_OUT(caps->max_mcast_grp == 0, "no multicast");
 #undef RULE_OUT
@@ -234,7 +236,7 @@ static void check_transport_type(struct check_report *r,
 				 const struct config *cfg,
 				 const struct local *l)
 {
-	char out[160];
+	char out[224];
 	struct device_caps caps;
 
 	if (!l->ctx)
@@ -631,6 +633,39 @@ static void check_mw(struct check_report *r, const struct local *l)
 			  names);
 }
 
+/* How many SGEs a work request may carry: sge posts OP_SGE_MAX. */
+static void check_sge(struct check_report *r, const struct local *l)
+{
+	if (!l->ctx)
+		return;
+	if (l->dev.max_sge < OP_SGE_MAX)
+		check_add(
+			r, "sge", CHECK_WARN,
+			"use a device that allows 3 SGEs a work request for this lesson",
+			"max_sge %d, fewer than the %d of --ops sge: rules it out",
+			l->dev.max_sge, OP_SGE_MAX);
+	else
+		check_add(r, "sge", CHECK_PASS, NULL,
+			  "max_sge %d a work request: --ops sge posts %d",
+			  l->dev.max_sge, OP_SGE_MAX);
+}
+
+/* Shared receive queues: how many, and how deep each may be. */
+static void check_srq(struct check_report *r, const struct local *l)
+{
+	if (!l->ctx)
+		return;
+	if (l->dev.max_srq == 0)
+		check_add(
+			r, "srq", CHECK_WARN,
+			"use a device with max_srq above 0 for a shared receive queue",
+			"max_srq 0: no shared receive queue");
+	else
+		check_add(r, "srq", CHECK_PASS, NULL,
+			  "max_srq %d, up to %d receives each (max_srq_wr)",
+			  l->dev.max_srq, l->dev.max_srq_wr);
+}
+
 /* One QP of @type on @res's PD and CQ, destroyed at once: 0 or -errno. */
 static int try_qp(struct resources *res, enum ibv_qp_type type)
 {
@@ -755,6 +790,8 @@ void check_local(struct check_report *r, const struct config *cfg,
 	check_memlock(r, sizes);
 	check_atomics(r, &l);
 	check_mw(r, &l);
+	check_sge(r, &l);
+	check_srq(r, &l);
 	if (l.ctx) {
 		host->is_roce = l.port.link_layer == IBV_LINK_LAYER_ETHERNET;
 		ibv_close_device(l.ctx);

@@ -49,6 +49,7 @@ void device_caps_of(struct ibv_context *ctx, const struct ibv_device_attr *attr,
 		.max_mw = attr->max_mw,
 		.device_cap_flags = attr->device_cap_flags,
 		.max_mcast_grp = attr->max_mcast_grp,
+		.max_sge = attr->max_sge,
 	};
 }
 
@@ -97,6 +98,11 @@ static int refuse_on_iwarp(const struct device_caps *caps,
 			caps, needs->immediate,
 			"transport_type IBV_TRANSPORT_IWARP, whose SEND and RDMA WRITE carry no immediate data",
 			line, len);
+	if (needs->access_nak[0])
+		return refuse_lesson(
+			caps, needs->access_nak,
+			"transport_type IBV_TRANSPORT_IWARP, whose RDMA WRITE is never acknowledged: a refused one completes as sent",
+			line, len);
 	return 0;
 }
 
@@ -130,6 +136,13 @@ int device_refusal(const struct device_caps *caps,
 				? "max_mw 0"
 				: "device_cap_flags without IBV_DEVICE_MEM_WINDOW");
 		return refuse_lesson(caps, needs->mw, lacks, line, len);
+	}
+	if (needs->sge_list[0] && caps->max_sge < needs->max_sge) {
+		snprintf(
+			lacks, sizeof(lacks),
+			"max_sge %d, fewer than the %d SGEs of its work requests",
+			caps->max_sge, needs->max_sge);
+		return refuse_lesson(caps, needs->sge_list, lacks, line, len);
 	}
 	if (needs->rnr_nak[0] &&
 	    !(caps->device_cap_flags & IBV_DEVICE_RC_RNR_NAK_GEN))

@@ -236,13 +236,12 @@ static int grant_window(struct op_ctx *ctx, struct mw_state *st)
 			      ctx->timeout_ms);
 }
 
-/* After the denied write: the bytes, the async event, the QP's state. */
-static int show_aftermath(struct op_ctx *ctx, struct mw_state *st)
+/* After a denied access, here and in two_mr: the async event, the state. */
+int op_show_responder_error(struct op_ctx *ctx)
 {
 	struct ibv_qp_attr attr;
 	int ret;
 
-	printf("Contents of server buffer: '%s' (unchanged)\n", area_text(st));
 	ret = async_events_wait(ctx->res->ctx, IBV_EVENT_QP_ACCESS_ERR,
 				MW_ASYNC_GRACE_MS);
 	if (ret == -ETIMEDOUT)
@@ -282,7 +281,8 @@ static int serve_window(struct op_ctx *ctx, struct mw_state *st)
 	ret = sock_sync(ctx->sock, ctx->timeout_ms);
 	if (ret)
 		return ret;
-	return show_aftermath(ctx, st);
+	printf("Contents of server buffer: '%s' (unchanged)\n", area_text(st));
+	return op_show_responder_error(ctx);
 }
 
 /* Undo what of @st exists, window first: the region it is bound to next. */

@@ -26,6 +26,16 @@ int op_mw_server(struct op_ctx *ctx);
 int op_mw_client(struct op_ctx *ctx);
 int op_rnr_server(struct op_ctx *ctx);
 int op_rnr_client(struct op_ctx *ctx);
+int op_sge_server(struct op_ctx *ctx);
+int op_sge_client(struct op_ctx *ctx);
+int op_two_mr_server(struct op_ctx *ctx);
+int op_two_mr_client(struct op_ctx *ctx);
+
+/*
+ * The responder refused an access (mw, two_mr): wait a little for the
+ * async event it raises, say if none came, and print our QP's state.
+ */
+int op_show_responder_error(struct op_ctx *ctx);
 
 /*
  * The server half both atomics share: set our counter to @start, let the

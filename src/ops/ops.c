@@ -89,6 +89,25 @@ static const struct op_desc op_table[] = {
 		.server = op_rnr_server,
 		.client = op_rnr_client,
 	},
+	{
+		.id = OP_SGE,
+		.name = "sge",
+		.teaches =
+			"scatter/gather: one SEND gathered from 3 SGEs, scattered into 2",
+		.flags = OP_NEEDS_SGE_LIST,
+		.server = op_sge_server,
+		.client = op_sge_client,
+	},
+	{
+		.id = OP_TWO_MR,
+		.name = "two_mr",
+		.teaches =
+			"one buffer registered twice: a read-only rkey refuses a WRITE",
+		.flags = OP_NEEDS_RDMA_READ | OP_NEEDS_RC |
+			 OP_NEEDS_ACCESS_NAK | OP_LEAVES_QP_IN_ERROR,
+		.server = op_two_mr_server,
+		.client = op_two_mr_client,
+	},
 };
 
 #define OP_TABLE_SIZE (sizeof(op_table) / sizeof(op_table[0]))
@@ -175,6 +194,10 @@ void ops_device_needs(const struct config *cfg, struct device_needs *needs)
 		need_if(op, OP_NEEDS_MW, needs->mw);
 		need_if(op, OP_NEEDS_IMM, needs->immediate);
 		need_if(op, OP_NEEDS_RNR_NAK, needs->rnr_nak);
+		need_if(op, OP_NEEDS_ACCESS_NAK, needs->access_nak);
+		need_if(op, OP_NEEDS_SGE_LIST, needs->sge_list);
+		if (op->flags & OP_NEEDS_SGE_LIST)
+			needs->max_sge = OP_SGE_MAX;
 	}
 }
 

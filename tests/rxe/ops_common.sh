@@ -100,3 +100,43 @@ ops_expect_rnr() {
 	expect_regex "$1.client.out" '^Client QP 0x[0-9a-f]{6} is now in state ERR$'
 	expect_regex "$1.server.out" '^Server QP 0x[0-9a-f]{6} is still in state RTS$'
 }
+
+# sge: the client's three SGEs, the server's two, split where each list
+# says, and the two-SGE WRITE's bytes in the server's buffer.
+ops_expect_sge() {
+	local server=$1.server.out client=$1.client.out
+	expect_line "$client" "SEND of one message gathered from 3 SGEs in 2 regions:"
+	expect_line "$client" "client SGE 0: 14 bytes in the buffer: 'gathered from '"
+	expect_line "$client" "client SGE 1: 11 bytes in the second area: 'three SGEs '"
+	expect_line "$client" "client SGE 2: 14 bytes in the buffer, 32 bytes in: 'in two regions'"
+	expect_line "$server" "Posted a receive of 2 SGEs: 20 bytes in the buffer, then up to 64 in the second area"
+	expect_line "$server" "Received one message of 39 bytes, scattered:"
+	expect_line "$server" "server SGE 0: 20 bytes in the buffer: 'gathered from three '"
+	expect_line "$server" "server SGE 1: 19 bytes in the second area: 'SGEs in two regions'"
+	expect_line "$client" "RDMA WRITE gathered from 2 SGEs:"
+	expect_line "$client" "client SGE 0: 13 bytes in the second area: 'written from '"
+	expect_line "$client" "client SGE 1: 9 bytes in the buffer (the text and its '\\0'): 'two SGEs'"
+	expect_line "$server" "Contents of server buffer: 'written from two SGEs' (one RDMA WRITE of 2 SGEs)"
+}
+
+# two_mr: both READs see the server's text, the WRITE through the
+# read-write key lands, the one through the read-only key is refused with
+# a remote access error naming that key, and the bytes stay.
+ops_expect_two_mr() {
+	local server=$1.server.out client=$1.client.out ro rw ro_got rw_got
+	ro=$(sed -n 's/^Registered the same 64 bytes again, remote read only: rkey \(0x[0-9a-f]*\)$/\1/p' "$server")
+	rw=$(sed -n 's/^Registered the same 64 bytes again, remote read and write: rkey \(0x[0-9a-f]*\)$/\1/p' "$server")
+	ro_got=$(sed -n "s/^Server's area at 0x[0-9a-f]*, registered twice: rkey \(0x[0-9a-f]*\) (remote read only), rkey 0x[0-9a-f]* (remote read and write)$/\1/p" "$client")
+	rw_got=$(sed -n "s/^Server's area at 0x[0-9a-f]*, registered twice: rkey 0x[0-9a-f]* (remote read only), rkey \(0x[0-9a-f]*\) (remote read and write)$/\1/p" "$client")
+	ops_expect_same "read-only rkey" "$ro" "$ro_got"
+	ops_expect_same "read-write rkey" "$rw" "$rw_got"
+	ops_expect_same "two registrations, two rkeys" "different" "$([ "$ro" != "$rw" ] && echo different)"
+	expect_line "$client" "RDMA READ through rkey $ro (remote read only): 'one buffer, two registrations'"
+	expect_line "$client" "RDMA READ through rkey $rw (remote read and write): 'one buffer, two registrations'"
+	expect_line "$client" "RDMA WRITE through rkey $rw: success"
+	expect_line "$server" "Contents of server buffer: 'written through the read-write key'"
+	expect_line "$client" "RDMA WRITE completed with status 'remote access error' (IBV_WC_REM_ACCESS_ERR), as expected: rkey $ro grants remote read, not remote write"
+	expect_line "$server" "Contents of server buffer: 'written through the read-write key' (unchanged)"
+	expect_no_text "$server" "written through the read-only key"
+	expect_regex "$server" '^Server QP 0x[0-9a-f]{6} is now in state ERR$'
+}

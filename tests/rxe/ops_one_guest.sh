@@ -2,7 +2,8 @@
 # rdma_rc_example's other operations with server and client on one guest,
 # in few runs (starting a pair is the slow part under TCG): every operation
 # once busy polling, then the manual's flow and others waiting on -e
-# events, then the operations other transports and RDMA_CM can run, then
+# events, then the operations other transports and RDMA_CM can run, SGE
+# lists and a buffer registered twice, then
 # SENDs back to back into the client's one receive area. Each check is
 # labelled with the operation it is about.
 . "$(dirname "$0")/lib.sh"
@@ -21,10 +22,12 @@ pair ud 19904 -c ud -o send,send_imm
 pair cm 19905 -R -e -o send_imm,cmp_swap,mw
 pair sends 19906 -e -o send,send_imm,send
 pair ud_sends 19907 -c ud -e -o send,send_imm,send
+pair sge_mr 19913 -v -o read,sge,two_mr
 rc_pair gid_one_side 19908 "-g 1 -o send" "-o send --connect-timeout 20"
 rc_pair gid_families 19909 "-g 0 -o send" "-o send --connect-timeout 20"
 rxe_solo refused "'$RDMA_RC_EXAMPLE' -o mw,send"
 rxe_solo refused_uc "'$RDMA_RC_EXAMPLE' -c uc -o write_imm,rnr"
+rxe_solo refused_two_mr "'$RDMA_RC_EXAMPLE' -o two_mr,sge"
 rxe_go ops_one_guest 420
 R=$RXE_RUNS
 rc_expect_clean ops
@@ -89,6 +92,17 @@ ops_expect_send_imm "$R/cm"
 ops_expect_cmp_swap "$R/cm"
 ops_expect_mw "$R/cm"
 
+echo "--- sge and two_mr: SGE lists, and one buffer registered twice"
+rc_expect_clean sge_mr
+ops_expect_sge "$R/sge_mr"
+ops_expect_two_mr "$R/sge_mr"
+# The QPs were made for 3 SGEs, the lists posted as one request each.
+for side in server client; do
+	expect_regex "$R/sge_mr.$side.out" '^\[verbs\] created RC QP 0x[0-9a-f]{6} \(send WRs 16, recv WRs 16, SGEs 3\)$'
+done
+expect_line "$R/sge_mr.client.out" "[verbs] posted SEND: wr_id 10, 3 SGEs"
+expect_line "$R/sge_mr.client.out" "[verbs] posted RDMA_WRITE: wr_id 10, 2 SGEs"
+
 echo "--- UC cannot show what needs RC's acknowledgements"
 expect_rc "$R/refused_uc.rc" 2
 expect_line "$R/refused_uc.err" "rdma_rc_example: invalid --ops value 'write_imm,rnr' for --connection uc: UC has no acknowledgements (no RNR or access NAK) (operation rnr)"
@@ -97,6 +111,8 @@ echo "--- an operation that leaves the QP in error must come last"
 expect_rc "$R/refused.rc" 2
 expect_line "$R/refused.err" "rdma_rc_example: invalid --ops value 'mw,send': mw leaves the QP in the error state, so it must be the last operation"
 expect_no_text "$R/refused.out" "TCP"
+expect_rc "$R/refused_two_mr.rc" 2
+expect_line "$R/refused_two_mr.err" "rdma_rc_example: invalid --ops value 'two_mr,sge': two_mr leaves the QP in the error state, so it must be the last operation"
 
 echo "--- -g 0 (IPv6 link-local) on the server, IPv4 on the client: both refuse, naming it"
 for side in server client; do

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # rdma_rc_example's other operations between the two guests ("two hosts"):
 # the atomics and the memory window, then immediates and RNR (busy polling:
-# ops_one_guest runs rnr with -e).
+# ops_one_guest runs rnr with -e), then SGE lists and a buffer registered
+# twice.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/ops_common.sh"
@@ -24,4 +25,10 @@ run ops_two_imm_rnr 19911 -o send_imm,write_imm,rnr
 rc_expect_clean ops_two_imm_rnr
 ops_expect_imm "$RXE_RUNS/ops_two_imm_rnr"
 ops_expect_rnr "$RXE_RUNS/ops_two_imm_rnr"
+
+echo "--- sge and two_mr across the link"
+run ops_two_sge_mr 19912 -o sge,two_mr
+rc_expect_clean ops_two_sge_mr
+ops_expect_sge "$RXE_RUNS/ops_two_sge_mr"
+ops_expect_two_mr "$RXE_RUNS/ops_two_sge_mr"
 finish

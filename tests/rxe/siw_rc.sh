@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # rdma_rc_example -R on the rig's soft-iWARP device (siw0, on eth1): the
 # manual's flow on one guest and between two, --ops send,read,write, -e,
+# sge (scatter/gather) between two,
 # rdma_bench lat and bw for send, write and read (and the wait each chose,
 # on one guest and on two); each lesson iWARP cannot do
 # refused, with its line and status, by the server and by the client
@@ -8,6 +9,7 @@
 # One guest's cases run on b while the two-guest ones run from a to b.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
+. "$(dirname "$0")/ops_common.sh"
 
 P="'$RDMA_RC_EXAMPLE'"
 B="'$RDMA_BENCH'"
@@ -15,7 +17,7 @@ B="'$RDMA_BENCH'"
 # accept or connect timeout would take, within this (ms), even on a busy
 # host where starting a program in a guest takes seconds.
 REFUSE_MS=30000
-REFUSED="send_imm write_imm fetch_add cmp_swap mw rnr"
+REFUSED="send_imm write_imm fetch_add cmp_swap mw rnr two_mr"
 
 # siw_pair NAME PORT GS GC ARGS [PROGRAM]: the server on GS (siw0), the
 # client on GC, reaching it at its siw address; both PROGRAM (guest shell
@@ -36,6 +38,7 @@ siw_pair flow_one 20010 b b ""
 siw_pair flow_two 20012 a b ""
 siw_pair ops_one 20014 b b "-o send,read,write"
 siw_pair events_two 20016 a b "-e"
+siw_pair sge_two 20032 a b "-o send,sge"
 port=20018
 for bench in lat bw; do
 	for op in send write read; do
@@ -87,6 +90,10 @@ for run in flow_one flow_two ops_one events_two; do
 done
 expect_line "$R/flow_one.server.out" "waiting on port 20010 for RDMA_CM connection"
 expect_line "$R/flow_one.server.out" "waiting on port 20011 for TCP connection"
+
+# Scatter/gather over iWARP: siw0 allows 6 SGEs a request.
+rc_expect_clean sge_two
+ops_expect_sge "$R/sge_two"
 
 # Benchmarks: both sides exit 0, the client's table has one row of the
 # size it ran with 20 iterations, its figures positive and ordered.

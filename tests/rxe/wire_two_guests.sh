@@ -28,13 +28,14 @@ pair() {
 pair rc 19970 -o "$OPS"
 # -R: RDMA_CM on 19975, the syncs' TCP on 19976, apart from the others.
 pair cm 19975 -R -o rnr
+pair sge 19977 -o sge,two_mr
 pair uc 19972 -c uc
 pair ud 19973 -c ud
 PROG="'$RDMA_BENCH' lat" pair mtu 19974 --op write -s "$MSG_SIZE" -n 5
 rxe_start mcr --on b "'$MC_BIN' -v -b 192.0.2.2 -C $MC_COUNT -t 30"
 rxe_wait_text mcr "==> joined group" --on a
 rxe_start mcs --on a "'$MC_BIN' -v -s -b 192.0.2.1 -C $MC_COUNT -t 30"
-for name in rc cm uc ud mtu; do
+for name in rc cm sge uc ud mtu; do
 	rxe_end "$name.client" --on b
 	rxe_end "$name.server" --on a
 done
@@ -42,7 +43,7 @@ rxe_end mcs --on a
 rxe_end mcr --on b
 rxe_go wire_two_guests 150 --capture "$RXE_RUNS/wire.pcap"
 
-for name in rc cm uc ud mtu; do
+for name in rc cm sge uc ud mtu; do
 	expect_rc "$RXE_RUNS/$name.server.rc" 0
 	expect_rc "$RXE_RUNS/$name.client.rc" 0
 done
@@ -172,6 +173,32 @@ last_nak=$(rows from=a "name=RC RNR NAK" destqp="$CQ" | tail -n 1 | field frame)
 after=$(rows from=b destqp="$SQ" | awk -F'\t' -v last="${last_nak:-0}" '
 	{ split($1, f, "="); if (f[2] + 0 > last + 0) n++ } END { print n + 0 }')
 expect_status "$after" 0 "rnr: packets from the client after the last RNR NAK"
+
+# --- sge and two_mr ---
+s=$RXE_RUNS/sge.server.out c=$RXE_RUNS/sge.client.out
+CQ=$(qpn "$s") SQ=$(qpn "$c")
+echo "--- sge: server QP $SQ, client QP $CQ"
+# The lists leave no trace: the SEND of 3 SGEs is one Send Only with the
+# 39 bytes in order, the WRITE of 2 one Write Only of 13 + 9 bytes.
+sends=$(rows from=b destqp="$SQ" "name=RC Send Only" "payload=gathered from three SGEs in two regions")
+expect_packets "sge: the SEND of 3 SGEs, one Send Only" 1 '' from=b destqp="$SQ" "name=RC Send Only" "payload=gathered from three SGEs in two regions"
+expect_status "$(cut -f5 <<<"$sends" | sort -u | wc -l)" 1 "sge: PSNs the SEND of 3 SGEs took"
+expect_packets "sge: no SEND in several packets" 0 0 from=b destqp="$SQ" "name=RC Send First"
+expect_packets "sge: the WRITE of 2 SGEs, one Write Only of 22 bytes" 1 '' from=b destqp="$SQ" "name=RC RDMA Write Only" len=22 "payload=written from two SGEs"
+expect_packets "sge: no WRITE in several packets" 0 0 from=b destqp="$SQ" "name=RC RDMA Write First"
+ro=$(sed -n "s/^Server's area at 0x[0-9a-f]*, registered twice: rkey \(0x[0-9a-f]*\) (remote read only), .*$/\1/p" "$c")
+rw=$(sed -n "s/^Server's area at 0x[0-9a-f]*, registered twice: .*, rkey \(0x[0-9a-f]*\) (remote read and write)$/\1/p" "$c")
+for key in "$ro" "$rw"; do
+	req=$(rows from=b "name=RC RDMA Read Request" destqp="$SQ" rkey="$key")
+	expect_packets "two_mr: READ Request with rkey $key" 1 '' from=b "name=RC RDMA Read Request" destqp="$SQ" rkey="$key"
+	expect_packets "two_mr: its Read Response with the server's bytes" 1 '' from=a "name=RC RDMA Read Response Only" destqp="$CQ" "psn=$(psn "$req")" "payload=one buffer, two registrations"
+done
+w1=$(rows from=b "name=RC RDMA Write Only" destqp="$SQ" rkey="$rw" "payload=written through the read-write key")
+w2=$(rows from=b "name=RC RDMA Write Only" destqp="$SQ" rkey="$ro" "payload=written through the read-only key")
+expect_packets "two_mr: WRITE with the read-write rkey" 1 '' from=b destqp="$SQ" rkey="$rw" "payload=written through the read-write key"
+expect_packets "two_mr: that WRITE ACKed" 1 '' from=a "name=RC Acknowledge" destqp="$CQ" aeth=ACK "psn=$(psn "$w1")"
+expect_packets "two_mr: WRITE with the read-only rkey" 1 '' from=b destqp="$SQ" rkey="$ro" "payload=written through the read-only key"
+expect_packets "two_mr: that WRITE NAKed, remote access error" 1 '' from=a "name=RC NAK" destqp="$CQ" aeth=NAK "error=remote access error" "psn=$(psn "$w2")"
 
 # --- UC ---
 s=$RXE_RUNS/uc.server.out c=$RXE_RUNS/uc.client.out

@@ -28,6 +28,7 @@ static const struct device_caps rxe_like = {
 	.max_mw = 524287,
 	.device_cap_flags = IBV_DEVICE_RC_RNR_NAK_GEN | IBV_DEVICE_MEM_WINDOW,
 	.max_mcast_grp = 8192,
+	.max_sge = 32,
 };
 
 /* siw: iWARP; atomic_cap 0, max_mw 0, no RNR NAK, no multicast. */
@@ -38,6 +39,7 @@ static const struct device_caps siw_like = {
 	.max_mw = 0,
 	.device_cap_flags = IBV_DEVICE_MEM_MGT_EXTENSIONS,
 	.max_mcast_grp = 0,
+	.max_sge = 6,
 };
 
 /* The needs a command line gives, as main works them out. */
@@ -147,6 +149,12 @@ static void siw_has_rc_only(void **state)
 		&siw_like, -EOPNOTSUPP,
 		"failed to create a UC QP on device siw0: transport_type IBV_TRANSPORT_IWARP, which connects RC QPs only (Operation not supported)",
 		"-c", "uc");
+	/* siw: up to 6 SGEs; but its WRITEs are not acknowledged */
+	expect_refusal(&siw_like, 0, "", "-R", "-o", "send,read,write,sge");
+	expect_refusal(
+		&siw_like, -EOPNOTSUPP,
+		"failed to run operation two_mr on device siw0: transport_type IBV_TRANSPORT_IWARP, whose RDMA WRITE is never acknowledged: a refused one completes as sent (Operation not supported)",
+		"-R", "-o", "sge,two_mr");
 	expect_refusal(
 		&siw_like, -EOPNOTSUPP,
 		"failed to create a UD QP on device siw0: transport_type IBV_TRANSPORT_IWARP, which connects RC QPs only (Operation not supported)",
@@ -158,6 +166,7 @@ static void any_device_by_its_capabilities(void **state)
 {
 	struct device_caps no_mw = rxe_like, no_flag = rxe_like;
 	struct device_caps no_rnr = rxe_like, no_atomics = rxe_like;
+	struct device_caps no_sges = rxe_like;
 	struct device_needs needs = {.qp_type = IBV_QPT_RC};
 	char line[DEVICE_REFUSAL_MAX];
 
@@ -177,6 +186,17 @@ static void any_device_by_its_capabilities(void **state)
 		&no_rnr, -EOPNOTSUPP,
 		"failed to run operation rnr on device rxe0: device_cap_flags without IBV_DEVICE_RC_RNR_NAK_GEN, no RNR NAK (Operation not supported)",
 		"-o", "rnr");
+	no_sges.max_sge = 2;
+	expect_refusal(
+		&no_sges, -EOPNOTSUPP,
+		"failed to run operation sge on device rxe0: max_sge 2, fewer than the 3 SGEs of its work requests (Operation not supported)",
+		"-o", "send,sge");
+	/* three are enough; and no other lesson asks for more than one */
+	no_sges.max_sge = 3;
+	expect_refusal(&no_sges, 0, "", "-o", "sge,two_mr");
+	no_sges.max_sge = 1;
+	expect_refusal(&no_sges, 0, "", "-o",
+		       "send,read,write,write_imm,two_mr");
 	no_atomics.atomic_cap = IBV_ATOMIC_NONE;
 	expect_refusal(
 		&no_atomics, -EOPNOTSUPP,
@@ -210,6 +230,8 @@ static void needs_name_the_first_lesson(void **state)
 	assert_string_equal(n.mw, "operation mw");
 	assert_string_equal(n.immediate, "");
 	assert_string_equal(n.rnr_nak, "");
+	assert_string_equal(n.sge_list, "");
+	assert_int_equal(n.max_sge, 0);
 	assert_false(n.through_cm);
 	assert_int_equal(n.qp_type, IBV_QPT_RC);
 	free_result(&r);
