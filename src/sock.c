@@ -88,6 +88,7 @@ static int connect_to_server(const struct config *cfg, int *fd)
 	uint16_t port = config_sock_port(cfg);
 	char service[8];
 	int ret = -ETIMEDOUT;
+	bool refused = false;
 
 	snprintf(service, sizeof(service), "%u", port);
 	do {
@@ -106,6 +107,7 @@ static int connect_to_server(const struct config *cfg, int *fd)
 				fd);
 			if (!ret)
 				break;
+			refused = refused || ret == -ECONNREFUSED;
 		}
 		freeaddrinfo(list);
 		if (!ret)
@@ -117,6 +119,14 @@ static int connect_to_server(const struct config *cfg, int *fd)
 	} while (ms_left(deadline) > 0 && !interrupted());
 	if (interrupted())
 		ret = -EINTR;
+	/*
+	 * What every attempt saw decides, not the last one alone: that one
+	 * may be cut short by the deadline (ETIMEDOUT) on a slow machine,
+	 * after earlier ones were refused. A refusal is an answer: the host
+	 * is there and nothing listens on the port.
+	 */
+	if (ret == -ETIMEDOUT && refused)
+		ret = -ECONNREFUSED;
 	if (ret == -EINTR)
 		warnx("failed to connect to %s port %u: %s", cfg->server_name,
 		      port, strerror(EINTR));
@@ -170,12 +180,21 @@ static int open_listener(const struct config *cfg, int *fd)
 		      gai_strerror(gai));
 		return -EADDRNOTAVAIL;
 	}
-	for (i = 0; i < 2 && ret; i++)
-		for (ai = list; ai && ret; ai = ai->ai_next)
+	/*
+	 * IPv6 first (dual stack: it takes IPv4 clients too), IPv4 only if
+	 * this host has no IPv6. A port another program holds is that, in
+	 * either family: falling back would listen where no client comes.
+	 */
+	for (i = 0; i < 2 && ret && ret != -EADDRINUSE; i++)
+		for (ai = list; ai && ret && ret != -EADDRINUSE;
+		     ai = ai->ai_next)
 			if (ai->ai_family == families[i])
 				ret = listen_on(ai, fd);
 	freeaddrinfo(list);
-	if (ret)
+	if (ret == -EADDRINUSE)
+		warnx("failed to listen on TCP port %u: %s: another program holds it (ss -ltnp 'sport = :%u' names it)",
+		      port, strerror(-ret), port);
+	else if (ret)
 		warnx("failed to listen on TCP port %u: %s", port,
 		      strerror(-ret));
 	return ret;

@@ -43,6 +43,11 @@ rxe_pair cm --on a b "$P -R --pair -p 19984 --accept-timeout 60" \
 	"$P -R -p 19984 --connect-timeout 60 $peer"
 # Nothing listens on a's port 19982.
 rxe_solo refused --on b "$P -p 19982 --connect-timeout 3 $peer"
+# The same on a busy guest (two CPU-bound loops beside it): the attempt
+# the deadline cuts short must not turn the refusals into "dropped".
+rxe_step --on b "yes >/dev/null & hog1=\$!; yes >/dev/null & hog2=\$!"
+rxe_solo refused_busy --on b "$P -p 19982 --connect-timeout 3 $peer"
+rxe_step --on b "kill \$hog1 \$hog2"
 # a drops every TCP packet to its port 19983; b waits until it does.
 rxe_start drop_on --on a "bash -c \"$mp sch_ingress && $mp cls_u32 && $mp act_gact && tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip protocol 6 0xff match ip dport 19983 0xffff action drop && echo dropping\""
 rxe_end drop_on --on a
@@ -136,6 +141,8 @@ done
 
 expect_rc "$R/refused.rc" 1
 expect_regex "$R/refused.out" "^FAIL tcp +192.0.2.1 port 19982 refused the connection for 3 s: nothing listens there; fix: start rdma_check --pair -p 19982 on 192.0.2.1 first$"
+expect_rc "$R/refused_busy.rc" 1
+expect_regex "$R/refused_busy.out" "^FAIL tcp +192.0.2.1 port 19982 refused the connection for 3 s: nothing listens there"
 expect_rc "$R/dropped.rc" 1
 expect_regex "$R/dropped.out" "^FAIL tcp +no answer from 192.0.2.1 port 19983 within 4 s: the packets are dropped on the way; fix: let TCP port 19983 through the firewall"
 for run in refused dropped; do

@@ -8,6 +8,7 @@
 P="'$RDMA_RC_EXAMPLE'"
 port=19901
 busy_port=19902
+held_port=19903
 no_caps="setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock"
 rxe_solo unknown_long "$P --bogus"
 rxe_solo missing_long "$P --port"
@@ -26,6 +27,17 @@ rxe_wait_text first "waiting on port $busy_port for TCP connection"
 rxe_solo port_in_use "$P -p $busy_port --accept-timeout 2"
 rxe_signal first TERM
 rxe_end first
+# Another program's listener on [::], dual stack and SO_REUSEADDR, that
+# never accepts: the server must not fall back to IPv4 and wait there.
+rxe_start holder "python3 -c \"import socket, time
+s = socket.socket(socket.AF_INET6)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+s.bind(('::', $held_port)); s.listen(1); print('holding', flush=True); time.sleep(60)\""
+rxe_wait_text holder "holding"
+rxe_solo port_held "$P -p $held_port --accept-timeout 5"
+rxe_signal holder TERM
+rxe_end holder
 rxe_solo memlock_zero "sh -c \"ulimit -l 0 && exec $no_caps $P -p $port --accept-timeout 1\""
 rxe_solo memlock_small "sh -c \"ulimit -l 1 && exec $no_caps $P -p $port --accept-timeout 1\""
 rxe_go input 200
@@ -45,7 +57,9 @@ expect_rc "$RXE_RUNS/unresolvable.rc" 1
 expect_regex "$RXE_RUNS/unresolvable.err" "^rdma_rc_example: failed to resolve server no-such-host\.invalid: (Name or service not known|Temporary failure in name resolution)$"
 expect_case not_listening 1 "rdma_rc_example: failed to connect to 192.0.2.1 port $port within 2 s: Connection refused"
 expect_at_least_ms not_listening 2000
-expect_case port_in_use 1 "rdma_rc_example: failed to listen on TCP port $busy_port: Address already in use"
+expect_case port_in_use 1 "rdma_rc_example: failed to listen on TCP port $busy_port: Address already in use: another program holds it (ss -ltnp 'sport = :$busy_port' names it)"
+expect_case port_held 1 "rdma_rc_example: failed to listen on TCP port $held_port: Address already in use: another program holds it (ss -ltnp 'sport = :$held_port' names it)"
+expect_no_text "$RXE_RUNS/port_held.out" "waiting on port"
 expect_case memlock_zero 1 "rdma_rc_example: failed to register MR of 4096 bytes: Operation not permitted (locked-memory limit is 0 bytes: raise it with ulimit -l)"
 expect_case memlock_small 1 "rdma_rc_example: failed to register MR of 4096 bytes: Cannot allocate memory (locked-memory limit is 1024 bytes: raise it with ulimit -l)"
 # A usage error must not even open the device; a runtime one says its result.
