@@ -76,6 +76,17 @@ def decimals(text):
     return len(text.partition(".")[2])
 
 
+def plain(value):
+    """VALUE with every Decimal in it, at any depth, made a float."""
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
 def ours_figures(lines):
     """The first result of the JSON our client printed, or None."""
     try:
@@ -95,8 +106,7 @@ def ours_figures(lines):
     for field, value in doc["results"][0].items():
         if isinstance(value, decimal.Decimal):
             places[field] = max(0, -value.as_tuple().exponent)
-            value = float(value)
-        result[field] = value
+        result[field] = plain(value)
     result["decimals"] = places
     return result
 

@@ -4,6 +4,7 @@ a made-up guest output (our JSON, perftest's text tables, a failed
 measurement) and checks the figures, medians, ratios, paired wins and ties,
 and the rank-sum and signed-rank p-values the table is built from."""
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -22,7 +23,7 @@ def ours_lat(run, idx, typical):
 benchmark: read lat on rxe0, 1000 iterations per size
 === JSON
 {{"mode": "lat", "op": "read", "device": "rxe0", "results": [
-  {{"bytes": 2, "iterations": 1000, "t_min": 5.0, "t_max": 90.0, "t_typical": {typical}, "t_avg": 20.0, "t_stdev": 3.0, "p99": 40.0, "p99_9": 80.0}}
+  {{"bytes": 2, "iterations": 1000, "t_min": 5.0, "t_max": 90.0, "t_typical": {typical}, "t_avg": 20.0, "t_stdev": 3.0, "p99": 40.0, "p99_9": 80.0, "cpu_client_percent": 98.5, "cpu_server_percent": 97.0, "histogram": {{"samples": 999, "buckets_per_octave": 4, "buckets": [[4.7568, 5.6569, 1], [5.6569, 6.7272, 998]]}}}}
 ]}}
 === END rc=0
 """
@@ -403,7 +404,20 @@ class Report(unittest.TestCase):
                 f.write("".join(blocks))
             res = subprocess.run([sys.executable, SCRIPT, out, "1"],
                                  capture_output=True, text=True, timeout=120)
+            path = os.path.join(out, "results.json")
+            if os.path.exists(path):
+                with open(path, encoding="utf-8") as f:
+                    res.results = json.load(f)
         return res
+
+    def test_results_json_keeps_the_histogram(self):
+        res = self.run_report([1.0] * 2)
+        ours = [m for m in res.results["measurements"]
+                if m["tool"] == "ours"]
+        self.assertEqual(len(ours), 2, res.stdout + res.stderr)
+        self.assertEqual(ours[0]["figures"]["histogram"]["buckets"],
+                         [[4.7568, 5.6569, 1], [5.6569, 6.7272, 998]])
+        self.assertEqual(ours[0]["figures"]["cpu_client_percent"], 98.5)
 
     def test_exit_1_when_a_cell_is_behind(self):
         res = self.run_report([1.2] * 10)
