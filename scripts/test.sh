@@ -76,5 +76,11 @@ cmake --build "$BUILD_DIR" -j2
 trap '"$ROOT/scripts/rxe-vm" stop "$BUILD_DIR/rxe-session" >/dev/null 2>&1 || true' EXIT
 cd "$BUILD_DIR"
 # --no-tests=error: a build tree that lost its tests must not pass.
-ctest --output-on-failure --no-tests=error || status=$?
+ctest --output-on-failure --no-tests=error 2>&1 | tee ctest.log ||
+	status=$?
+# The slowest tests first: where the time budget goes (docs/tests.md).
+note "slowest tests:"
+sed -nE 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 \1/p' \
+	ctest.log | sort -rn | head -8 | awk '{ printf "  %7.1f s  %s\n", $1, $2 }' >&2
+note "wall time $((SECONDS / 60)) min $((SECONDS % 60)) s"
 exit "$status"
