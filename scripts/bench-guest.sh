@@ -69,12 +69,23 @@ rxe:client) SERVER_ADDR=${RXE_PEER_ADDR:?two guests needed} ;;
 *) echo "bench-guest.sh: unknown ROLE '$ROLE'" >&2; exit 2 ;;
 esac
 
+# VARY: the options both tools take for the variant of operation $1
+# (OP+VARIANT, bench.sh's check_variant); none for a plain operation.
+variant_options() {
+	VARY=()
+	case "$1" in
+	*+b) VARY=(-b) ;;
+	esac
+}
+
 # CMD: perftest's tool and options for OP in MODE (lat or bw); fails for
 # an operation perftest has no tool for.
 perftest_command() {
-	local mode=$1 op=$2 size=$3 iters=$4 port=$5
+	local mode=$1 op=${2%%+*} size=$3 iters=$4 port=$5
 	local common=(-d rxe0 -x 1 -F -p "$port" -n "$iters")
 	[ "$DEVICE" = siw ] && common=(-R -d siw0 -F -p "$port" -n "$iters")
+	variant_options "$2"
+	common+=("${VARY[@]}")
 	case "$op" in
 	send | write | read) CMD=("ib_${op}_$mode" "${common[@]}" -s "$size") ;;
 	fetch_add) CMD=("ib_atomic_$mode" "${common[@]}" -A FETCH_AND_ADD) ;;
@@ -85,12 +96,13 @@ perftest_command() {
 
 # CMD: rdma_bench (PROGRAM) for OP in MODE, the measurement its first word.
 ours_command() {
-	local mode=$1 op=$2 size=$3 iters=$4 port=$5
+	local mode=$1 op=${2%%+*} size=$3 iters=$4 port=$5
+	variant_options "$2"
 	CMD=("$PROGRAM" "$mode" --op "$op" -s "$size" -n "$iters" -g 1
-		-p "$port" -t 60)
+		-p "$port" -t 60 "${VARY[@]}")
 	[ "$DEVICE" = siw ] &&
 		CMD=("$PROGRAM" "$mode" --op "$op" -s "$size" -n "$iters" -R
-			-p "$port" -t 60)
+			-p "$port" -t 60 "${VARY[@]}")
 	return 0
 }
 

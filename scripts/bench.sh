@@ -35,12 +35,17 @@ Options:
   --rounds N          rounds of every cell; a verdict needs 10 (default 10)
   --only CELLS        only these cells, comma-separated MODE:OP:SIZE, as
                       lat:send:2,bw:write:65536 (an atomic's size is 8 and
-                      may be left out: lat:fetch_add); instead of --modes,
-                      --ops and --sizes
+                      may be left out: lat:fetch_add; a bandwidth variant
+                      is OP+VARIANT: bw:write+b:65536); instead of --modes,
+                      --ops, --sizes and --variants
   --modes LIST        lat,bw (default lat,bw)
   --ops LIST          comma-separated: send,write,read,fetch_add,cmp_swap,
                       write_imm (default send,write,read,fetch_add)
   --sizes LIST        message sizes in bytes (default 2,4096,65536,1048576)
+  --variants LIST     bandwidth cells of their own for SEND and WRITE at
+                      64 KiB (when --modes, --ops and --sizes hold them),
+                      each run with the same option by both tools: b,
+                      both directions at once (-b) (default none)
   --lat-iters N       iterations per latency measurement (default 200)
   --bw-iters N        iterations per bandwidth measurement (default 1000)
   --max-bytes N       fewer iterations for large messages: at most N bytes
@@ -84,6 +89,7 @@ ROUNDS=10
 OPS=
 MODES=lat,bw
 SIZES=2,4096,65536,1048576
+VARIANTS=
 ONLY=
 LAT_ITERS=200
 BW_ITERS=1000
@@ -101,8 +107,8 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--dry-run) DRY_RUN=1; shift; continue ;;
 	-h | --help) usage; exit 0 ;;
-	--device | --setup | --rounds | --only | --ops | --modes | --sizes | --lat-iters | \
-		--bw-iters | --max-bytes | --out | --build | --control)
+	--device | --setup | --rounds | --only | --ops | --modes | --sizes | --variants | \
+		--lat-iters | --bw-iters | --max-bytes | --out | --build | --control)
 		[ $# -ge 2 ] || die "option $1 needs a value (see --help)"
 		;;
 	*) die "unknown option '$1' (see --help)" ;;
@@ -115,6 +121,7 @@ while [ $# -gt 0 ]; do
 	--ops) OPS=$2; PICKED+=" $1" ;;
 	--modes) MODES=$2; PICKED+=" $1" ;;
 	--sizes) SIZES=$2; PICKED+=" $1" ;;
+	--variants) VARIANTS=$2; PICKED+=" $1" ;;
 	--lat-iters) LAT_ITERS=$2 ;;
 	--bw-iters) BW_ITERS=$2 ;;
 	--max-bytes) MAX_BYTES=$2 ;;
@@ -162,6 +169,15 @@ if [ -n "$ONLY" ] && [ -n "$PICKED" ]; then
 	die "--only names the cells itself: leave out${PICKED}"
 fi
 
+# A bandwidth variant's name (after the + of an operation): b, both
+# directions at once, perftest's and rdma_bench's -b.
+check_variant() {
+	case "$1" in
+	b) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
 # Cell $1 of --only (MODE:OP:SIZE) on stdout as the plan writes it, an
 # atomic's size made 8; fails if it is no cell.
 check_cell() {
@@ -175,6 +191,11 @@ check_cell() {
 	fetch_add | cmp_swap)
 		[ -z "$size" ] || [ "$size" = 8 ] || return 1
 		size=8
+		;;
+	send+* | write+*)
+		[ "$mode" = bw ] && check_variant "${op#*+}" || return 1
+		[[ "$size" =~ ^[1-9][0-9]{0,6}$ ]] || return 1
+		[ "$size" -le 8388608 ] || return 1
 		;;
 	send | write | read | write_imm)
 		[[ "$size" =~ ^[1-9][0-9]{0,6}$ ]] || return 1
@@ -193,7 +214,7 @@ if [ -n "$ONLY" ]; then
 	[ "${#wanted[@]}" -gt 0 ] || die "invalid --only value '' (expected MODE:OP:SIZE,...)"
 	for cell in "${wanted[@]}"; do
 		checked=$(check_cell "$cell") ||
-			die "invalid --only cell '$cell' (expected MODE:OP:SIZE: lat or bw; send, write, read, write_imm, fetch_add or cmp_swap; 1 to 8388608 bytes, 8 for an atomic)"
+			die "invalid --only cell '$cell' (expected MODE:OP:SIZE: lat or bw; send, write, read, write_imm, fetch_add or cmp_swap, or for bw send+b or write+b; 1 to 8388608 bytes, 8 for an atomic)"
 		CELLS+=("$checked")
 	done
 else
@@ -208,6 +229,16 @@ else
 				esac
 				CELLS+=("$mode:$op:$size")
 			done
+		done
+	done
+	# The variants, after the cells they vary: bandwidth, SEND and WRITE,
+	# 64 KiB, when the plan measures those.
+	for variant in ${VARIANTS//,/ }; do
+		check_variant "$variant" ||
+			die "invalid --variants value '$VARIANTS' (expected a comma-separated list of: b)"
+		[[ ",$MODES," == *,bw,* && ",$SIZES," == *,65536,* ]] || continue
+		for op in send write; do
+			[[ ",$OPS," == *,$op,* ]] && CELLS+=("bw:$op+$variant:65536")
 		done
 	done
 fi

@@ -197,6 +197,41 @@ class BenchPlan(unittest.TestCase):
             "ib_atomic_lat -d rxe0 -x 1 -F -p 20002 -n 200 -A FETCH_AND_ADD "
             "192.0.2.1"]))
 
+    def test_both_ways_cells_follow_the_plan(self):
+        # The plan of --variants b is the default's and the two both-ways
+        # cells, SEND then WRITE, bandwidth at 64 KiB.
+        rows = plan("--setup", "one", "--rounds", "1", "--variants", "b")
+        self.assertEqual(rows[:-4], plan("--setup", "one", "--rounds", "1"))
+        self.assertEqual([(r["mode"], r["op"], r["size"]) for r in rows[-4:]],
+                         [("bw", "send+b", 65536)] * 2
+                         + [("bw", "write+b", 65536)] * 2)
+        self.assertEqual(len(pairs(rows)), 28)
+        # Only where the plan has bandwidth, the operation and 64 KiB.
+        for args in (("--modes", "lat"), ("--sizes", "2,4096"),
+                     ("--ops", "read"), ()):
+            rows = plan("--setup", "one", "--rounds", "1", "--variants", "b",
+                        *args) if args else plan("--setup", "one")
+            self.assertFalse([r for r in rows if "+" in r["op"]], args)
+
+    def test_both_ways_cells_run_both_tools_with_b(self):
+        rows = plan("--setup", "two", "--rounds", "1", "--only",
+                    "bw:send+b:65536")
+        out = guest_commands(rows, RXE_PEER_ADDR="192.0.2.1")
+        self.assertEqual(sorted(out), sorted([
+            "/p bw --op send -s 65536 -n 256 -g 1 -p 20000 -t 60 -b "
+            "192.0.2.1",
+            "ib_send_bw -d rxe0 -x 1 -F -p 20001 -n 256 -b -s 65536 "
+            "192.0.2.1"]))
+
+    def test_bad_variants_are_refused(self):
+        self.check_refused("--variants", "q")
+        for value in ("lat:send+b:2", "bw:read+b:4096", "bw:send+x:2"):
+            res = subprocess.run(["bash", SCRIPT, "--dry-run", "--only",
+                                  value], capture_output=True, text=True,
+                                 timeout=60)
+            self.assertNotEqual(res.returncode, 0, value)
+            self.assertIn(f"invalid --only cell '{value}'", res.stderr)
+
     def test_siw_refuses_atomics(self):
         res = subprocess.run(["bash", SCRIPT, "--dry-run", "--device", "siw",
                               "--only", "lat:fetch_add"],
