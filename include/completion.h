@@ -30,6 +30,12 @@ int poll_completion(struct ibv_cq *cq, int timeout_ms,
 		    enum ibv_wc_opcode expected, struct ibv_wc *wc,
 		    const struct trace *tr);
 
+/* What a completion that never comes means, and how to find out which. */
+#define COMPLETION_TIMEOUT_HINT                                              \
+	"the peer is stuck or gone, or its packets do not arrive (on RoCE: " \
+	"UDP port 4791 closed by a firewall, a netdev MTU below the path "   \
+	"MTU, no route to its GID)"
+
 /*
  * A wait for a completion (@ret from cq_wait or cq_wait_next) that ended
  * without one: the line for -ETIMEDOUT (after @timeout_ms) and for -EINTR

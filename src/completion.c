@@ -111,12 +111,6 @@ void completion_failure_line(char *buf, size_t len, const struct ibv_wc *wc,
 		hint ? "; " : "", hint ? hint : "");
 }
 
-/* What a completion that never comes means, and how to find out which. */
-#define COMPLETION_TIMEOUT_HINT                                              \
-	"the peer is stuck or gone, or its packets do not arrive (on RoCE: " \
-	"UDP port 4791 closed by a firewall, a netdev MTU below the path "   \
-	"MTU, no route to its GID)"
-
 int completion_wait_failed(int ret, int timeout_ms)
 {
 	if (ret == -ETIMEDOUT)

@@ -7,11 +7,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <time.h>
 
 #include "bench_priv.h"
@@ -221,20 +223,9 @@ static int bound_ms(long long ms)
 	return ms < INT_MAX ? (int)ms : INT_MAX;
 }
 
-/* The passive side waits for the end of a size as long as the active one
- * may take: the timeout for each iteration, or (-D) the duration and one
- * timeout to drain. */
-static int end_of_size_bound(const struct bench_run *run)
-{
-	if (run->bc->duration)
-		return bound_ms((long long)run->bc->duration * 1000 +
-				run->timeout_ms);
-	return bound_ms((long long)run->timeout_ms * (run->bc->iters + 1));
-}
-
-/* Before a size, the server waits while the client computes and prints the
- * figures of the size before (BENCH_REPORT_NS_PER_ITER). */
-static int start_of_size_bound(const struct bench_run *run)
+/* After a size, the server waits while the client computes the size's
+ * figures (BENCH_REPORT_NS_PER_ITER): the one wait longer than -t. */
+static int after_size_bound(const struct bench_run *run)
 {
 	long long report_ms =
 		(long long)run->bc->iters * BENCH_REPORT_NS_PER_ITER / 1000000;
@@ -385,7 +376,7 @@ static int share_after_size(const struct bench_run *run, int sock, double mine,
 	put_double(out + SHARE_PEAK, r->bw.peak_bytes_per_sec);
 	put_double(out + SHARE_AVG, r->bw.avg_bytes_per_sec);
 	put_double(out + SHARE_RATE, r->bw.msg_rate_mpps);
-	ret = sock_sync_data(sock, out, in, len, start_of_size_bound(run));
+	ret = sock_sync_data(sock, out, in, len, after_size_bound(run));
 	if (ret)
 		return ret;
 	theirs = get_u32(in + SHARE_CPU);
@@ -401,6 +392,88 @@ static int share_after_size(const struct bench_run *run, int sock, double mine,
 	return 0;
 }
 
+void bench_beat_send(struct bench_run *run, uint64_t ticks)
+{
+	const char beat = BENCH_BEAT;
+
+	/*
+	 * Never blocks: a full socket buffer already holds beats enough, and
+	 * a peer that closed is the loop's to find (its completions stop).
+	 */
+	(void)send(run->sock, &beat, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+	run->beat_at = ticks + run->beat_ticks;
+}
+
+/* From the start sync on, this side beats (bench_beat): the first after
+ * one beat's time, then every beat's time. */
+static void start_beating(struct bench_run *run)
+{
+	uint64_t beat_ms = (uint64_t)run->timeout_ms / 4;
+	double rate = ns_per_tick(run);
+
+	if (beat_ms > BENCH_BEAT_MS)
+		beat_ms = BENCH_BEAT_MS;
+	if (!beat_ms)
+		beat_ms = 1;
+	/* No rate yet (no clock moved): a tick taken for a nanosecond beats
+	 * more often than asked, never less. */
+	run->beat_ticks =
+		(uint64_t)((double)beat_ms * 1e6 / (rate > 0 ? rate : 1.0));
+	run->beat_at = bench_ticks() + run->beat_ticks;
+}
+
+/*
+ * The end of a size: this side's sync byte, then the peer's, as long as
+ * it keeps beating. A peer still posting beats at least every -t / 4;
+ * silence for the whole of -t means it stopped, or its host or the link
+ * did. A peer that died closes the socket.
+ */
+static int await_peer(const struct bench_run *run, int sock)
+{
+	struct pollfd pfd = {.fd = sock, .events = POLLIN};
+	const char mine = BENCH_SYNC;
+	char c = 0;
+	ssize_t got;
+	int n;
+
+	if (send(sock, &mine, 1, MSG_NOSIGNAL) != 1) {
+		n = errno;
+		warnx("failed to send to the peer after 0 of 1 bytes: %s",
+		      strerror(n));
+		return -n;
+	}
+	do {
+		n = interruptible_poll(&pfd, 1, run->timeout_ms);
+		if (n < 0) {
+			warnx("failed to receive from the peer after 0 of 1 bytes: %s",
+			      strerror(-n));
+			return n;
+		}
+		if (n == 0) {
+			warnx("failed to hear from the peer within %d ms at the end of the %u-byte size: %s; the peer stopped (SIGSTOP, a debugger) or its host hangs, or the link to it is down",
+			      run->timeout_ms, run->size, strerror(ETIMEDOUT));
+			return -ETIMEDOUT;
+		}
+		got = recv(sock, &c, 1, 0);
+		if (got == 0 || (got < 0 && errno == ECONNRESET)) {
+			warnx("peer closed the connection after 0 of 1 bytes");
+			return -ECONNRESET;
+		}
+		if (got < 0 && errno != EINTR && errno != EAGAIN) {
+			n = errno;
+			warnx("failed to receive from the peer after 0 of 1 bytes: %s",
+			      strerror(n));
+			return -n;
+		}
+	} while (got != 1 || c == BENCH_BEAT);
+	if (c != BENCH_SYNC) {
+		warnx("failed to sync with the peer: %s (got 0x%02x)",
+		      strerror(EPROTO), (unsigned char)c);
+		return -EPROTO;
+	}
+	return 0;
+}
+
 static int run_size(struct bench_run *run, int sock, uint32_t size,
 		    struct bench_result *r)
 {
@@ -411,15 +484,17 @@ static int run_size(struct bench_run *run, int sock, uint32_t size,
 	*r = (struct bench_result){.cpu_client = NAN, .cpu_server = NAN};
 	ret = prepare_size(run, size);
 	if (!ret)
-		ret = sock_sync(sock, start_of_size_bound(run));
+		ret = sock_sync(sock, run->timeout_ms);
 	if (!ret) {
 		cpu0 = cpu_used_ns();
 		wall0 = bench_now_ns();
+		start_beating(run);
 		ret = run->bc->mode == BENCH_LAT ? bench_lat_size(run)
 						 : bench_bw_size(run);
+		run->beat_at = UINT64_MAX; /* no beat after this side's sync */
 	}
 	if (!ret)
-		ret = sock_sync(sock, end_of_size_bound(run));
+		ret = await_peer(run, sock);
 	if (!ret && cpu0)
 		cpu = cpu_share(cpu_used_ns() - cpu0, bench_now_ns() - wall0);
 	/* -b: each side measured its own direction, and sends it over. */
@@ -517,6 +592,8 @@ int bench_run(const struct config *cfg, const struct bench_config *bc,
 		ret = run_init(&run, cfg, bc, res, conn);
 	if (ret)
 		return ret;
+	run.sock = sock;
+	run.beat_at = UINT64_MAX;
 	test_info_fill(&info, cfg, res, device);
 	if (bc->counters) {
 		counters = calloc(2, sizeof(*counters));

@@ -29,6 +29,7 @@ static int bw_client(struct bench_run *run, const struct ibv_send_wr *wr)
 			ret = bench_post_sends(run, wr, count, iters);
 			if (ret)
 				return ret;
+			bench_beat(run, now);
 		}
 		if (run->sends_completed < iters) {
 			ret = bench_wait_progress(run);
@@ -68,6 +69,8 @@ static int bw_client_timed(struct bench_run *run, const struct ibv_send_wr *wr)
 		if (room > 0)
 			ret = bench_post_sends(run, wr, (uint32_t)room,
 					       UINT64_MAX);
+		if (!ret && room > 0)
+			bench_beat(run, bench_ticks());
 		if (!ret)
 			ret = bench_wait_progress(run);
 	}
@@ -100,8 +103,10 @@ static int bw_receiver_timed(struct bench_run *run)
 	while (!ret && bench_now_ns() < run->until_ns) {
 		uint64_t ahead = run->recvs_posted - run->recvs_completed;
 
-		if (ahead + BENCH_RX_REFILL <= depth)
+		if (ahead + BENCH_RX_REFILL <= depth) {
 			ret = bench_post_recvs(run, (uint32_t)(depth - ahead));
+			bench_beat(run, bench_ticks());
+		}
 		if (!ret)
 			ret = bench_wait_progress(run);
 	}
@@ -137,6 +142,7 @@ static int bw_receiver(struct bench_run *run)
 				run, (uint32_t)(room < add ? room : add));
 			if (ret)
 				return ret;
+			bench_beat(run, bench_ticks());
 		}
 		ret = bench_wait_progress(run);
 		if (ret)
@@ -185,6 +191,7 @@ static int bw_both(struct bench_run *run, const struct ibv_send_wr *wr)
 			ret = bench_post_sends(run, wr, count, iters);
 			if (ret)
 				return ret;
+			bench_beat(run, now);
 		}
 		ret = bench_wait_progress(run);
 		if (ret)

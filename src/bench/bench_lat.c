@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "bench_priv.h"
+#include "completion.h"
 
 /* Keep receives posted ahead: top up by half the depth when half is used. */
 static int top_up_recvs(struct bench_run *run)
@@ -42,7 +43,9 @@ static int post_one(struct bench_run *run, const struct ibv_send_wr *wr,
 	if (ret)
 		return ret;
 	run->tposted[i] = bench_ticks();
-	return bench_post_sends(run, wr, 1, run->bc->iters);
+	ret = bench_post_sends(run, wr, 1, run->bc->iters);
+	bench_beat(run, run->tposted[i]);
+	return ret;
 }
 
 static int lat_send(struct bench_run *run, const struct ibv_send_wr *wr)
@@ -79,7 +82,6 @@ static int wait_byte(struct bench_run *run, uint8_t value)
 	uint64_t spin_ns = run->nap_ns ? run->spin_ns : UINT64_MAX;
 	struct bench_patience patience;
 	enum bench_next next;
-	int err;
 
 	bench_patience_init(&patience, run);
 	while (*byte != value) {
@@ -88,10 +90,15 @@ static int wait_byte(struct bench_run *run, uint8_t value)
 			bench_nap(run);
 		if (next != BENCH_GIVE_UP)
 			continue;
-		err = interrupted() ? EINTR : ETIMEDOUT;
-		warnx("failed to see the peer's RDMA WRITE number %u within %d ms: %s",
-		      value, run->timeout_ms, strerror(err));
-		return -err;
+		if (interrupted()) {
+			warnx("failed to see the peer's RDMA WRITE number %u: %s",
+			      value, strerror(EINTR));
+			return -EINTR;
+		}
+		warnx("failed to see the peer's RDMA WRITE number %u within %d ms: %s; %s",
+		      value, run->timeout_ms, strerror(ETIMEDOUT),
+		      COMPLETION_TIMEOUT_HINT);
+		return -ETIMEDOUT;
 	}
 	return 0;
 }
@@ -143,6 +150,7 @@ static int lat_read(struct bench_run *run, struct ibv_send_wr *wr)
 		ret = bench_post_one(run, wr);
 		if (ret)
 			return ret;
+		bench_beat(run, run->tposted[i]);
 		ret = bench_look_once(run);
 		if (ret == 0)
 			ret = bench_wait(run, i + 1, 0);

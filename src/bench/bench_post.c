@@ -330,12 +330,17 @@ static int wait_for(struct bench_run *run, uint64_t sends, uint64_t recvs,
 	}
 	if (reached(run, sends, recvs))
 		return 0;
-	n = interrupted() ? EINTR : ETIMEDOUT;
-	warnx("failed to get a completion within %d ms: %s (sends %" PRIu64
-	      " of %" PRIu64 ", receives %" PRIu64 " of %" PRIu64 " done)",
-	      run->timeout_ms, strerror(n), run->sends_completed,
-	      run->sends_posted, run->recvs_completed, run->recvs_posted);
-	return -n;
+	if (interrupted()) {
+		warnx("failed to get a completion: %s", strerror(EINTR));
+		return -EINTR;
+	}
+	warnx("failed to get a completion within %d ms (sends %" PRIu64
+	      " of %" PRIu64 ", receives %" PRIu64 " of %" PRIu64
+	      " done): %s; %s",
+	      run->timeout_ms, run->sends_completed, run->sends_posted,
+	      run->recvs_completed, run->recvs_posted, strerror(ETIMEDOUT),
+	      COMPLETION_TIMEOUT_HINT);
+	return -ETIMEDOUT;
 }
 
 int bench_wait(struct bench_run *run, uint64_t sends, uint64_t recvs)

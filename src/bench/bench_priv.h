@@ -360,6 +360,16 @@ struct bench_run {
 	uint64_t sample_start_sends, sample_end_sends;
 	uint64_t until_ns;
 
+	/*
+	 * The beat: while a size runs, each side that posts tells the other
+	 * it is alive, a BENCH_BEAT byte on the TCP socket @sock at most every
+	 * beat_ticks, so that a side waiting at the end of the size knows a
+	 * peer still at work from one that stopped (bench_beat).
+	 */
+	int sock;
+	uint64_t beat_ticks;
+	uint64_t beat_at; /* the tick of the next beat; UINT64_MAX: none */
+
 	/* Progress counters of the send and receive queues. */
 	uint64_t sends_posted;
 	uint64_t sends_completed; /* up to the last signalled one seen */
@@ -445,6 +455,25 @@ static inline struct bench_clock bench_clock_read(void)
 #define BENCH_SPIN_US	      100u
 #define BENCH_LONG_SPIN_US    4000u
 #define BENCH_NAP_US	      20u
+
+/* The beat's byte, and the end of a size's sync byte (sock_sync's). */
+#define BENCH_BEAT '.'
+#define BENCH_SYNC 'Q'
+/* Beats come this often, or four times within -t if that is sooner. */
+#define BENCH_BEAT_MS 1000
+
+/* Send a beat now (bench.c). */
+void bench_beat_send(struct bench_run *run, uint64_t ticks);
+
+/*
+ * At a post stamped @ticks: a beat if one is due. One compare on the
+ * hot path.
+ */
+static inline void bench_beat(struct bench_run *run, uint64_t ticks)
+{
+	if (ticks >= run->beat_at)
+		bench_beat_send(run, ticks);
+}
 
 /* The bound on a wait that sees no progress, and when it may sleep. */
 struct bench_patience {

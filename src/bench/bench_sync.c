@@ -11,7 +11,10 @@
  * 1 had reserved: the receiving side keeps --tx-depth receives posted for
  * the sender, so the two must give the same. Version 3 added -D's
  * duration, in what version 2 had reserved: the receiver of a timed run
- * keeps its receives up for as long as the sender sends.
+ * keeps its receives up for as long as the sender sends. Version 4 is
+ * version 3's message from a side that beats while a size runs
+ * (bench_beat) and, at the end of a size, waits for the peer only while
+ * its beats keep coming: a side of version 3 would never beat.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,7 +24,7 @@
 #include "common/wire.h"
 
 #define BENCH_PARAMS_MAGIC   0x5243424eu /* "RCBN" */
-#define BENCH_PARAMS_VERSION 3
+#define BENCH_PARAMS_VERSION 4
 #define BENCH_PARAMS_BIDIR   0x01
 
 enum bench_params_offset {

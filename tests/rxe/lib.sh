@@ -401,6 +401,24 @@ expect_stopped_within() {
 	fi
 }
 
+# expect_ended_after_signal RUN OTHER MS: RUN ended within MS milliseconds
+# of the signal OTHER got (both on one guest: one clock).
+expect_ended_after_signal() {
+	local run=$1 other=$2 bound=$3 ended sent
+	ended=$(cat "$RXE_RUNS/$run.end-us" 2>/dev/null) || ended=''
+	sent=$(cat "$RXE_RUNS/$other.signal-us" 2>/dev/null) || sent=''
+	if [ -z "$ended" ] || [ -z "$sent" ]; then
+		_rxe_fail "$(_rxe_where)" "$run: no .end-us, or $other no .signal-us" \
+			"$RXE_RUNS/$run.err"
+	elif [ $(((ended - sent) / 1000)) -le "$bound" ]; then
+		_rxe_pass "$run ended $(((ended - sent) / 1000)) ms after $other's signal (at most $bound)"
+	else
+		_rxe_fail "$(_rxe_where)" \
+			"$run: ended $(((ended - sent) / 1000)) ms after $other's signal, more than $bound" \
+			"$RXE_RUNS/$run.err"
+	fi
+}
+
 expect_status() {
 	local got=$1 want=$2 what=$3
 	if [ "$got" = "$want" ]; then

@@ -37,6 +37,39 @@ rxe_pair poll --signal client INT server "bad_peer: synced, now dying" \
 rxe_pair bench --signal client INT client "waits: poll for 100 us, then sleep on the completion channel" \
 	"$B lat --op read -s 65536 -n 1000000 -p $port --accept-timeout 50" \
 	"$B lat --op read -s 65536 -n 1000000 -p $port --connect-timeout 50 \"\$RXE_ADDR\""
+# A peer that stops (SIGSTOP) or dies (SIGKILL) in the middle of a run:
+# the other side ends by itself within -t (4 s) of the last thing it
+# heard, with a line naming what it waited for.  Both sides on one guest,
+# so that one clock times the signal and the end; two cases a guest.
+# fault NAME GUEST SIDE SIG WAIT_TEXT PAUSE ARGS: SIDE gets SIG PAUSE s
+# after the client's output has WAIT_TEXT; a stopped side is killed once
+# the other ended.
+fault() {
+	local name=$1 g=$2 side=$3 sig=$4 text=$5 pause=$6 args=$7 other=server
+	[ "$side" = server ] && other=client
+	rxe_start "$name.server" --on "$g" --bounded "$B $args --accept-timeout 50"
+	rxe_start "$name.client" --on "$g" --bounded \
+		"$B $args --json '$RXE_RUNS/$name.json' --connect-timeout 50 \"\$RXE_ADDR\""
+	rxe_wait_text "$name.client" "$text" --on "$g"
+	rxe_step --on "$g" "run_pause $pause"
+	rxe_signal "$name.$side" "$sig" --on "$g"
+	rxe_end "$name.$other" --on "$g"
+	[ "$sig" = STOP ] && rxe_signal "$name.$side" KILL --on "$g"
+	rxe_end "$name.$side" --on "$g"
+}
+# Each signal comes within a size, 2 s after the client's table starts.
+# SEND latency, sizes 2 and 4: the server stops once size 2 is done.
+fault lat_send_stop a server STOP " 2       30000 " 0 \
+	"lat --op send -a -s 4 -n 30000 -t 4 -p 19923"
+# WRITE bandwidth: the client stops; the server only waits for the end.
+fault bw_write_stop a client STOP "#bytes" 2 \
+	"bw --op write -s 65536 -n 2000000 -t 4 -p 19924"
+# WRITE latency: the client dies; the server spins on the landing byte.
+fault lat_write_kill b client KILL "#bytes" 2 \
+	"lat --op write -s 64 -n 10000000 -t 4 -p 19925"
+# SEND bandwidth: the server dies; the client's SENDs are never acked.
+fault bw_send_kill b server KILL "#bytes" 2 \
+	"bw --op send -s 65536 -n 2000000 -t 4 -p 19926"
 rxe_go signals 240
 R=$RXE_RUNS
 
@@ -57,6 +90,30 @@ expect_stopped_within stream.client 1000
 # The server hears the client go, and ends too.
 expect_rc "$R/stream.server.rc" 1
 expect_line "$R/stream.server.err" "rdma_bench: peer closed the connection after 0 of 1 bytes"
+
+# -t 4 bounds each wait without progress: 4 s after the last beat, or
+# completion, or byte (beats are 1 s apart); the rest of the 12 s is the
+# sanitized build's exit on a slowed guest.
+hint="the peer is stuck or gone, or its packets do not arrive (on RoCE: UDP port 4791 closed by a firewall, a netdev MTU below the path MTU, no route to its GID)"
+hint=${hint//(/\\(}
+hint=${hint//)/\\)}
+expect_ended_after_signal lat_send_stop.client lat_send_stop.server 12000
+expect_rc "$R/lat_send_stop.client.rc" 1
+expect_regex "$R/lat_send_stop.client.err" "^rdma_bench: failed to get a completion within 4000 ms \(sends [0-9]+ of [0-9]+, receives [0-9]+ of [0-9]+ done\): Connection timed out; ${hint}$"
+# The size done before the stop is kept: printed, and in the JSON.
+expect_regex "$R/lat_send_stop.client.out" "^ 2 +30000 +[0-9.]+ "
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["complete"], [r["bytes"] for r in d["results"]])' \
+	"$R/lat_send_stop.json" >"$R/lat_send_stop.json.txt" 2>&1
+expect_line "$R/lat_send_stop.json.txt" "False [2]"
+expect_ended_after_signal bw_write_stop.server bw_write_stop.client 12000
+expect_rc "$R/bw_write_stop.server.rc" 1
+expect_line "$R/bw_write_stop.server.err" "rdma_bench: failed to hear from the peer within 4000 ms at the end of the 65536-byte size: Connection timed out; the peer stopped (SIGSTOP, a debugger) or its host hangs, or the link to it is down"
+expect_ended_after_signal lat_write_kill.server lat_write_kill.client 12000
+expect_rc "$R/lat_write_kill.server.rc" 1
+expect_regex "$R/lat_write_kill.server.err" "^rdma_bench: failed to see the peer's RDMA WRITE number [0-9]+ within 4000 ms: Connection timed out; ${hint}$"
+expect_ended_after_signal bw_send_kill.client bw_send_kill.server 12000
+expect_rc "$R/bw_send_kill.client.rc" 1
+expect_regex "$R/bw_send_kill.client.err" "^rdma_bench: failed to get a completion within 4000 ms \(sends [0-9]+ of [0-9]+, receives 0 of 0 done\): Connection timed out; ${hint}$"
 for c in accept connect exchange.server poll.client bench.client stream.client; do
 	expect_line "$R/$c.out" "test result is -4"
 done

@@ -47,10 +47,12 @@ run_bounded() {
 }
 
 # run_end NAME: wait for NAME; its exit status goes to RUNS/NAME.rc, the
-# milliseconds from its start until this wait returned to RUNS/NAME.ms.
+# milliseconds from its start until this wait returned to RUNS/NAME.ms,
+# and the guest's clock then (us) to RUNS/NAME.end-us.
 run_end() {
 	local name=$1 rc=0
 	wait "${RUN_PID[$name]}" || rc=$?
+	echo "${EPOCHREALTIME/./}" >"$RUNS/$name.end-us"
 	echo $(((${EPOCHREALTIME/./} - ${RUN_START[$name]}) / 1000)) >"$RUNS/$name.ms"
 	echo "$rc" >"$RUNS/$name.rc"
 }
@@ -87,14 +89,19 @@ run_pause() {
 }
 
 # run_signal NAME SIG: send SIG to NAME, started on this guest; the
-# milliseconds from its start until then go to RUNS/NAME.signal-ms.
+# milliseconds from its start until then go to RUNS/NAME.signal-ms, the
+# guest's clock (us) to RUNS/NAME.signal-us; a second signal to NAME (the
+# SIGKILL after a SIGSTOP) leaves both as the first one wrote them.
 # A bounded run's PID is timeout(1)'s, which would pass SIG on and then
 # SIGKILL a program still stopping 5 s later (valgrind's leak check under
 # a busy software CPU takes longer): the signal goes to timeout's child,
 # the program itself, read from /proc without starting a process.
 run_signal() {
 	local pid=${RUN_PID[$1]} child=''
-	echo $(((${EPOCHREALTIME/./} - ${RUN_START[$1]}) / 1000)) >"$RUNS/$1.signal-ms"
+	if [ ! -e "$RUNS/$1.signal-us" ]; then
+		echo "${EPOCHREALTIME/./}" >"$RUNS/$1.signal-us"
+		echo $(((${EPOCHREALTIME/./} - ${RUN_START[$1]}) / 1000)) >"$RUNS/$1.signal-ms"
+	fi
 	if [ -n "${RUN_BOUNDED[$1]:-}" ]; then
 		read -r child _ <"/proc/$pid/task/$pid/children" || true
 		pid=${child:-$pid}

@@ -845,13 +845,17 @@ static void params_round_trip(void **state)
 	assert_int_equal(wire[9], 0x01);
 	assert_int_equal(wire[10], 0x8c);
 	assert_int_equal(wire[11], 0xa0);
+	assert_int_equal(wire[5], 4);
+	wire[5] = 3; /* a version 3 peer: it never beats */
+	assert_int_equal(bench_params_decode(wire, &q, &why), -EPROTO);
+	assert_string_equal(why, "unsupported benchmark parameter version");
 	wire[5] = 2; /* a version 2 peer */
 	assert_int_equal(bench_params_decode(wire, &q, &why), -EPROTO);
 	assert_string_equal(why, "unsupported benchmark parameter version");
 	wire[5] = 1; /* a version 1 peer */
 	assert_int_equal(bench_params_decode(wire, &q, &why), -EPROTO);
 	assert_string_equal(why, "unsupported benchmark parameter version");
-	wire[5] = 3;
+	wire[5] = 4;
 	wire[0] ^= 0xff;
 	assert_int_equal(bench_params_decode(wire, &q, &why), -EPROTO);
 	assert_string_equal(why, "not a benchmark parameter message");
