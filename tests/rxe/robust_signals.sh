@@ -41,15 +41,15 @@ rxe_pair bench --signal client INT client "waits: poll for 100 us, then sleep on
 # the other side ends by itself within -t (4 s) of the last thing it
 # heard, with a line naming what it waited for.  Both sides on one guest,
 # so that one clock times the signal and the end; two cases a guest.
-# fault NAME GUEST SIDE SIG WAIT_TEXT PAUSE ARGS: SIDE gets SIG PAUSE s
+# fault NAME GUEST SIDE SIG WAIT_TEXT PAUSE OPTIONS: SIDE gets SIG PAUSE s
 # after the client's output has WAIT_TEXT; a stopped side is killed once
 # the other ended.
 fault() {
-	local name=$1 g=$2 side=$3 sig=$4 text=$5 pause=$6 args=$7 other=server
+	local name=$1 g=$2 side=$3 sig=$4 text=$5 pause=$6 opts=$7 other=server
 	[ "$side" = server ] && other=client
-	rxe_start "$name.server" --on "$g" --bounded "$B $args --accept-timeout 50"
+	rxe_start "$name.server" --on "$g" --bounded "$B $opts --accept-timeout 50"
 	rxe_start "$name.client" --on "$g" --bounded \
-		"$B $args --json '$RXE_RUNS/$name.json' --connect-timeout 50 \"\$RXE_ADDR\""
+		"$B $opts --json '$RXE_RUNS/$name.json' --connect-timeout 50 \"\$RXE_ADDR\""
 	rxe_wait_text "$name.client" "$text" --on "$g"
 	rxe_step --on "$g" "run_pause $pause"
 	rxe_signal "$name.$side" "$sig" --on "$g"
