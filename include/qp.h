@@ -21,10 +21,22 @@
  * (655.36 ms).
  */
 #define QP_MIN_RNR_TIMER 12
-/* Ack timeout (code 14 = 4.096 us * 2^14, about 67 ms) before a resend. */
-#define QP_ACK_TIMEOUT 14
-/* Resends after a lost packet before the QP fails: 7 is the maximum. */
-#define QP_RETRY_CNT 7
+/*
+ * Ack timeout (code 18 = 4.096 us * 2^18, about 1.07 s, the manual's
+ * 0x12) before a resend. Long enough that a peer which is only slow (a
+ * guest of a busy host, a congested switch) is never taken for a lost
+ * packet: with 67 ms, guests of a busy rig resent requests up to 13 times.
+ * A lost packet is rarely waited for: the responder NAKs the next one out
+ * of sequence, and the requester resends at once.
+ */
+#define QP_ACK_TIMEOUT 18
+/*
+ * Resends after an ack timeout before the QP fails with retry exceeded:
+ * the manual's 6, so a peer that is gone or a path that drops RoCE ends
+ * in IBV_WC_RETRY_EXC_ERR after 7 tries, about 7.5 s. Not 7: soft-RoCE
+ * takes 7 as "retry for ever", as the spec does for RNR retries.
+ */
+#define QP_RETRY_CNT 6
 /* Resends after an RNR NAK; 6, because 7 would mean retry forever. */
 #define QP_RNR_RETRY 6
 /* RDMA READs and atomics in flight at once: the operations issue one. */

@@ -239,6 +239,9 @@ static int cm_modify_qp_to_rts(struct cm *cm, struct resources *res,
 	ret = cm_qp_attr(cm, res->qp, IBV_QPS_RTS, &attr, &mask);
 	if (attr.max_rd_atomic > cm->depth.initiator)
 		attr.max_rd_atomic = cm->depth.initiator;
+	/* The CM derives the ack timeout from the path's packet life time
+	 * (code 19, 2.1 s, on soft-RoCE): the TCP path's, as the manual's. */
+	attr.timeout = QP_ACK_TIMEOUT;
 	if (!ret)
 		ret = qp_modify(res->qp, &attr, mask, "");
 	if (ret)

@@ -19,7 +19,7 @@ for side in "$server" "$client"; do
 	expect_line "$side" "[verbs] GID index 1: ::ffff:192.0.2.1, type RoCE v2"
 	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ RESET -> INIT: '
 	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ INIT -> RTR: dest QPN 0x[0-9a-f]+, rq PSN 0x[0-9a-f]+, MTU 1024'
-	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ RTR -> RTS: sq PSN 0x[0-9a-f]+, ack timeout 14, retry count 7'
+	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ RTR -> RTS: sq PSN 0x[0-9a-f]+, ack timeout 18, retry count 6'
 	expect_regex "$side" '^\[verbs\] registered MR: .*rkey 0x[0-9a-f]+, access LOCAL_WRITE'
 done
 # The client's receive is posted while its QP is in INIT, before RTR.

@@ -51,7 +51,7 @@ for side in "$s" "$c"; do
 	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ RESET -> INIT \(RDMA_CM\): port 1, pkey index 0, access [A-Z_|]*REMOTE_WRITE'
 	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ INIT -> RTR \(RDMA_CM\): dest QPN 0x[0-9a-f]+, .*dest GID ::ffff:192.0.2.1, sgid index 1, max dest rd atomic 1, min RNR timer 12$'
 	expect_line "$side" "[verbs] the CM's address vector sends from GID index 1, type RoCE v2"
-	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ RTR -> RTS \(RDMA_CM\): sq PSN 0x[0-9a-f]+, .*retry count 7, RNR retry 6, max rd atomic 1$'
+	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ RTR -> RTS \(RDMA_CM\): sq PSN 0x[0-9a-f]+, ack timeout 18, retry count 6, RNR retry 6, max rd atomic 1$'
 done
 expect_line "$c" "[verbs] RDMA_CM event RDMA_CM_EVENT_ADDR_RESOLVED, status 0"
 expect_line "$c" "[verbs] RDMA_CM event RDMA_CM_EVENT_ROUTE_RESOLVED, status 0"

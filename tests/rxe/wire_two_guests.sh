@@ -8,6 +8,7 @@
 # multicast receiver.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
+. "$(dirname "$0")/wire_lib.sh"
 
 MC_BIN=${RDMA_MC_EXAMPLE:-$BUILD_DIR/rdma_mc_example}
 P="'$RDMA_RC_EXAMPLE'"
@@ -55,51 +56,6 @@ python3 "$SOURCE_DIR/scripts/wire.py" "$RXE_RUNS/wire.pcap" \
 	--peer b=192.0.2.2 --peer a=192.0.2.1 --rows "$ROWS" \
 	>"$RXE_RUNS/wire.table" 2>&1
 expect_status "$?" 0 "wire.py on the capture (it fails on one with no RoCE packet)"
-
-# rows KEY=VALUE...: the packets (rows of wire.py --rows) that have every
-# field given, in the order they were captured.
-rows() {
-	awk -F'\t' -v want="$(printf '%s\t' "$@")" '
-		BEGIN { n = split(want, w, "\t") - 1 }
-		{
-			for (i = 1; i <= n; i++) {
-				hit = 0
-				for (j = 1; j <= NF; j++)
-					if ($j == w[i]) { hit = 1; break }
-				if (!hit) next
-			}
-			print
-		}' "$ROWS"
-}
-
-# field KEY: the value of KEY in the first row on stdin.
-field() {
-	head -n 1 | tr '\t' '\n' | sed -n "s/^$1=//p"
-}
-
-# expect_packets WHAT MIN MAX KEY=VALUE...: between MIN and MAX packets
-# (MAX may be '') have every field given.
-expect_packets() {
-	local what=$1 min=$2 max=$3 n
-	shift 3
-	n=$(rows "$@" | wc -l)
-	if [ "$n" -ge "$min" ] && { [ -z "$max" ] || [ "$n" -le "$max" ]; }; then
-		_rxe_pass "$what: $n packet(s) with $*"
-	else
-		_rxe_fail "$(_rxe_where)" "$what: expected ${min}..${max:-} packets with $*, found $n" "$ROWS"
-	fi
-}
-
-# qpn FILE: the peer's QP number that FILE's program printed, as wire.py
-# writes it (0x%06x).
-qpn() {
-	printf '0x%06x' "$(sed -n 's/^Remote QP number = //p' "$1")"
-}
-
-# psn ROW: the PSN of a row.
-psn() {
-	field psn <<<"$1"
-}
 
 # --- the manual's flow, the immediates, the atomics, the window ---
 s=$RXE_RUNS/rc.server.out c=$RXE_RUNS/rc.client.out
