@@ -355,12 +355,15 @@ static int random_psn(uint32_t *psn, const struct trace *tr)
 /*
  * READs and atomics in flight: as many as the run wants, no more than
  * @device_max (max_qp_rd_atom as responder, max_qp_init_rd_atom as
- * initiator), and never fewer than QP_MAX_RD_ATOMIC.
+ * initiator), and never fewer than QP_MAX_RD_ATOMIC; none on a device
+ * that has none (a run that READs was refused by device_refusal).
  */
 static uint8_t rd_atomic_limit(int device_max, const struct resources *res)
 {
 	uint8_t wanted = res->sizes.max_rd_atomic;
 
+	if (device_max < 1)
+		return 0;
 	if (device_max < QP_MAX_RD_ATOMIC || wanted < QP_MAX_RD_ATOMIC)
 		return QP_MAX_RD_ATOMIC;
 	return device_max < wanted ? (uint8_t)device_max : wanted;

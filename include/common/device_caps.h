@@ -23,6 +23,8 @@ struct device_caps {
 	unsigned int device_cap_flags; /* IBV_DEVICE_* */
 	int max_mcast_grp;
 	int max_sge; /* SGEs one send or receive work request may carry */
+	int max_qp_rd_atom;	 /* READs and atomics a QP serves at once */
+	int max_qp_init_rd_atom; /* READs and atomics a QP issues at once */
 };
 
 /* Room for the name of a lesson, "operation fetch_add", with its '\0'. */
@@ -48,6 +50,8 @@ struct device_needs {
 	/* work requests of more than one SGE: the lesson, and how many */
 	char sge_list[DEVICE_LESSON_MAX];
 	int max_sge;
+	/* RDMA READs or atomics: at least one in flight, either way */
+	char rd_atomic[DEVICE_LESSON_MAX];
 };
 
 /* Name @lesson in @field (one of @needs' lessons) unless one is already. */

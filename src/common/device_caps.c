@@ -50,6 +50,8 @@ void device_caps_of(struct ibv_context *ctx, const struct ibv_device_attr *attr,
 		.device_cap_flags = attr->device_cap_flags,
 		.max_mcast_grp = attr->max_mcast_grp,
 		.max_sge = attr->max_sge,
+		.max_qp_rd_atom = attr->max_qp_rd_atom,
+		.max_qp_init_rd_atom = attr->max_qp_init_rd_atom,
 	};
 }
 
@@ -143,6 +145,16 @@ int device_refusal(const struct device_caps *caps,
 			"max_sge %d, fewer than the %d SGEs of its work requests",
 			caps->max_sge, needs->max_sge);
 		return refuse_lesson(caps, needs->sge_list, lacks, line, len);
+	}
+	if (needs->rd_atomic[0] &&
+	    (caps->max_qp_rd_atom < 1 || caps->max_qp_init_rd_atom < 1)) {
+		snprintf(lacks, sizeof(lacks),
+			 "%s %d, no RDMA READ or atomic in flight",
+			 caps->max_qp_rd_atom < 1 ? "max_qp_rd_atom"
+						  : "max_qp_init_rd_atom",
+			 caps->max_qp_rd_atom < 1 ? caps->max_qp_rd_atom
+						  : caps->max_qp_init_rd_atom);
+		return refuse_lesson(caps, needs->rd_atomic, lacks, line, len);
 	}
 	if (needs->rnr_nak[0] &&
 	    !(caps->device_cap_flags & IBV_DEVICE_RC_RNR_NAK_GEN))

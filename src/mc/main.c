@@ -6,6 +6,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -50,7 +51,8 @@ static int mc_check_device(struct rdma_cm_id *id, const struct mc_config *cfg)
 	return device_check_needs(id->verbs, &needs);
 }
 
-static int run(const struct mc_config *cfg)
+/* *@usage: the run was refused for an option's value (-S too large). */
+static int run(const struct mc_config *cfg, bool *usage)
 {
 	struct mc_resources res;
 	unsigned int port_mtu;
@@ -64,8 +66,10 @@ static int run(const struct mc_config *cfg)
 	if (ret)
 		goto destroy_cm;
 	ret = mc_check_device(cm.id, cfg);
-	if (!ret)
+	if (!ret) {
 		ret = mc_check_size(cm.id, cfg, &port_mtu);
+		*usage = ret == -EMSGSIZE;
+	}
 	if (ret)
 		goto destroy_cm;
 	ret = mc_resources_create(&res, cm.id, cfg, port_mtu);
@@ -89,6 +93,7 @@ destroy_cm:
 int main(int argc, char **argv)
 {
 	struct mc_config cfg;
+	bool usage = false;
 	int ret;
 
 	/* One line at a time, even into a file: tests wait for "joined". */
@@ -117,11 +122,12 @@ int main(int argc, char **argv)
 	/* SIGINT and SIGTERM end the waits: teardown runs as usual. */
 	ret = interrupt_install();
 	if (!ret)
-		ret = run(&cfg);
+		ret = run(&cfg, &usage);
 	if (ret && interrupted())
 		warnx("stopped by %s, resources freed",
 		      interrupt_signal_name());
-	if (ret == -EMSGSIZE)
+	/* Only -S is a usage error: an EMSGSIZE from the network is not. */
+	if (usage)
 		return EXIT_USAGE;
 	return ret ? EXIT_FAILURE : EXIT_SUCCESS;
 }

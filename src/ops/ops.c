@@ -191,6 +191,8 @@ void ops_device_needs(const struct config *cfg, struct device_needs *needs)
 		if (!op)
 			continue;
 		need_if(op, OP_NEEDS_ATOMICS, needs->atomics);
+		need_if(op, OP_NEEDS_RDMA_READ | OP_NEEDS_ATOMICS,
+			needs->rd_atomic);
 		need_if(op, OP_NEEDS_MW, needs->mw);
 		need_if(op, OP_NEEDS_IMM, needs->immediate);
 		need_if(op, OP_NEEDS_RNR_NAK, needs->rnr_nak);

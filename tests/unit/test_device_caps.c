@@ -29,6 +29,8 @@ static const struct device_caps rxe_like = {
 	.device_cap_flags = IBV_DEVICE_RC_RNR_NAK_GEN | IBV_DEVICE_MEM_WINDOW,
 	.max_mcast_grp = 8192,
 	.max_sge = 32,
+	.max_qp_rd_atom = 128,
+	.max_qp_init_rd_atom = 128,
 };
 
 /* siw: iWARP; atomic_cap 0, max_mw 0, no RNR NAK, no multicast. */
@@ -40,6 +42,8 @@ static const struct device_caps siw_like = {
 	.device_cap_flags = IBV_DEVICE_MEM_MGT_EXTENSIONS,
 	.max_mcast_grp = 0,
 	.max_sge = 6,
+	.max_qp_rd_atom = 32,
+	.max_qp_init_rd_atom = 32,
 };
 
 /* The needs a command line gives, as main works them out. */
@@ -166,7 +170,7 @@ static void any_device_by_its_capabilities(void **state)
 {
 	struct device_caps no_mw = rxe_like, no_flag = rxe_like;
 	struct device_caps no_rnr = rxe_like, no_atomics = rxe_like;
-	struct device_caps no_sges = rxe_like;
+	struct device_caps no_sges = rxe_like, no_reads = rxe_like;
 	struct device_needs needs = {.qp_type = IBV_QPT_RC};
 	char line[DEVICE_REFUSAL_MAX];
 
@@ -197,6 +201,20 @@ static void any_device_by_its_capabilities(void **state)
 	no_sges.max_sge = 1;
 	expect_refusal(&no_sges, 0, "", "-o",
 		       "send,read,write,write_imm,two_mr");
+	/* a device that serves, or issues, no READ: refused by name, and
+	 * SEND and WRITE still run on it */
+	no_reads.max_qp_rd_atom = 0;
+	expect_refusal(
+		&no_reads, -EOPNOTSUPP,
+		"failed to run operation read on device rxe0: max_qp_rd_atom 0, no RDMA READ or atomic in flight (Operation not supported)",
+		"-o", "send,read,write");
+	expect_refusal(&no_reads, 0, "", "-o", "send,write,write_imm");
+	no_reads.max_qp_rd_atom = 1;
+	no_reads.max_qp_init_rd_atom = 0;
+	expect_refusal(
+		&no_reads, -EOPNOTSUPP,
+		"failed to run operation fetch_add on device rxe0: max_qp_init_rd_atom 0, no RDMA READ or atomic in flight (Operation not supported)",
+		"-o", "send,fetch_add");
 	no_atomics.atomic_cap = IBV_ATOMIC_NONE;
 	expect_refusal(
 		&no_atomics, -EOPNOTSUPP,
@@ -232,6 +250,7 @@ static void needs_name_the_first_lesson(void **state)
 	assert_string_equal(n.rnr_nak, "");
 	assert_string_equal(n.sge_list, "");
 	assert_int_equal(n.max_sge, 0);
+	assert_string_equal(n.rd_atomic, "operation cmp_swap");
 	assert_false(n.through_cm);
 	assert_int_equal(n.qp_type, IBV_QPT_RC);
 	free_result(&r);
