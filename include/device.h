@@ -46,6 +46,18 @@ int device_open(const char *name, struct ibv_context **ctx,
 int device_query_port(struct ibv_context *ctx, uint8_t port,
 		      struct ibv_port_attr *attr, const struct trace *tr);
 
+/* The largest line device_no_gids_line writes, with its '\0'. */
+#define DEVICE_NO_GIDS_MAX 256
+
+/*
+ * The line for port @port of device @dev whose GID table of @slots
+ * entries holds none (a RoCE port gets its GIDs from its network
+ * interface's addresses): what device_choose_gid says instead of a
+ * failure to allocate an empty table. Pure.
+ */
+void device_no_gids_line(char *line, size_t len, const char *dev, uint8_t port,
+			 int slots);
+
 /*
  * Choose the source GID: @requested (>= 0) if given; otherwise on an Ethernet
  * port a RoCE v2 IPv4-mapped GID, on InfiniBand none (no GRH).

@@ -284,6 +284,28 @@ static int take_chosen_gid(struct ibv_context *ctx, uint8_t port,
 	return 0;
 }
 
+void device_no_gids_line(char *line, size_t len, const char *dev, uint8_t port,
+			 int slots)
+{
+	snprintf(
+		line, len,
+		"failed to choose a GID of %s port %u: the port has no GIDs (%d slots, none in use): give its network interface an IP address, or check that it is up",
+		dev, port, slots > 0 ? slots : 0);
+}
+
+/* An empty GID table: one line naming the port, not "out of memory". */
+static int no_gids(struct ibv_context *ctx, uint8_t port,
+		   const struct ibv_port_attr *attr)
+{
+	char line[DEVICE_NO_GIDS_MAX];
+
+	device_no_gids_line(line, sizeof(line),
+			    ibv_get_device_name(ctx->device), port,
+			    attr->gid_tbl_len);
+	warnx("%s", line);
+	return -ENODATA;
+}
+
 /* -g's index must be one of the table's. */
 static int check_gid_index(struct ibv_context *ctx, uint8_t port,
 			   const struct ibv_port_attr *attr, int index)
@@ -319,11 +341,17 @@ int device_choose_gid(struct ibv_context *ctx, uint8_t port,
 			   "no GID given on InfiniBand: no GRH, LID routing");
 		return 0;
 	}
+	if (attr->gid_tbl_len <= 0)
+		return no_gids(ctx, port, attr);
 	ret = check_gid_index(ctx, port, attr, out->index);
 	if (!ret)
 		ret = read_port_gids(ctx, port, attr, &table);
 	if (ret)
 		return ret;
+	if (table.count == 0) {
+		device_free_gid_table(&table);
+		return no_gids(ctx, port, attr);
+	}
 	if (requested < 0)
 		ret = choose_automatic_gid(ctx, port, &table, out);
 	if (!ret)

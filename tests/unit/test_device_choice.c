@@ -142,6 +142,21 @@ static void test_mtu(void **state)
 	assert_int_equal(mtu_choose(&port), -EINVAL);
 }
 
+/* An empty GID table is named as such, not as memory that ran short. */
+static void test_no_gids(void **state)
+{
+	char line[DEVICE_NO_GIDS_MAX];
+
+	(void)state;
+	device_no_gids_line(line, sizeof(line), "rxe0", 1, 0);
+	assert_string_equal(
+		line,
+		"failed to choose a GID of rxe0 port 1: the port has no GIDs (0 slots, none in use): give its network interface an IP address, or check that it is up");
+	device_no_gids_line(line, sizeof(line), "rxe0", 2, 1024);
+	assert_non_null(
+		strstr(line, "rxe0 port 2: the port has no GIDs (1024 slots"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -152,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_entry_find),
 		cmocka_unit_test(test_device_find),
 		cmocka_unit_test(test_mtu),
+		cmocka_unit_test(test_no_gids),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
