@@ -75,6 +75,7 @@ variant_options() {
 	VARY=()
 	case "$1" in
 	*+b) VARY=(-b) ;;
+	*+q4) VARY=(-q 4) ;;
 	esac
 }
 

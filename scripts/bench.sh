@@ -45,7 +45,8 @@ Options:
   --variants LIST     bandwidth cells of their own for SEND and WRITE at
                       64 KiB (when --modes, --ops and --sizes hold them),
                       each run with the same option by both tools: b,
-                      both directions at once (-b) (default none)
+                      both directions at once (-b); q4, four QPs (-q 4),
+                      each with the iterations (default none)
   --lat-iters N       iterations per latency measurement (default 200)
   --bw-iters N        iterations per bandwidth measurement (default 1000)
   --max-bytes N       fewer iterations for large messages: at most N bytes
@@ -170,10 +171,11 @@ if [ -n "$ONLY" ] && [ -n "$PICKED" ]; then
 fi
 
 # A bandwidth variant's name (after the + of an operation): b, both
-# directions at once, perftest's and rdma_bench's -b.
+# directions at once, perftest's and rdma_bench's -b; q4, four QPs, their
+# -q 4.
 check_variant() {
 	case "$1" in
-	b) return 0 ;;
+	b | q4) return 0 ;;
 	*) return 1 ;;
 	esac
 }
@@ -214,7 +216,7 @@ if [ -n "$ONLY" ]; then
 	[ "${#wanted[@]}" -gt 0 ] || die "invalid --only value '' (expected MODE:OP:SIZE,...)"
 	for cell in "${wanted[@]}"; do
 		checked=$(check_cell "$cell") ||
-			die "invalid --only cell '$cell' (expected MODE:OP:SIZE: lat or bw; send, write, read, write_imm, fetch_add or cmp_swap, or for bw send+b or write+b; 1 to 8388608 bytes, 8 for an atomic)"
+			die "invalid --only cell '$cell' (expected MODE:OP:SIZE: lat or bw; send, write, read, write_imm, fetch_add or cmp_swap, or for bw send or write +b or +q4; 1 to 8388608 bytes, 8 for an atomic)"
 		CELLS+=("$checked")
 	done
 else
@@ -235,7 +237,7 @@ else
 	# 64 KiB, when the plan measures those.
 	for variant in ${VARIANTS//,/ }; do
 		check_variant "$variant" ||
-			die "invalid --variants value '$VARIANTS' (expected a comma-separated list of: b)"
+			die "invalid --variants value '$VARIANTS' (expected a comma-separated list of: b, q4)"
 		[[ ",$MODES," == *,bw,* && ",$SIZES," == *,65536,* ]] || continue
 		for op in send write; do
 			[[ ",$OPS," == *,$op,* ]] && CELLS+=("bw:$op+$variant:65536")
@@ -251,6 +253,9 @@ if [ "$DEVICE" = siw ]; then
 		*:fetch_add:* | *:cmp_swap:* | *:write_imm:*)
 			IFS=: read -r _ op _ <<<"$cell"
 			die "--device siw cannot measure $op: siw0 has no atomics and no immediate data (send, write and read only)"
+			;;
+		*+q4:*)
+			die "--device siw cannot measure the q4 variant: rdma_bench's -q needs the TCP exchange, and siw0 connects through RDMA_CM (-R)"
 			;;
 		esac
 	done

@@ -223,6 +223,29 @@ class BenchPlan(unittest.TestCase):
             "ib_send_bw -d rxe0 -x 1 -F -p 20001 -n 256 -b -s 65536 "
             "192.0.2.1"]))
 
+    def test_four_qp_cells_run_both_tools_with_q_4(self):
+        rows = plan("--setup", "one", "--rounds", "1", "--variants", "b,q4")
+        self.assertEqual([(r["mode"], r["op"]) for r in rows[-8:]],
+                         [("bw", "send+b")] * 2 + [("bw", "write+b")] * 2
+                         + [("bw", "send+q4")] * 2 + [("bw", "write+q4")] * 2)
+        rows = plan("--setup", "two", "--rounds", "1", "--only",
+                    "bw:write+q4:65536")
+        out = guest_commands(rows, RXE_PEER_ADDR="192.0.2.1")
+        self.assertEqual(sorted(out), sorted([
+            "/p bw --op write -s 65536 -n 256 -g 1 -p 20000 -t 60 -q 4 "
+            "192.0.2.1",
+            "ib_write_bw -d rxe0 -x 1 -F -p 20001 -n 256 -q 4 -s 65536 "
+            "192.0.2.1"]))
+
+    def test_siw_refuses_four_qps(self):
+        res = subprocess.run(["bash", SCRIPT, "--dry-run", "--device", "siw",
+                              "--only", "bw:send+q4:65536"],
+                             capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(res.returncode, 0)
+        self.assertEqual(res.stdout, "")
+        self.assertIn("--device siw cannot measure the q4 variant",
+                      res.stderr)
+
     def test_bad_variants_are_refused(self):
         self.check_refused("--variants", "q")
         for value in ("lat:send+b:2", "bw:read+b:4096", "bw:send+x:2"):
