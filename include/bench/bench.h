@@ -59,6 +59,8 @@ struct bench_config {
 	bool counters;	   /* print what the port's counters moved */
 	uint32_t duration; /* -D: seconds per size instead of -n, 0: -n */
 	bool bidir;	   /* -b: bw both ways at once */
+	uint32_t qps;	   /* -q: bw over this many RC QPs, each -n */
+	bool infinite;	   /* --run-infinitely: bw until stopped, -D a period */
 
 	/* What the user gave explicitly, to apply the right defaults. */
 	bool size_set, iters_set, tx_depth_set, cq_mod_set;

@@ -36,6 +36,13 @@ int interrupt_install(void);
 bool interrupted(void);
 
 /*
+ * For a loop that a stop signal ends as its normal end (rdma_bench
+ * --run-infinitely): forget the signal, so that the waits of the orderly
+ * end that follows go on; a second signal stops those as any other.
+ */
+void interrupt_take(void);
+
+/*
  * poll() that SIGINT/SIGTERM always wake: the flag is checked with those
  * signals blocked and ppoll unblocks them atomically, so a signal cannot slip
  * in between the check and the sleep. Returns poll's count or -errno;

@@ -142,13 +142,14 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 		    const struct bench_config *bc, struct resources *res,
 		    const struct connection *conn)
 {
-	size_t half = bench_half_size(bc);
+	size_t half = bench_half_size(bc), stamps = (size_t)bc->iters * bc->qps;
+	unsigned int k;
 	int ret;
 
 	*run = (struct bench_run){
 		.bc = bc,
 		.client = cfg->server_name != NULL,
-		.qp = res->qp,
+		.qps = bc->qps,
 		.cq = res->cq,
 		.local = (uint8_t *)res->buf,
 		.landing = (uint8_t *)res->buf + half,
@@ -171,19 +172,27 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 		      conn->remote.len, 2 * half);
 		return -EPROTO;
 	}
-	run->tposted = calloc(bc->iters, sizeof(*run->tposted));
-	run->tcompleted = calloc(bc->iters, sizeof(*run->tcompleted));
+	run->tposted = calloc(stamps, sizeof(*run->tposted));
+	run->tcompleted = calloc(stamps, sizeof(*run->tcompleted));
 	if (!run->tposted || !run->tcompleted) {
 		free(run->tposted);
 		free(run->tcompleted);
-		warnx("failed to allocate timestamps for %u iterations: %s",
-		      bc->iters, strerror(ENOMEM));
+		warnx("failed to allocate timestamps for %u iterations on %u QPs: %s",
+		      bc->iters, bc->qps, strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	if (bc->mode == BENCH_LAT || bc->duration) {
 		/* the latency and timed loops keep no completion times */
 		free(run->tcompleted);
 		run->tcompleted = NULL;
+	}
+	/* Lane 0 is the connected QP; -q's others come later (bench_qps.c). */
+	run->lanes[0].qp = res->qp;
+	for (k = 0; k < run->qps; k++) {
+		run->lanes[k].tposted = run->tposted + (size_t)k * bc->iters;
+		if (run->tcompleted)
+			run->lanes[k].tcompleted =
+				run->tcompleted + (size_t)k * bc->iters;
 	}
 	choose_wait(run, cfg, res, conn);
 	ret = query_max_inline(res->qp, &run->max_inline);
@@ -199,22 +208,32 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 static int prepare_size(struct bench_run *run, uint32_t size)
 {
 	uint32_t rx = bench_rx_depth(run->bc);
+	size_t stamps = (size_t)run->bc->iters * run->qps;
+	unsigned int k;
+	int ret = 0;
 
 	run->size = size;
 	run->sends_posted = run->sends_completed = 0;
 	run->sample_start_ns = run->sample_end_ns = 0;
 	run->recvs_posted = run->recvs_completed = 0;
-	memset(run->tposted, 0, run->bc->iters * sizeof(*run->tposted));
+	for (k = 0; k < run->qps; k++) {
+		struct bench_lane *lane = &run->lanes[k];
+
+		lane->sends_posted = lane->sends_completed = 0;
+		lane->recvs_posted = lane->recvs_completed = 0;
+		lane->sample_start_sends = lane->sample_end_sends = 0;
+	}
+	memset(run->tposted, 0, stamps * sizeof(*run->tposted));
 	if (run->tcompleted)
-		memset(run->tcompleted, 0,
-		       run->bc->iters * sizeof(*run->tcompleted));
+		memset(run->tcompleted, 0, stamps * sizeof(*run->tcompleted));
 	run->local[size - 1] = 0;
 	run->landing[size - 1] = 0;
 	/* Who receives: both sides of a ping-pong, the server of a stream. */
 	if (rx &&
 	    (run->bc->mode == BENCH_LAT || !run->client || run->bc->bidir))
-		return bench_post_recvs(run, rx);
-	return 0;
+		for (k = 0; !ret && k < run->qps; k++)
+			ret = bench_post_recvs(run, &run->lanes[k], rx);
+	return ret;
 }
 
 /* A bound in milliseconds, within what an int holds. */
@@ -245,15 +264,51 @@ static double ns_per_tick(const struct bench_run *run)
 	return BENCH_TICKS_ARE_NS ? 1.0 : bench_ns_per_tick(&run->start, &now);
 }
 
-/* Bandwidth from the tick times of each post and signalled completion. */
-static int bw_figures(struct bench_run *run, double rate, struct bw_stats *bw)
+/*
+ * -q: each QP's figures over its own first post to its last completion,
+ * and the row's over the first post of any to the last completion of
+ * any: all the bytes in that time, with no peak (a peak is one QP's).
+ */
+static int lanes_figures(const struct bench_run *run, struct bench_result *r)
 {
 	uint32_t iters = run->bc->iters;
+	uint64_t first = UINT64_MAX, last = 0;
+	unsigned int k;
+	int ret;
 
-	bench_ticks_to_ns(run->tposted, iters, run->start.ticks, rate);
-	bench_ticks_to_ns(run->tcompleted, iters, run->start.ticks, rate);
+	for (k = 0; k < run->qps; k++) {
+		const struct bench_lane *lane = &run->lanes[k];
+		struct bench_qp_result *q = &r->per_qp[k];
+
+		q->qp_num = lane->qp->qp_num;
+		q->messages = iters;
+		ret = bw_stats_compute(lane->tposted, lane->tcompleted, iters,
+				       run->size, &q->bw);
+		if (ret)
+			return ret;
+		if (lane->tposted[0] < first)
+			first = lane->tposted[0];
+		if (lane->tcompleted[iters - 1] > last)
+			last = lane->tcompleted[iters - 1];
+	}
+	r->iters = (uint64_t)iters * run->qps;
+	return bw_timed_stats_compute(r->iters, last - first, run->size,
+				      &r->bw);
+}
+
+/* Bandwidth from the tick times of each post and signalled completion. */
+static int bw_figures(struct bench_run *run, double rate,
+		      struct bench_result *r)
+{
+	uint32_t iters = run->bc->iters;
+	size_t stamps = (size_t)iters * run->qps;
+
+	bench_ticks_to_ns(run->tposted, stamps, run->start.ticks, rate);
+	bench_ticks_to_ns(run->tcompleted, stamps, run->start.ticks, rate);
+	if (run->qps > 1)
+		return lanes_figures(run, r);
 	return bw_stats_compute(run->tposted, run->tcompleted, iters, run->size,
-				bw);
+				&r->bw);
 }
 
 /* Latency from the gaps between posts, in place: tposted is done after. */
@@ -271,18 +326,37 @@ static int lat_figures(struct bench_run *run, double rate,
 	return lat_stats_compute(run->tposted, iters - 1, rtt_factor, lat);
 }
 
-/* -D: the figures of the seconds between the warm-up and the drain. */
+/*
+ * -D: the figures of the seconds between the warm-up and the drain; with
+ * -q, each QP's over the same seconds, so that they add up to the row's.
+ * Latency: their average, as perftest's -D.
+ */
 static int timed_figures(struct bench_run *run, struct bench_result *r)
 {
 	uint64_t ns = run->sample_end_ns - run->sample_start_ns;
+	unsigned int k;
 
 	r->iters = run->sample_end_sends - run->sample_start_sends;
 	r->seconds = (double)ns / 1e9;
-	if (!run->sample_end_ns ||
-	    bw_timed_stats_compute(r->iters, ns, run->size, &r->bw)) {
-		warnx("failed to measure size %u: no send completed in the %.3f s between the warm-up and the drain",
-		      run->size, r->seconds);
+	if (!run->sample_end_ns || !r->iters) {
+		warnx("failed to measure size %u: no %s completed in the %.3f s between the warm-up and the drain",
+		      run->size,
+		      run->bc->mode == BENCH_LAT ? "iteration" : "send",
+		      r->seconds);
 		return -ETIMEDOUT;
+	}
+	if (run->bc->mode == BENCH_LAT)
+		return lat_timed_stats_compute(
+			r->iters, ns, is_ping_pong(run->bc) ? 2 : 1, &r->lat);
+	bw_timed_stats_compute(r->iters, ns, run->size, &r->bw);
+	for (k = 0; run->qps > 1 && k < run->qps; k++) {
+		const struct bench_lane *lane = &run->lanes[k];
+		struct bench_qp_result *q = &r->per_qp[k];
+
+		q->qp_num = lane->qp->qp_num;
+		q->messages = lane->sample_end_sends - lane->sample_start_sends;
+		/* a QP that did nothing in the window: its figures stay 0 */
+		bw_timed_stats_compute(q->messages, ns, run->size, &q->bw);
 	}
 	return 0;
 }
@@ -295,6 +369,7 @@ static int measure(struct bench_run *run, struct bench_result *r)
 
 	r->size = run->size;
 	r->iters = run->bc->iters;
+	r->qps = run->qps > 1 ? run->qps : 0;
 	if (run->bc->duration)
 		return timed_figures(run, r);
 	if (rate <= 0) {
@@ -303,7 +378,7 @@ static int measure(struct bench_run *run, struct bench_result *r)
 		return -ERANGE;
 	}
 	ret = run->bc->mode == BENCH_BW
-		      ? bw_figures(run, rate, &r->bw)
+		      ? bw_figures(run, rate, r)
 		      : lat_figures(run, rate, &r->lat, &r->hist);
 	if (ret)
 		warnx("failed to compute the figures of size %u: %s", run->size,
@@ -422,13 +497,52 @@ static void start_beating(struct bench_run *run)
 	run->beat_at = bench_ticks() + run->beat_ticks;
 }
 
+int bench_hear_peer(struct bench_run *run, uint64_t *heard_ns)
+{
+	char buf[64];
+	ssize_t got, i;
+	int err;
+
+	for (;;) {
+		got = recv(run->sock, buf, sizeof(buf), MSG_DONTWAIT);
+		if (got < 0 &&
+		    (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+			return 0;
+		if (got == 0 || (got < 0 && errno == ECONNRESET)) {
+			warnx("peer closed the connection after 0 of 1 bytes");
+			return -ECONNRESET;
+		}
+		if (got < 0) {
+			err = errno;
+			warnx("failed to receive from the peer after 0 of 1 bytes: %s",
+			      strerror(err));
+			return -err;
+		}
+		for (i = 0; i < got; i++) {
+			if (buf[i] == BENCH_BEAT) {
+				*heard_ns = bench_now_ns();
+				continue;
+			}
+			/* Nothing comes after it until this side's own. */
+			if (buf[i] == BENCH_SYNC && i == got - 1) {
+				run->peer_synced = true;
+				return 1;
+			}
+			warnx("failed to sync with the peer: %s (got 0x%02x)",
+			      strerror(EPROTO), (unsigned char)buf[i]);
+			return -EPROTO;
+		}
+	}
+}
+
 /*
  * The end of a size: this side's sync byte, then the peer's, as long as
- * it keeps beating. A peer still posting beats at least every -t / 4;
- * silence for the whole of -t means it stopped, or its host or the link
- * did. A peer that died closes the socket.
+ * it keeps beating (unless bench_hear_peer has had it already). A peer
+ * still posting beats at least every -t / 4; silence for the whole of -t
+ * means it stopped, or its host or the link did. A peer that died closes
+ * the socket.
  */
-static int await_peer(const struct bench_run *run, int sock)
+static int await_peer(struct bench_run *run, int sock)
 {
 	struct pollfd pfd = {.fd = sock, .events = POLLIN};
 	const char mine = BENCH_SYNC;
@@ -441,6 +555,10 @@ static int await_peer(const struct bench_run *run, int sock)
 		warnx("failed to send to the peer after 0 of 1 bytes: %s",
 		      strerror(n));
 		return -n;
+	}
+	if (run->peer_synced) {
+		run->peer_synced = false;
+		return 0;
 	}
 	do {
 		n = interruptible_poll(&pfd, 1, run->timeout_ms);
@@ -500,6 +618,8 @@ static int run_size(struct bench_run *run, int sock, uint32_t size,
 	/* -b: each side measured its own direction, and sends it over. */
 	if (!ret && (run->client || run->bc->bidir))
 		ret = measure(run, r);
+	r->periods = run->periods;
+	r->period_count = run->period_count;
 	if (!ret)
 		ret = share_after_size(run, sock, cpu, r);
 	return ret;
@@ -535,7 +655,12 @@ static void print_banner(const struct bench_config *bc,
 {
 	char wait[96];
 
-	if (bc->duration)
+	if (bc->infinite)
+		printf("benchmark: %s %s on %s, until SIGINT or SIGTERM, a row every %u s, tx depth %u, cq mod %u, max inline %u\n",
+		       bench_op_name(bc->op), bench_mode_name(bc->mode), device,
+		       bc->duration, bc->tx_depth, run->signal_every,
+		       run->max_inline);
+	else if (bc->duration)
 		printf("benchmark: %s %s on %s, %u s per size (%u s warm-up, %u s measured, %u s drain), tx depth %u, cq mod %u, max inline %u\n",
 		       bench_op_name(bc->op), bench_mode_name(bc->mode), device,
 		       bc->duration, BENCH_MARGIN_SEC,
@@ -546,6 +671,15 @@ static void print_banner(const struct bench_config *bc,
 		       bench_op_name(bc->op), bench_mode_name(bc->mode), device,
 		       bc->iters, bc->tx_depth, run->signal_every,
 		       run->max_inline);
+	if (run->qps > 1) {
+		unsigned int k;
+
+		printf("QPs: %u, each with the iterations and the tx depth above:",
+		       run->qps);
+		for (k = 0; k < run->qps; k++)
+			printf(" 0x%06x", run->lanes[k].qp->qp_num);
+		putchar('\n');
+	}
 	bench_wait_describe(run, wait, sizeof(wait));
 	printf("waits: %s (%s)\n", wait, bench_wait_reason(run));
 }
@@ -592,6 +726,9 @@ int bench_run(const struct config *cfg, const struct bench_config *bc,
 		ret = run_init(&run, cfg, bc, res, conn);
 	if (ret)
 		return ret;
+	ret = bench_lanes_connect(&run, cfg, res, conn, sock);
+	if (ret)
+		goto out;
 	run.sock = sock;
 	run.beat_at = UINT64_MAX;
 	test_info_fill(&info, cfg, res, device);
@@ -614,6 +751,11 @@ int bench_run(const struct config *cfg, const struct bench_config *bc,
 		ret = run_size(&run, sock, sizes[done], &results[done]);
 		if (ret)
 			break;
+		if (run.client && bc->infinite)
+			printf(" the whole run, %.3f s:\n",
+			       (double)(run.sample_end_ns -
+					run.sample_start_ns) /
+				       1e9);
 		if (run.client)
 			bench_print_result(bc, &results[done], stdout);
 	}
@@ -632,6 +774,8 @@ int bench_run(const struct config *cfg, const struct bench_config *bc,
 			ret = json_ret;
 	}
 out:
+	bench_lanes_destroy(&run);
+	free(run.periods);
 	free(counters);
 	free(run.tposted);
 	free(run.tcompleted);

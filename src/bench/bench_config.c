@@ -64,6 +64,7 @@ void bench_config_defaults(struct bench_config *bc)
 		.cq_mod = BENCH_DEFAULT_CQ_MOD,
 		.gbps = false,
 		.busy_poll = false,
+		.qps = 1,
 	};
 }
 
@@ -80,12 +81,14 @@ static const struct option bench_long_options[] = {
 	{"histogram", no_argument, NULL, 'H'},
 	{"duration", required_argument, NULL, 'D'},
 	{"bidirectional", no_argument, NULL, 'b'},
+	{"qps", required_argument, NULL, 'q'},
+	{"run-infinitely", no_argument, NULL, BENCH_OPT_RUN_INFINITELY},
 	{"cpu-util", no_argument, NULL, BENCH_OPT_CPU_UTIL},
 	{"report-counters", no_argument, NULL, BENCH_OPT_REPORT_COUNTERS},
 	{NULL, 0, NULL, 0},
 };
 /* Their short letters, for getopt_long's string. */
-#define BENCH_SHORT_OPTIONS "s:an:HD:b"
+#define BENCH_SHORT_OPTIONS "s:an:HD:bq:"
 
 void bench_print_usage(FILE *out)
 {
@@ -101,9 +104,14 @@ void bench_print_usage(FILE *out)
 		"                           (to --size if given)\n"
 		"  -n, --iters N            iterations per size, at least %d (default %u\n"
 		"                           for lat, %u for bw)\n"
-		"  -D, --duration SEC       bw: run for SEC seconds (%u to %u) instead\n"
-		"                           of -n, and measure the seconds between the\n"
-		"                           first %u (warm-up) and the last %u (drain)\n"
+		"  -D, --duration SEC       run for SEC seconds (%u to %u) instead of\n"
+		"                           -n, and measure the seconds between the\n"
+		"                           first %u (warm-up) and the last %u (drain);\n"
+		"                           lat: their average alone, as perftest's -D\n"
+		"      --run-infinitely     bw: one size until SIGINT or SIGTERM, a row\n"
+		"                           for every -D seconds (default %u), then the\n"
+		"                           whole run's row, as perftest's\n"
+		"                           run_infinitely\n"
 		"      --tx-depth N         send queue depth: work requests in flight\n"
 		"                           (default %u for bw, %u for lat)\n"
 		"      --cq-mod N           signal one send in N (default %u, or\n"
@@ -120,6 +128,9 @@ void bench_print_usage(FILE *out)
 		"                           -e: sleep at once, as perftest's -e)\n"
 		"  -b, --bidirectional      bw: both sides send at once; each direction\n"
 		"                           and the sum are reported\n"
+		"  -q, --qps N              bw: spread the messages over N RC QPs (1 to\n"
+		"                           %u), each with -n and --tx-depth of its own,\n"
+		"                           as perftest's -q; each QP is reported too\n"
 		"  -H, --histogram          lat: the distribution of the samples, in\n"
 		"                           buckets %d to a doubling, after each size\n"
 		"      --cpu-util           the share of a CPU each side spent on each\n"
@@ -130,10 +141,10 @@ void bench_print_usage(FILE *out)
 		BENCH_SIZE_MAX, BENCH_DEFAULT_LAT_SIZE, BENCH_DEFAULT_BW_SIZE,
 		BENCH_ITERS_MIN, BENCH_DEFAULT_LAT_ITERS,
 		BENCH_DEFAULT_BW_ITERS, BENCH_DURATION_MIN, BENCH_DURATION_MAX,
-		BENCH_MARGIN_SEC, BENCH_MARGIN_SEC, BENCH_DEFAULT_TX_DEPTH,
-		BENCH_DEFAULT_LAT_TX_DEPTH, BENCH_DEFAULT_CQ_MOD,
-		BENCH_LONG_SPIN_US, BENCH_NAP_US, BENCH_SPIN_US,
-		BENCH_HIST_PER_OCTAVE);
+		BENCH_MARGIN_SEC, BENCH_MARGIN_SEC, BENCH_DEFAULT_PERIOD_SEC,
+		BENCH_DEFAULT_TX_DEPTH, BENCH_DEFAULT_LAT_TX_DEPTH,
+		BENCH_DEFAULT_CQ_MOD, BENCH_LONG_SPIN_US, BENCH_NAP_US,
+		BENCH_SPIN_US, BENCH_QPS_MAX, BENCH_HIST_PER_OCTAVE);
 }
 
 /* A decimal number in [min, max], nothing else (no sign, spaces, suffix). */
@@ -232,6 +243,8 @@ int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
 	case 'b':
 		bc->bidir = true;
 		return 0;
+	case 'q':
+		return parse_u32("--qps", arg, 1, BENCH_QPS_MAX, &bc->qps, err);
 	case 'D':
 		return parse_u32("--duration", arg, BENCH_DURATION_MIN,
 				 BENCH_DURATION_MAX, &bc->duration, err);
@@ -240,6 +253,9 @@ int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
 		return 0;
 	case BENCH_OPT_REPORT_COUNTERS:
 		bc->counters = true;
+		return 0;
+	case BENCH_OPT_RUN_INFINITELY:
+		bc->infinite = true;
 		return 0;
 	default: /* BENCH_OPT_BUSY_POLL */
 		bc->busy_poll = true;
@@ -328,15 +344,44 @@ int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 			BENCH_PROGRAM);
 		return -EINVAL;
 	}
+	if (bc->infinite && bc->mode != BENCH_BW) {
+		fprintf(err, "%s: option --run-infinitely needs bw\n",
+			BENCH_PROGRAM);
+		return -EINVAL;
+	}
+	if (bc->infinite && (bc->all_sizes || bc->iters_set || bc->bidir)) {
+		fprintf(err,
+			"%s: option --run-infinitely runs one size until stopped: leave out %s\n",
+			BENCH_PROGRAM,
+			bc->all_sizes	? "--all-sizes"
+			: bc->iters_set ? "--iters"
+					: "--bidirectional (it needs a count)");
+		return -EINVAL;
+	}
+	/* -D is the period of the reports then. */
+	if (bc->infinite && !bc->duration)
+		bc->duration = BENCH_DEFAULT_PERIOD_SEC;
 	if (bc->bidir && (bc->mode != BENCH_BW || bc->duration)) {
 		fprintf(err,
 			"%s: option --bidirectional needs bw, and a count (-n), not --duration\n",
 			BENCH_PROGRAM);
 		return -EINVAL;
 	}
-	if (bc->duration && bc->mode != BENCH_BW) {
+	if (bc->qps > 1 && bc->mode != BENCH_BW) {
 		fprintf(err,
-			"%s: option --duration needs bw (a latency run keeps every sample: give -n)\n",
+			"%s: option --qps needs bw (a latency sample is one QP's round trip)\n",
+			BENCH_PROGRAM);
+		return -EINVAL;
+	}
+	if (bc->qps > 1 && cfg->use_rdma_cm) {
+		fprintf(err,
+			"%s: option --qps above 1 needs the TCP exchange, not -R (RDMA_CM connects one QP)\n",
+			BENCH_PROGRAM);
+		return -EINVAL;
+	}
+	if (bc->duration && bc->histogram) {
+		fprintf(err,
+			"%s: option --histogram needs every sample: give -n, not --duration\n",
 			BENCH_PROGRAM);
 		return -EINVAL;
 	}
@@ -470,7 +515,8 @@ size_t bench_region_size(const struct bench_config *bc, size_t normal)
 
 uint32_t bench_rx_depth(const struct bench_config *bc)
 {
-	uint32_t ring = BENCH_RX_DEPTH_MAX;
+	/* -q's QPs complete on one CQ: each has its share of the ring. */
+	uint32_t ring = BENCH_RX_DEPTH_MAX / (bc->qps ? bc->qps : 1);
 
 	if (bc->op != BENCH_OP_SEND && bc->op != BENCH_OP_WRITE_IMM)
 		return 0;
@@ -500,7 +546,7 @@ int bench_cq_entries(const struct bench_config *bc, int normal)
 
 	if (!bench_is_on(bc))
 		return normal;
-	need = (int)(bc->tx_depth + bench_rx_depth(bc));
+	need = (int)((bc->tx_depth + bench_rx_depth(bc)) * bc->qps);
 	return need > normal ? need : normal;
 }
 

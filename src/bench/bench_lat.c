@@ -10,6 +10,12 @@
  *                     changes it; a gap is one round trip
  *   read, atomics     the client alone: post one, wait for its completion;
  *                     a gap is one whole operation
+ *
+ * With -D the client runs for a time instead, as perftest's -D: it keeps
+ * no gaps, only the iterations done and the clock at the end of the
+ * warm-up and at the start of the drain, and the figure is their average
+ * (bench.c). The server of a ping-pong answers until the client's end of
+ * size byte comes on the TCP connection.
  */
 #include <err.h>
 #include <errno.h>
@@ -20,10 +26,88 @@
 #include "bench_priv.h"
 #include "completion.h"
 
+#define NS_PER_SEC 1000000000ull
+
+/* The iterations of a size: -n, or with -D as many as the time takes. */
+static uint32_t lat_iters(const struct bench_run *run)
+{
+	return run->bc->duration ? UINT32_MAX : run->bc->iters;
+}
+
+/* -D, the client's clock: the end of the warm-up, the drain, the end. */
+struct lat_timer {
+	uint64_t warm_end, drain, end;
+};
+
+static struct lat_timer lat_timer_start(const struct bench_run *run)
+{
+	uint64_t now = bench_now_ns(), margin = BENCH_MARGIN_SEC * NS_PER_SEC;
+	uint64_t end = now + run->bc->duration * NS_PER_SEC;
+
+	return (struct lat_timer){now + margin, end - margin, end};
+}
+
+/*
+ * -D, the client, with @done iterations done: whether the time is up,
+ * noting the window's edges as they pass (the iterations and the clock).
+ */
+static bool time_up(struct bench_run *run, const struct lat_timer *t,
+		    uint64_t done)
+{
+	uint64_t now = bench_now_ns();
+
+	if (!run->sample_start_ns && now >= t->warm_end) {
+		run->sample_start_ns = now;
+		run->sample_start_sends = done;
+	}
+	if (!run->sample_end_ns && now >= t->drain) {
+		run->sample_end_ns = now;
+		run->sample_end_sends = done;
+	}
+	return now >= t->end;
+}
+
+static int wait_byte(struct bench_run *run, uint8_t value);
+
+/*
+ * -D, the server of a ping-pong: wait until the client's next message is
+ * here (0): receive number @n, or with @byte the landing byte @n of its
+ * WRITE; or until the client's end of size byte came instead (1). It
+ * looks for that byte every BENCH_LOOK_MS; -t without a message or a beat
+ * ends the run, as any wait.
+ */
+static int wait_or_end(struct bench_run *run, bool byte, uint64_t n)
+{
+	uint64_t heard = bench_now_ns();
+	int ret;
+
+	for (;;) {
+		run->until_ns = bench_now_ns() + BENCH_LOOK_MS * 1000000ull;
+		if (byte)
+			ret = wait_byte(run, (uint8_t)n);
+		else
+			ret = bench_wait(run, 0, n);
+		run->until_ns = 0;
+		if (!ret && !byte && run->recvs_completed < n)
+			ret = 1; /* the look's time passed */
+		if (ret <= 0)
+			return ret;
+		ret = bench_hear_peer(run, &heard);
+		if (ret)
+			return ret;
+		if (bench_now_ns() - heard >
+		    (uint64_t)run->timeout_ms * 1000000) {
+			warnx("failed to hear from the peer within %d ms in the %u-byte size: %s; the peer stopped (SIGSTOP, a debugger) or its host hangs, or the link to it is down",
+			      run->timeout_ms, run->size, strerror(ETIMEDOUT));
+			return -ETIMEDOUT;
+		}
+	}
+}
+
 /* Keep receives posted ahead: top up by half the depth when half is used. */
 static int top_up_recvs(struct bench_run *run)
 {
-	uint64_t iters = run->bc->iters;
+	uint64_t iters = lat_iters(run);
 	uint32_t depth = bench_rx_depth(run->bc);
 	uint64_t ahead = run->recvs_posted - run->recvs_completed;
 	uint64_t room = iters - run->recvs_posted;
@@ -31,33 +115,55 @@ static int top_up_recvs(struct bench_run *run)
 
 	if (room == 0 || ahead > depth / 2)
 		return 0;
-	return bench_post_recvs(run, room < add ? (uint32_t)room : add);
+	return bench_post_recvs(run, &run->lanes[0],
+				room < add ? (uint32_t)room : add);
 }
 
 /* One post of the ping-pong, timestamped; the send queue is kept from filling. */
 static int post_one(struct bench_run *run, const struct ibv_send_wr *wr,
 		    uint32_t i)
 {
-	int ret = bench_make_room(run, 1);
+	struct bench_lane *lane = &run->lanes[0]; /* a latency run has one */
+	int ret = bench_make_room(run, lane, 1);
 
 	if (ret)
 		return ret;
+	if (run->bc->duration) {
+		/* No gaps kept; each send signalled, the last one too. */
+		ret = bench_post_sends(run, lane, wr, 1,
+				       lane->sends_posted + 1);
+		bench_beat(run, bench_ticks());
+		return ret;
+	}
 	run->tposted[i] = bench_ticks();
-	ret = bench_post_sends(run, wr, 1, run->bc->iters);
+	ret = bench_post_sends(run, lane, wr, 1, run->bc->iters);
 	bench_beat(run, run->tposted[i]);
 	return ret;
 }
 
+/* The server of SEND: the client's message number @n, or (-D) its end (1). */
+static int wait_message(struct bench_run *run, uint64_t n)
+{
+	if (!run->bc->duration)
+		return bench_wait(run, 0, n);
+	return wait_or_end(run, false, n);
+}
+
 static int lat_send(struct bench_run *run, const struct ibv_send_wr *wr)
 {
-	uint32_t i, iters = run->bc->iters;
+	uint32_t i, iters = lat_iters(run);
+	struct lat_timer t = lat_timer_start(run);
 	int ret;
 
 	for (i = 0; i < iters; i++) {
 		if (!run->client) {
-			ret = bench_wait(run, 0, i + 1);
+			ret = wait_message(run, i + 1);
+			if (ret > 0)
+				break; /* -D: the client is done */
 			if (ret)
 				return ret;
+		} else if (run->bc->duration && time_up(run, &t, i)) {
+			break;
 		}
 		ret = post_one(run, wr, i);
 		if (!ret && run->client)
@@ -74,7 +180,8 @@ static int lat_send(struct bench_run *run, const struct ibv_send_wr *wr)
 /*
  * Spin until the last landing byte reads @value, bounded by the timeout.
  * No completion tells of a write, so this wait never sleeps on the
- * channel; it naps, as the CQ waits do, if the run naps.
+ * channel; it naps, as the CQ waits do, if the run naps. 1 if
+ * run->until_ns (-D's server) came first.
  */
 static int wait_byte(struct bench_run *run, uint8_t value)
 {
@@ -85,6 +192,8 @@ static int wait_byte(struct bench_run *run, uint8_t value)
 
 	bench_patience_init(&patience, run);
 	while (*byte != value) {
+		if (run->until_ns && bench_now_ns() >= run->until_ns)
+			return 1;
 		next = bench_patience_next(&patience, spin_ns);
 		if (next == BENCH_SLEEP)
 			bench_nap(run);
@@ -106,7 +215,8 @@ static int wait_byte(struct bench_run *run, uint8_t value)
 static int lat_write(struct bench_run *run, const struct ibv_send_wr *wr)
 {
 	volatile uint8_t *mine = run->local + run->size - 1;
-	uint32_t i, iters = run->bc->iters;
+	uint32_t i, iters = lat_iters(run);
+	struct lat_timer t = lat_timer_start(run);
 	int ret;
 
 	for (i = 0; i < iters; i++) {
@@ -114,9 +224,14 @@ static int lat_write(struct bench_run *run, const struct ibv_send_wr *wr)
 		uint8_t value = (uint8_t)(i + 1);
 
 		if (!run->client) {
-			ret = wait_byte(run, value);
+			ret = run->bc->duration ? wait_or_end(run, true, value)
+						: wait_byte(run, value);
+			if (ret > 0)
+				break; /* -D: the client is done */
 			if (ret)
 				return ret;
+		} else if (run->bc->duration && time_up(run, &t, i)) {
+			break;
 		}
 		*mine = value;
 		ret = post_one(run, wr, i);
@@ -160,6 +275,30 @@ static int lat_read(struct bench_run *run, struct ibv_send_wr *wr)
 	return 0;
 }
 
+/* -D: lat_read's loop for a time, with no gap kept. */
+static int lat_read_timed(struct bench_run *run, struct ibv_send_wr *wr)
+{
+	struct lat_timer t = lat_timer_start(run);
+	uint64_t i;
+	int ret;
+
+	if (!run->client)
+		return 0;
+	wr->send_flags |= IBV_SEND_SIGNALED;
+	for (i = 0; !time_up(run, &t, i); i++) {
+		ret = bench_post_one(run, wr);
+		if (ret)
+			return ret;
+		bench_beat(run, bench_ticks());
+		ret = bench_look_once(run);
+		if (ret == 0)
+			ret = bench_wait(run, i + 1, 0);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 int bench_lat_size(struct bench_run *run)
 {
 	struct ibv_send_wr wr;
@@ -177,5 +316,6 @@ int bench_lat_size(struct bench_run *run)
 	case BENCH_OP_CMP_SWAP:
 		break;
 	}
-	return lat_read(run, &wr);
+	return run->bc->duration ? lat_read_timed(run, &wr)
+				 : lat_read(run, &wr);
 }

@@ -83,12 +83,15 @@ void bench_build_wr(const struct bench_run *run, struct ibv_send_wr *wr,
 /*
  * A stop signal ends the loops here, before each post: with soft-RoCE on
  * one host the work can complete within ibv_post_send, so that a wait
- * never sees an empty CQ and never looks at the signal itself.
+ * never sees an empty CQ and never looks at the signal itself. Where the
+ * signal is the loop's normal end (--run-infinitely), without a line.
  */
 static int stop_if_interrupted(const struct bench_run *run)
 {
 	if (!interrupted())
 		return 0;
+	if (run->stop_is_end)
+		return -EINTR;
 	warnx("failed to go on with %s after %" PRIu64 " sends and %" PRIu64
 	      " receives: %s",
 	      bench_op_name(run->bc->op), run->sends_completed,
@@ -97,33 +100,41 @@ static int stop_if_interrupted(const struct bench_run *run)
 }
 
 /* The line for a post that failed: @number is the first send not posted. */
-static int report_post_failed(const struct bench_run *run, uint64_t number,
-			      int err)
+static int report_post_failed(const struct bench_run *run,
+			      const struct ibv_qp *qp, uint64_t number, int err)
 {
 	warnx("failed to post %s number %" PRIu64 " on QP 0x%06x: %s",
-	      bench_op_name(run->bc->op), number, run->qp->qp_num,
-	      strerror(err));
+	      bench_op_name(run->bc->op), number, qp->qp_num, strerror(err));
 	return -err;
+}
+
+/* The wr_id of @lane's send or receive number @number. */
+static uint64_t lane_wr_id(const struct bench_run *run,
+			   const struct bench_lane *lane, uint64_t number)
+{
+	return (uint64_t)(lane - run->lanes) << BENCH_WR_LANE_SHIFT | number;
 }
 
 int bench_post_one(struct bench_run *run, struct ibv_send_wr *wr)
 {
-	uint64_t number = run->sends_posted + 1;
+	struct bench_lane *lane = &run->lanes[0];
+	uint64_t number = lane->sends_posted + 1;
 	struct ibv_send_wr *bad_wr;
 	int ret = stop_if_interrupted(run);
 
 	if (ret)
 		return ret;
-	wr->wr_id = number;
-	ret = ibv_post_send(run->qp, wr, &bad_wr);
+	wr->wr_id = number; /* lane 0 */
+	ret = ibv_post_send(lane->qp, wr, &bad_wr);
 	if (ret)
-		return report_post_failed(run, number, ret);
-	run->sends_posted = number;
+		return report_post_failed(run, lane->qp, number, ret);
+	run->sends_posted = lane->sends_posted = number;
 	return 0;
 }
 
-int bench_post_sends(struct bench_run *run, const struct ibv_send_wr *wr,
-		     uint32_t count, uint64_t total)
+int bench_post_sends(struct bench_run *run, struct bench_lane *lane,
+		     const struct ibv_send_wr *wr, uint32_t count,
+		     uint64_t total)
 {
 	struct ibv_send_wr chain[BENCH_CHAIN_MAX], *bad_wr = NULL;
 	int ret = stop_if_interrupted(run);
@@ -135,30 +146,32 @@ int bench_post_sends(struct bench_run *run, const struct ibv_send_wr *wr,
 		uint32_t i;
 
 		for (i = 0; i < n; i++) {
-			uint64_t number = run->sends_posted + i + 1;
+			uint64_t number = lane->sends_posted + i + 1;
 
 			chain[i] = *wr;
 			chain[i].next = i + 1 < n ? &chain[i + 1] : NULL;
 			if (number % run->signal_every == 0 ||
 			    number == total) {
 				chain[i].send_flags |= IBV_SEND_SIGNALED;
-				chain[i].wr_id = number;
+				chain[i].wr_id = lane_wr_id(run, lane, number);
 			}
 		}
-		ret = ibv_post_send(run->qp, chain, &bad_wr);
+		ret = ibv_post_send(lane->qp, chain, &bad_wr);
 		if (ret)
 			return report_post_failed(
-				run,
-				run->sends_posted + 1 +
+				run, lane->qp,
+				lane->sends_posted + 1 +
 					(uint64_t)(bad_wr ? bad_wr - chain : 0),
 				ret);
+		lane->sends_posted += n;
 		run->sends_posted += n;
 		count -= n;
 	}
 	return 0;
 }
 
-int bench_post_recvs(struct bench_run *run, uint32_t count)
+int bench_post_recvs(struct bench_run *run, struct bench_lane *lane,
+		     uint32_t count)
 {
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)run->landing,
@@ -176,17 +189,19 @@ int bench_post_recvs(struct bench_run *run, uint32_t count)
 
 		for (i = 0; i < n; i++)
 			chain[i] = (struct ibv_recv_wr){
-				.wr_id = run->recvs_posted + i + 1,
+				.wr_id = lane_wr_id(run, lane,
+						    lane->recvs_posted + i + 1),
 				.next = i + 1 < n ? &chain[i + 1] : NULL,
 				.sg_list = &sge,
 				.num_sge = 1,
 			};
-		ret = ibv_post_recv(run->qp, chain, &bad_wr);
+		ret = ibv_post_recv(lane->qp, chain, &bad_wr);
 		if (ret) {
 			warnx("failed to post a receive on QP 0x%06x: %s",
-			      run->qp->qp_num, strerror(ret));
+			      lane->qp->qp_num, strerror(ret));
 			return -ret;
 		}
+		lane->recvs_posted += n;
 		run->recvs_posted += n;
 		count -= n;
 	}
@@ -230,16 +245,23 @@ static int bench_poll_once(struct bench_run *run)
 	/* Only the bandwidth loops keep completion times. */
 	now = run->tcompleted ? bench_ticks() : 0;
 	for (i = 0; i < n; i++) {
+		struct bench_lane *lane;
+		uint64_t number;
+
 		if (wc[i].status != IBV_WC_SUCCESS)
 			return report_failed(&wc[i]);
+		lane = &run->lanes[BENCH_WR_LANE(wc[i].wr_id)];
 		if (wc[i].opcode & IBV_WC_RECV) {
+			lane->recvs_completed++;
 			run->recvs_completed++;
 			continue;
 		}
-		/* A signalled send stands for every send up to it. */
-		run->sends_completed = wc[i].wr_id;
-		if (run->tcompleted)
-			run->tcompleted[wc[i].wr_id - 1] = now;
+		/* A signalled send stands for every send of its QP up to it. */
+		number = BENCH_WR_NUMBER(wc[i].wr_id);
+		run->sends_completed += number - lane->sends_completed;
+		lane->sends_completed = number;
+		if (lane->tcompleted)
+			lane->tcompleted[number - 1] = now;
 	}
 	return n;
 }
@@ -331,7 +353,9 @@ static int wait_for(struct bench_run *run, uint64_t sends, uint64_t recvs,
 	if (reached(run, sends, recvs))
 		return 0;
 	if (interrupted()) {
-		warnx("failed to get a completion: %s", strerror(EINTR));
+		if (!run->stop_is_end)
+			warnx("failed to get a completion: %s",
+			      strerror(EINTR));
 		return -EINTR;
 	}
 	warnx("failed to get a completion within %d ms (sends %" PRIu64
@@ -353,12 +377,13 @@ int bench_wait_progress(struct bench_run *run)
 	return wait_for(run, UINT64_MAX, UINT64_MAX, true);
 }
 
-int bench_make_room(struct bench_run *run, uint32_t count)
+int bench_make_room(struct bench_run *run, const struct bench_lane *lane,
+		    uint32_t count)
 {
-	uint64_t in_flight = run->sends_posted - run->sends_completed;
+	int ret = 0;
 
-	if (in_flight + count <= run->bc->tx_depth)
-		return 0;
-	return bench_wait(run, run->sends_posted + count - run->bc->tx_depth,
-			  0);
+	while (!ret && lane->sends_posted - lane->sends_completed + count >
+			       run->bc->tx_depth)
+		ret = bench_wait_progress(run);
+	return ret;
 }

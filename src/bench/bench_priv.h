@@ -51,6 +51,13 @@
 #define BENCH_DURATION_MIN 5u
 #define BENCH_DURATION_MAX 36000u
 #define BENCH_MARGIN_SEC   2u
+/*
+ * --run-infinitely: a report every -D seconds, this many if -D is not
+ * given, as perftest's --run_infinitely; a receiving server looks for the
+ * client's end this often.
+ */
+#define BENCH_DEFAULT_PERIOD_SEC 5u
+#define BENCH_LOOK_MS		 100u
 
 /* Option parsing: bench_config_tool hands these to config_parse. */
 
@@ -63,7 +70,15 @@ enum bench_option {
 	BENCH_OPT_BUSY_POLL,
 	BENCH_OPT_CPU_UTIL,
 	BENCH_OPT_REPORT_COUNTERS,
+	BENCH_OPT_RUN_INFINITELY,
 };
+
+/*
+ * -q: the most RC QPs one run spreads its messages over. Each posts -n
+ * messages with up to --tx-depth in flight, as each of perftest's -q QPs
+ * does; all complete on the one CQ.
+ */
+#define BENCH_QPS_MAX 16u
 
 void bench_config_defaults(struct bench_config *bc);
 
@@ -230,6 +245,14 @@ int bw_timed_stats_compute(uint64_t messages, uint64_t ns, uint32_t size,
 			   struct bw_stats *out);
 
 /*
+ * -D, latency: @iterations done in @ns, each divided by @rtt_factor (2 for
+ * a ping-pong's round trip): the average alone, as perftest's -D (the
+ * other figures NAN). -EINVAL if none completed or no time passed.
+ */
+int lat_timed_stats_compute(uint64_t iterations, uint64_t ns,
+			    unsigned int rtt_factor, struct lat_stats *out);
+
+/*
  * From the post time of every work request and the completion time of the
  * signalled ones (@tcompleted[i] == 0 for the others; the last one is always
  * signalled). Average: all bytes over first post to last completion. Peak:
@@ -256,6 +279,8 @@ struct bench_params {
 	uint16_t cq_mod;
 	uint16_t duration; /* seconds, BENCH_DURATION_MAX fits; 0: -n */
 	bool bidir;
+	bool infinite; /* --run-infinitely; duration is the period */
+	uint8_t qps;   /* -q, 1 to BENCH_QPS_MAX */
 };
 
 void bench_params_from_config(const struct bench_config *bc,
@@ -301,9 +326,10 @@ size_t bench_half_size(const struct bench_config *bc);
 
 /*
  * Receives posted ahead by the receiving side (SEND and WRITE with
- * immediate): every iteration of a size up to BENCH_RX_DEPTH_MAX, or up to
- * --tx-depth + BENCH_RX_REFILL if that is more. A bandwidth receiver tops
- * them up once BENCH_RX_REFILL have completed (bench_bw.c).
+ * immediate), on each QP: every iteration of a size up to
+ * BENCH_RX_DEPTH_MAX (with -q, its share of it), or up to --tx-depth +
+ * BENCH_RX_REFILL if that is more. A bandwidth receiver tops them up once
+ * BENCH_RX_REFILL have completed (bench_bw.c).
  */
 #define BENCH_RX_DEPTH_MAX 8192u
 #define BENCH_RX_REFILL	   64u
@@ -324,11 +350,34 @@ enum bench_peer_rule {
 	BENCH_PEER_BY_ADDRESS, /* -R: the CM id's two addresses are one */
 };
 
+/*
+ * A work request's wr_id: the number of its lane (its QP, -q) in the top
+ * bits, its own number on that QP below, counted from 1.
+ */
+#define BENCH_WR_LANE_SHIFT    48
+#define BENCH_WR_NUMBER(wr_id) ((wr_id) & ((1ull << BENCH_WR_LANE_SHIFT) - 1))
+#define BENCH_WR_LANE(wr_id)   ((unsigned int)((wr_id) >> BENCH_WR_LANE_SHIFT))
+
+/* One QP of the run and what went through it in this size. */
+struct bench_lane {
+	struct ibv_qp *qp;
+	uint64_t sends_posted;
+	uint64_t sends_completed; /* up to the last signalled one seen */
+	uint64_t recvs_posted;
+	uint64_t recvs_completed;
+	uint64_t *tposted;    /* this lane's -n entries of the run's */
+	uint64_t *tcompleted; /* the same, or NULL */
+	/* -D: the sends done at the edges of the sample window */
+	uint64_t sample_start_sends, sample_end_sends;
+};
+
 /* Everything the loops of one size need. */
 struct bench_run {
 	const struct bench_config *bc;
 	bool client; /* the side that starts, measures and reports */
-	struct ibv_qp *qp;
+	/* Lane 0 is the QP the manual's steps connected; -q adds the rest. */
+	struct bench_lane lanes[BENCH_QPS_MAX];
+	unsigned int qps;
 	struct ibv_cq *cq;
 	uint8_t *local;	  /* first half of our region */
 	uint8_t *landing; /* second half of our region */
@@ -348,8 +397,8 @@ struct bench_run {
 
 	/* Per size. */
 	uint32_t size;
-	uint64_t *tposted;    /* iters entries, in ticks */
-	uint64_t *tcompleted; /* iters entries (bw), in ticks */
+	uint64_t *tposted;    /* iters entries a lane, in ticks */
+	uint64_t *tcompleted; /* the same (bw), in ticks */
 
 	/*
 	 * -D: the client's sample window, from the end of the warm-up to the
@@ -370,9 +419,19 @@ struct bench_run {
 	uint64_t beat_ticks;
 	uint64_t beat_at; /* the tick of the next beat; UINT64_MAX: none */
 
-	/* Progress counters of the send and receive queues. */
+	/*
+	 * --run-infinitely: the client takes a stop signal as its loop's end
+	 * (no line, bench_post.c); a receiving server has the client's end of
+	 * size byte once peer_synced (bench_hear_peer). The reports so far.
+	 */
+	bool stop_is_end;
+	bool peer_synced;
+	struct bench_period *periods;
+	size_t period_count;
+
+	/* The lanes' progress counters, added up. */
 	uint64_t sends_posted;
-	uint64_t sends_completed; /* up to the last signalled one seen */
+	uint64_t sends_completed;
 	uint64_t recvs_posted;
 	uint64_t recvs_completed;
 };
@@ -464,6 +523,13 @@ static inline struct bench_clock bench_clock_read(void)
 
 /* Send a beat now (bench.c). */
 void bench_beat_send(struct bench_run *run, uint64_t ticks);
+
+/*
+ * Read what the peer sent on the TCP connection so far, without waiting:
+ * beats set *@heard_ns to now; its end of size byte sets peer_synced and
+ * returns 1. 0: nothing more; -errno after a line.
+ */
+int bench_hear_peer(struct bench_run *run, uint64_t *heard_ns);
 
 /*
  * At a post stamped @ticks: a beat if one is due. One compare on the
@@ -610,21 +676,23 @@ int bench_wait_describe(const struct bench_run *run, char *buf, size_t len);
 void bench_build_wr(const struct bench_run *run, struct ibv_send_wr *wr,
 		    struct ibv_sge *sge);
 /*
- * Post @count copies of @wr in chained lists (one doorbell per list),
- * numbered on from run->sends_posted; every signal_every-th one and number
- * @total ask for a completion, whose wr_id is their number: the count of
- * sends done once it arrives.
+ * Post @count copies of @wr on @lane in chained lists (one doorbell per
+ * list), numbered on from lane->sends_posted; every signal_every-th one
+ * and number @total ask for a completion, whose wr_id carries their
+ * number: the count of the lane's sends done once it arrives.
  */
-int bench_post_sends(struct bench_run *run, const struct ibv_send_wr *wr,
-		     uint32_t count, uint64_t total);
+int bench_post_sends(struct bench_run *run, struct bench_lane *lane,
+		     const struct ibv_send_wr *wr, uint32_t count,
+		     uint64_t total);
 /*
- * Post @wr itself as the next send, its wr_id set to its number: the
+ * Post @wr itself as lane 0's next send, its wr_id set to its number: the
  * latency loop of READ and atomics, whose request is built once and
  * signalled every time. No copy and no chain as in bench_post_sends().
  */
 int bench_post_one(struct bench_run *run, struct ibv_send_wr *wr);
-/* Post @count receives into the landing half. */
-int bench_post_recvs(struct bench_run *run, uint32_t count);
+/* Post @count receives on @lane into the landing half. */
+int bench_post_recvs(struct bench_run *run, struct bench_lane *lane,
+		     uint32_t count);
 /*
  * The line for a poll that failed: ibv_poll_cq() returned @n < 0, or @wc
  * (n > 0) carries an error status. Returns -EIO.
@@ -648,7 +716,7 @@ static inline int bench_look_once(struct bench_run *run)
 		return 0;
 	if (n < 0 || wc.status != IBV_WC_SUCCESS)
 		return bench_poll_failed(n, &wc);
-	run->sends_completed = wc.wr_id;
+	run->sends_completed = run->lanes[0].sends_completed = wc.wr_id;
 	return 1;
 }
 
@@ -656,14 +724,32 @@ static inline int bench_look_once(struct bench_run *run)
 int bench_wait(struct bench_run *run, uint64_t sends, uint64_t recvs);
 /* Poll until at least one completion arrived (bounded by the timeout). */
 int bench_wait_progress(struct bench_run *run);
-/* Reap send completions until @count more sends fit in the send queue. */
-int bench_make_room(struct bench_run *run, uint32_t count);
+/* Reap completions until @count more sends fit in @lane's send queue. */
+int bench_make_room(struct bench_run *run, const struct bench_lane *lane,
+		    uint32_t count);
+
+/*
+ * bench_qps.c, -q: create, connect (with the peer over @sock) and free the
+ * lanes after the first. Connect does nothing with one QP.
+ */
+int bench_lanes_connect(struct bench_run *run, const struct config *cfg,
+			struct resources *res, const struct connection *conn,
+			int sock);
+int bench_lanes_destroy(struct bench_run *run);
 
 /* bench_lat.c and bench_bw.c: one size each, filling tposted/tcompleted. */
 int bench_lat_size(struct bench_run *run);
 int bench_bw_size(struct bench_run *run);
 
 /* bench_report.c */
+
+/* --run-infinitely: one report, the seconds since the one before. */
+struct bench_period {
+	double seconds;
+	uint64_t messages;
+	struct bw_stats bw; /* no peak */
+};
+
 struct bench_result {
 	uint32_t size;
 	uint64_t iters; /* -D: the messages done in the seconds measured */
@@ -679,17 +765,38 @@ struct bench_result {
 	 */
 	double cpu_client;
 	double cpu_server;
+	/*
+	 * -q above 1: each QP's messages and figures (this side's direction).
+	 * With -n, each over its own first post to its last completion; with
+	 * -D, over the row's sample window, so that they add up to the row.
+	 * 0 QPs: a run of one QP, no per-QP figures.
+	 */
+	/* --run-infinitely: the reports the row's whole run was made of */
+	const struct bench_period *periods;
+	size_t period_count;
+	unsigned int qps;
+	struct bench_qp_result {
+		uint32_t qp_num;
+		uint64_t messages;
+		struct bw_stats bw;
+	} per_qp[BENCH_QPS_MAX];
 };
 
 void bench_print_header(const struct bench_config *bc, FILE *out);
+/*
+ * --run-infinitely: the row of @messages done in the last @ns, printed
+ * and kept in run->periods; 0, or -ENOMEM after a line.
+ */
+int bench_report_period(struct bench_run *run, uint64_t ns, uint64_t messages,
+			FILE *out);
 void bench_print_result(const struct bench_config *bc,
 			const struct bench_result *r, FILE *out);
 /*
  * The version of the JSON that --json writes: 2 added test_info, complete
  * and schema_version itself; 3 each result's CPU shares and latency
- * histogram, and the counters.
+ * histogram, and the counters; 4 "qps" and each result's "per_qp".
  */
-#define BENCH_JSON_SCHEMA_VERSION 3
+#define BENCH_JSON_SCHEMA_VERSION 4
 #ifndef BENCH_PROGRAM_VERSION
 #define BENCH_PROGRAM_VERSION "unknown" /* CMake defines it, from project() */
 #endif

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -37,7 +38,9 @@ static void print_separator(FILE *out)
 void bench_print_header(const struct bench_config *bc, FILE *out)
 {
 	print_separator(out);
-	if (bc->mode == BENCH_LAT)
+	if (bc->mode == BENCH_LAT && bc->duration) /* -D: as perftest's */
+		fputs(" #bytes #iterations t_avg[usec]", out);
+	else if (bc->mode == BENCH_LAT)
 		fprintf(out,
 			" #bytes #iterations t_min[usec] t_max[usec] t_typical[usec] t_avg[usec] t_stdev[usec] 99%% percentile[usec] 99.9%% percentile[usec]");
 	else
@@ -104,12 +107,38 @@ static struct bw_stats row_bw(const struct bench_config *bc,
 	return bc->bidir ? both_ways(r) : r->bw;
 }
 
+/*
+ * -q: a line for each QP, this side's direction. Over -n each QP's
+ * bandwidth is over its own time, from its first post to its last
+ * completion, so they add up to at least the row's; over -D they share
+ * the row's window and add up to it.
+ */
+static void print_per_qp(const struct bench_config *bc,
+			 const struct bench_result *r, FILE *out)
+{
+	unsigned int k;
+
+	for (k = 0; k < r->qps; k++) {
+		const struct bench_qp_result *q = &r->per_qp[k];
+
+		fprintf(out,
+			"   QP 0x%06x: %" PRIu64
+			" messages, BW average %.2f %s, MsgRate %.6f Mpps\n",
+			q->qp_num, q->messages,
+			bw_in_unit(bc, q->bw.avg_bytes_per_sec), bw_unit(bc),
+			q->bw.msg_rate_mpps);
+	}
+}
+
 void bench_print_result(const struct bench_config *bc,
 			const struct bench_result *r, FILE *out)
 {
 	struct bw_stats bw = row_bw(bc, r);
 
-	if (bc->mode == BENCH_LAT)
+	if (bc->mode == BENCH_LAT && bc->duration)
+		fprintf(out, " %-7u %-11" PRIu64 " %.2f", r->size, r->iters,
+			r->lat.t_avg);
+	else if (bc->mode == BENCH_LAT)
 		fprintf(out,
 			" %-7u %-11" PRIu64
 			" %-11.2f %-11.2f %-15.2f %-11.2f %-13.2f %-20.2f %.2f",
@@ -136,9 +165,41 @@ void bench_print_result(const struct bench_config *bc,
 			bw_in_unit(bc, r->bw.avg_bytes_per_sec),
 			bw_in_unit(bc, r->bw_back.avg_bytes_per_sec),
 			bw_unit(bc));
+	print_per_qp(bc, r, out);
 	if (bc->mode == BENCH_LAT && bc->histogram)
 		print_histogram(&r->hist, out);
 	fflush(out);
+}
+
+int bench_report_period(struct bench_run *run, uint64_t ns, uint64_t messages,
+			FILE *out)
+{
+	struct bench_period *grown, *p;
+	struct bench_result r = {
+		.size = run->size,
+		.iters = messages,
+		.cpu_client = NAN,
+		.cpu_server = NAN,
+	};
+
+	grown = realloc(run->periods,
+			(run->period_count + 1) * sizeof(*run->periods));
+	if (!grown) {
+		warnx("failed to keep the report of period %zu: %s",
+		      run->period_count + 1, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	run->periods = grown;
+	p = &run->periods[run->period_count++];
+	*p = (struct bench_period){.seconds = (double)ns / 1e9,
+				   .messages = messages};
+	/* A period without a completion has its row, with 0 in it. */
+	if (bw_timed_stats_compute(messages, ns, run->size, &p->bw))
+		p->bw = (struct bw_stats){.peak_bytes_per_sec = NAN};
+	r.seconds = p->seconds;
+	r.bw = p->bw;
+	bench_print_result(run->bc, &r, out);
+	return 0;
 }
 
 /*
@@ -184,6 +245,46 @@ static void write_bw(FILE *f, const struct bench_config *bc, struct bw_stats bw,
 	write_number(f, "msg_rate", bw.msg_rate_mpps, 6);
 }
 
+/* -q: ", "per_qp": [{"qp_num": N, "messages": N, bw_*, msg_rate}, ...]. */
+static void write_per_qp(FILE *f, const struct bench_config *bc,
+			 const struct bench_result *r)
+{
+	unsigned int k;
+
+	if (!r->qps)
+		return;
+	fputs(", \"per_qp\": [", f);
+	for (k = 0; k < r->qps; k++) {
+		fprintf(f, "%s{\"qp_num\": %u, \"messages\": %" PRIu64 ", ",
+			k ? ", " : "", r->per_qp[k].qp_num,
+			r->per_qp[k].messages);
+		write_bw(f, bc, r->per_qp[k].bw, true);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
+/* --run-infinitely: ", "periods": [{"seconds": S, "iterations": N, ...}]". */
+static void write_periods(FILE *f, const struct bench_config *bc,
+			  const struct bench_result *r)
+{
+	size_t i;
+
+	if (!bc->infinite)
+		return;
+	fputs(", \"periods\": [", f);
+	for (i = 0; i < r->period_count; i++) {
+		const struct bench_period *p = &r->periods[i];
+
+		fputs(i ? ", {" : "{", f);
+		write_number(f, "seconds", p->seconds, 3);
+		fprintf(f, ", \"iterations\": %" PRIu64, p->messages);
+		write_bw(f, bc, p->bw, false);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
 static void write_result(FILE *f, const struct bench_config *bc,
 			 const struct bench_result *r)
 {
@@ -216,11 +317,13 @@ static void write_result(FILE *f, const struct bench_config *bc,
 			fputs("}}", f);
 		}
 	}
+	write_per_qp(f, bc, r);
+	write_periods(f, bc, r);
 	fputs(", ", f);
 	write_number(f, "cpu_client_percent", r->cpu_client, 1);
 	fputs(", ", f);
 	write_number(f, "cpu_server_percent", r->cpu_server, 1);
-	if (bc->mode == BENCH_LAT)
+	if (bc->mode == BENCH_LAT && !bc->duration)
 		write_histogram(f, &r->hist);
 	fputc('}', f);
 }
@@ -343,8 +446,8 @@ int bench_write_json(const struct bench_config *bc, const char *path,
 	fputs(", ", f);
 	write_text(f, "unit", bc->mode == BENCH_LAT ? "usec" : bw_unit(bc));
 	/* the signalling the loops used: READ and atomic latency, every one */
-	fprintf(f, ", \"tx_depth\": %u, \"cq_mod\": %u, ", bc->tx_depth,
-		run->signal_every);
+	fprintf(f, ", \"tx_depth\": %u, \"cq_mod\": %u, \"qps\": %u, ",
+		bc->tx_depth, run->signal_every, run->qps);
 	write_test_info(f, bc, run, info);
 	if (info->counters_before && info->counters_after)
 		write_counters(f, info);

@@ -225,6 +225,23 @@ int bw_timed_stats_compute(uint64_t messages, uint64_t ns, uint32_t size,
 	return 0;
 }
 
+int lat_timed_stats_compute(uint64_t iterations, uint64_t ns,
+			    unsigned int rtt_factor, struct lat_stats *out)
+{
+	if (!iterations || !ns || !rtt_factor)
+		return -EINVAL;
+	*out = (struct lat_stats){
+		.t_min = NAN,
+		.t_max = NAN,
+		.t_typical = NAN,
+		.t_avg = (double)ns / 1000.0 / rtt_factor / (double)iterations,
+		.t_stdev = NAN,
+		.p99 = NAN,
+		.p99_9 = NAN,
+	};
+	return 0;
+}
+
 double bench_ns_per_tick(const struct bench_clock *from,
 			 const struct bench_clock *to)
 {

@@ -4,7 +4,8 @@
  * each sends its parameters, in network byte order, and refuses a peer
  * whose parameters differ:
  *
- *   magic u32, version u16, mode u8, op u8, all sizes u8, flags u8 (1: -b),
+ *   magic u32, version u16, mode u8, op u8, all sizes u8, flags u8 (1: -b,
+ *   2: --run-infinitely; the high four bits: -q less one),
  *   duration u16, size u32, iterations u32, tx depth u16, cq mod u16
  *
  * Version 2 added the send queue depth and the signalling, in what version
@@ -14,7 +15,9 @@
  * keeps its receives up for as long as the sender sends. Version 4 is
  * version 3's message from a side that beats while a size runs
  * (bench_beat) and, at the end of a size, waits for the peer only while
- * its beats keep coming: a side of version 3 would never beat.
+ * its beats keep coming: a side of version 3 would never beat. Version 5
+ * carries -q's count less one in the flags' high four bits, and
+ * --run-infinitely in flag 2.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,9 +26,11 @@
 #include "bench_priv.h"
 #include "common/wire.h"
 
-#define BENCH_PARAMS_MAGIC   0x5243424eu /* "RCBN" */
-#define BENCH_PARAMS_VERSION 4
-#define BENCH_PARAMS_BIDIR   0x01
+#define BENCH_PARAMS_MAGIC     0x5243424eu /* "RCBN" */
+#define BENCH_PARAMS_VERSION   5
+#define BENCH_PARAMS_BIDIR     0x01
+#define BENCH_PARAMS_INFINITE  0x02
+#define BENCH_PARAMS_QPS_SHIFT 4
 
 enum bench_params_offset {
 	OFF_MAGIC = 0,
@@ -57,6 +62,8 @@ void bench_params_from_config(const struct bench_config *bc,
 		.cq_mod = (uint16_t)bc->cq_mod,
 		.duration = (uint16_t)bc->duration,
 		.bidir = bc->bidir,
+		.qps = (uint8_t)bc->qps,
+		.infinite = bc->infinite,
 	};
 }
 
@@ -74,7 +81,10 @@ void bench_params_encode(const struct bench_params *p,
 	put_u16(out + OFF_TX_DEPTH, p->tx_depth);
 	put_u16(out + OFF_CQ_MOD, p->cq_mod);
 	put_u16(out + OFF_DURATION, p->duration);
-	out[OFF_FLAGS] = p->bidir ? BENCH_PARAMS_BIDIR : 0;
+	out[OFF_FLAGS] =
+		(uint8_t)((p->bidir ? BENCH_PARAMS_BIDIR : 0) |
+			  (p->infinite ? BENCH_PARAMS_INFINITE : 0) |
+			  (p->qps ? p->qps - 1 : 0) << BENCH_PARAMS_QPS_SHIFT);
 }
 
 int bench_params_decode(const uint8_t in[BENCH_PARAMS_WIRE_SIZE],
@@ -98,6 +108,8 @@ int bench_params_decode(const uint8_t in[BENCH_PARAMS_WIRE_SIZE],
 		.cq_mod = get_u16(in + OFF_CQ_MOD),
 		.duration = get_u16(in + OFF_DURATION),
 		.bidir = (in[OFF_FLAGS] & BENCH_PARAMS_BIDIR) != 0,
+		.qps = (uint8_t)((in[OFF_FLAGS] >> BENCH_PARAMS_QPS_SHIFT) + 1),
+		.infinite = (in[OFF_FLAGS] & BENCH_PARAMS_INFINITE) != 0,
 	};
 	return 0;
 }
@@ -139,6 +151,19 @@ int bench_params_match(const struct bench_params *local,
 		snprintf(why, len, "the peer runs %s, this side %s",
 			 remote->bidir ? "-b" : "without -b",
 			 local->bidir ? "-b" : "without -b");
+		return -EPROTO;
+	}
+	if (local->infinite != remote->infinite) {
+		snprintf(why, len, "the peer runs %s, this side %s",
+			 remote->infinite ? "--run-infinitely"
+					  : "without --run-infinitely",
+			 local->infinite ? "--run-infinitely"
+					 : "without --run-infinitely");
+		return -EPROTO;
+	}
+	if (local->qps != remote->qps) {
+		snprintf(why, len, "the peer runs -q %u, this side -q %u",
+			 remote->qps, local->qps);
 		return -EPROTO;
 	}
 	if (local->duration != remote->duration) {

@@ -45,6 +45,11 @@ bool interrupted(void)
 	return caught_signal != 0;
 }
 
+void interrupt_take(void)
+{
+	caught_signal = 0;
+}
+
 int interruptible_poll(struct pollfd *fds, nfds_t nfds, int timeout_ms)
 {
 	const struct timespec ts = {

@@ -7,7 +7,7 @@ there once, with ITERS iterations; latency figures are ordered
 min <= median <= p99 <= p99.9 <= max and positive, the average lies between
 min and max; bandwidth figures are positive. The JSON is read with Python's
 json parser and must have the fields of its mode (each side's CPU share,
-for latency the histogram, whose buckets add up to ITERS - 1), schema_version 3,
+for latency the histogram, whose buckets add up to ITERS - 1), schema_version 4,
 complete true, and a test_info with every field, whose wait is the one
 the text's "waits:" line names. Prints one line per check (ok: / FAIL:
 with both values); exits 1 if any failed.
@@ -120,8 +120,8 @@ def main():
     check(doc.get("op") == op, "json: op", doc.get("op"), op)
     check(doc.get("device") == "rxe0", "json: device", doc.get("device"),
           "rxe0")
-    check(doc.get("schema_version") == 3, "json: schema_version",
-          doc.get("schema_version"), 3)
+    check(doc.get("schema_version") == 4, "json: schema_version",
+          doc.get("schema_version"), 4)
     check(doc.get("complete") is True, "json: complete",
           doc.get("complete"), True)
     check_test_info(doc.get("test_info") or {}, text)

@@ -21,6 +21,27 @@
                             directions above 0, the row's average their
                             sum, the JSON's directions adding up to its
                             figures
+  lattimed TEXT JSON SEC RTT
+                            a latency -D SEC run: the banner's split, one
+                            row of three columns, the JSON's seconds SEC
+                            less the margins, its average the seconds
+                            over the iterations over RTT (2 for a
+                            ping-pong), the other figures null
+  infinite TEXT JSON SEC    a --run-infinitely -D SEC run stopped by
+                            SIGINT: the banner, one row or more for the
+                            periods, each of SEC seconds at least and with
+                            messages, the same in the JSON's periods; then
+                            "the whole run, S s:" and its row, whose
+                            messages and seconds are at least the periods'
+  qps TEXT JSON N KIND      a -q N run: the banner names N QPs, a line for
+                            each of them under the row, in the text and
+                            the JSON, every one with messages and a
+                            bandwidth above 0, their messages adding up to
+                            the row's; KIND count (-n): each QP did the
+                            same count, and their bandwidths, each over
+                            its own time, add up to at least the row's;
+                            KIND timed (-D): their bandwidths add up to
+                            the row's
 """
 import json
 import re
@@ -149,10 +170,118 @@ def bidir(text, path):
               f"json: {key} {r[key]} is the directions' sum {total}")
 
 
+def lattimed(text, path, sec, rtt):
+    sec, rtt = int(sec), int(rtt)
+    measured = sec - 4
+    with open(text) as f:
+        lines = f.read().splitlines()
+    check(any(l.startswith("benchmark: ") and
+              f", {sec} s per size (2 s warm-up, {measured} s measured, 2 s drain), " in l
+              for l in lines), "the banner gives the split of the duration")
+    check(" #bytes #iterations t_avg[usec]" in lines, "the -D latency header")
+    rows = [l.split() for l in lines
+            if len(l.split()) == 3 and l.split()[0].isdigit()]
+    check(len(rows) == 1, f"one row of three columns (found {len(rows)})")
+    with open(path) as f:
+        r = json.load(f)["results"][0]
+    check(measured - 0.5 <= r["seconds"] <= measured + 0.5,
+          f"json: {r['seconds']} s measured, {measured} (within 0.5) expected")
+    check(r["iterations"] > 0, f"json: {r['iterations']} iterations in them")
+    want = r["seconds"] * 1e6 / r["iterations"] / rtt
+    check(abs(r["t_avg"] - want) <= 0.01 * want + 0.001,
+          f"json: t_avg {r['t_avg']} us is the seconds over the iterations over {rtt} ({want:.3f})")
+    check(all(r[k] is None for k in ("t_min", "t_max", "t_typical", "t_stdev", "p99", "p99_9")),
+          "json: no other figure")
+    if rows:
+        check(int(rows[0][1]) == r["iterations"] and abs(float(rows[0][2]) - r["t_avg"]) <= 0.006,
+              f"text: the row {rows[0]} has the JSON's iterations and average")
+
+
+def infinite(text, path, sec):
+    sec = int(sec)
+    with open(text) as f:
+        lines = f.read().splitlines()
+    check(any(l.startswith("benchmark: ") and
+              f", until SIGINT or SIGTERM, a row every {sec} s, " in l
+              for l in lines), "the banner says it runs until a signal")
+    rows = [l.split() for l in lines
+            if len(l.split()) == 5 and l.split()[0].isdigit()]
+    whole = [i for i, l in enumerate(lines) if l.startswith(" the whole run, ")]
+    check(len(whole) == 1, "one 'the whole run' line")
+    with open(path) as f:
+        doc = json.load(f)
+    check(doc["complete"] is True, "json: complete")
+    r = doc["results"][0]
+    periods = r.get("periods", [])
+    check(len(periods) >= 1 and len(rows) == len(periods) + 1,
+          f"{len(rows)} rows: a row for each of the {len(periods)} periods and the whole run's")
+    for i, p in enumerate(periods):
+        check(p["seconds"] >= sec - 0.001 and p["iterations"] > 0 and p["bw_avg"] > 0,
+              f"json: period {i + 1}: {p['iterations']} messages in {p['seconds']} s, {sec} s at least")
+        if i < len(rows):
+            check(int(rows[i][1]) == p["iterations"] and rows[i][2] == "-",
+                  f"text: period {i + 1}'s row {rows[i]} has its messages and no peak")
+    check(r["iterations"] >= sum(p["iterations"] for p in periods),
+          f"json: the whole run's {r['iterations']} messages are at least the periods'")
+    check(r["seconds"] >= sum(p["seconds"] for p in periods) - 0.01,
+          f"json: the whole run's {r['seconds']} s are at least the periods'")
+    if whole and rows:
+        m = re.match(r"^ the whole run, ([0-9.]+) s:$", lines[whole[0]])
+        check(m is not None and abs(float(m.group(1)) - r["seconds"]) <= 0.002,
+              f"the whole run's line gives the JSON's {r['seconds']} s")
+        check(int(rows[-1][1]) == r["iterations"],
+              f"the last row {rows[-1]} is the whole run's")
+
+
+def qps(text, path, n, kind):
+    n = int(n)
+    with open(text) as f:
+        body = f.read()
+    m = re.search(r"^QPs: (\d+), each with the iterations and the tx depth above:((?: 0x[0-9a-f]{6})+)$",
+                  body, re.M)
+    check(m is not None and int(m.group(1)) == n, f"the banner names {n} QPs")
+    banner = m.group(2).split() if m else []
+    lines = re.findall(r"^   QP (0x[0-9a-f]{6}): (\d+) messages, BW average ([0-9.]+) MiB/sec, MsgRate ([0-9.]+) Mpps$",
+                       body, re.M)
+    check(len(lines) == n, f"{n} QP lines under the row (found {len(lines)})")
+    check([l[0] for l in lines] == banner and len(set(banner)) == n,
+          "the QP lines name the banner's QPs, each once")
+    rows = [l.split() for l in body.splitlines()
+            if len(l.split()) == 5 and l.split()[0].isdigit()]
+    with open(path) as f:
+        doc = json.load(f)
+    r = doc["results"][0]
+    # --run-infinitely: a row for each period first, the whole run's last
+    want_rows = 1 + len(r.get("periods", []))
+    check(len(rows) == want_rows, f"{want_rows} row(s) (found {len(rows)})")
+    per = r.get("per_qp", [])
+    check(doc.get("qps") == n and len(per) == n, f"json: qps {doc.get('qps')} and {len(per)} per_qp entries, {n} expected")
+    check(all(q["messages"] > 0 and q["bw_avg"] > 0 for q in per),
+          "json: every QP moved messages")
+    total = sum(q["messages"] for q in per)
+    check(total == r["iterations"],
+          f"json: the QPs' messages {total} add up to the row's {r['iterations']}")
+    if rows:
+        check(int(rows[-1][1]) == r["iterations"],
+              f"the row's messages {rows[-1][1]} are the JSON's {r['iterations']}")
+    bw = sum(q["bw_avg"] for q in per)
+    # -b: the QPs are this side's direction, the row both
+    row = r["directions"]["client_to_server"] if "directions" in r else r
+    if kind == "count":
+        check(len({q["messages"] for q in per}) == 1,
+              "json: every QP did the same count")
+        check(bw >= row["bw_avg"] * 0.999,
+              f"json: the QPs' bandwidths {bw:.3f}, each over its own time, add up to at least the row's {row['bw_avg']}")
+    else:
+        check(abs(bw - row["bw_avg"]) <= 0.002 * n + 0.001 * row["bw_avg"],
+              f"json: the QPs' bandwidths {bw:.3f} add up to the row's {row['bw_avg']}")
+
+
 def main():
     what, args = sys.argv[1], sys.argv[2:]
     {"hist": hist, "cpu": cpu, "counters": counters,
-     "timed": timed, "bidir": bidir}[what](*args)
+     "timed": timed, "bidir": bidir, "qps": qps,
+     "infinite": infinite, "lattimed": lattimed}[what](*args)
     sys.exit(1 if failures else 0)
 
 

@@ -6,9 +6,15 @@
 # path (tc netem drops 3% of guest b's frames): the client's counters say
 # it sent packets again, the server's that requests came out of sequence.
 # Between them, -D: WRITE and SEND bandwidth for 5 s each, measured over
-# the second between the warm-up and the drain; and -b, WRITE and SEND
+# the second between the warm-up and the drain; -b, WRITE and SEND
 # both ways at once, each side's counters sending and receiving the
-# messages.
+# messages; and -q, SEND over 4 QPs (the server's counters receiving
+# every message), READ over 3, WRITE over 2 for -D 5, and SEND over 2
+# both ways, each QP's figures adding up to the row's; and
+# --run-infinitely -D 5, SEND and WRITE over 2 QPs, the client stopped by
+# SIGINT after its second report: each side ends at once with status 0,
+# the client with the whole run's row; and latency -D 5 for SEND, WRITE
+# and READ, the average of the second measured.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/bench_lib.sh"
@@ -29,13 +35,29 @@ pair bw_timed_write 19946 "bw --op write -s 4096 -D 5 --cpu-util"
 pair bw_timed_send 19948 "bw --op send -s 4096 -D 5"
 pair bw_bidir_write 19952 "bw --op write -s 4096 -n 1000 -b --report-counters"
 pair bw_bidir_send 19954 "bw --op send -s 4096 -n 1000 -b"
+pair bw_qps_send 19956 "bw --op send -s 4096 -n 500 -q 4 --report-counters"
+pair bw_qps_read 19957 "bw --op read -s 4096 -n 300 -q 3"
+pair bw_qps_timed 19958 "bw --op write -s 4096 -D 5 -q 2"
+pair bw_qps_bidir 19959 "bw --op send -s 4096 -n 500 -q 2 -b"
+# --signal: SIGINT 1 s after the client's row of 4096 bytes (the first,
+# at 5 s), then the second, at 10 s.
+infinite() {
+	bench_pair "$1" "$2" "$3 -g 1 --accept-timeout 60" \
+		"$3 -g 1 --connect-timeout 60 --json '$RXE_RUNS/$1.json'" \
+		--on a b --signal client INT client " 4096 " --delay 6
+}
+pair lat_timed_send 19947 "lat --op send -s 64 -D 5"
+pair lat_timed_write 19949 "lat --op write -s 64 -D 5"
+pair lat_timed_read 19953 "lat --op read -s 64 -D 5"
+infinite bw_forever_send 19950 "bw --op send -s 4096 --run-infinitely -D 5"
+infinite bw_forever_write 19955 "bw --op write -s 4096 --run-infinitely -D 5 -q 2"
 # The loss is undone whatever happens to the run (the rig's timeout too).
 rxe_step --on b "trap 'tc qdisc del dev eth0 root 2>/dev/null' EXIT
 trap 'exit 143' TERM
 $mp sch_netem && tc qdisc add dev eth0 root netem loss 3%"
 pair bw_lossy 19944 "bw --op write -s 4096 -n 500 --report-counters"
 rxe_step --on b "tc qdisc del dev eth0 root"
-rxe_go bench_report 200
+rxe_go bench_report 420
 R=$RXE_RUNS
 X="$(dirname "$0")/bench_extras.py"
 
@@ -53,9 +75,20 @@ extras() {
 }
 
 for run in lat_hist bw_counters bw_lossy bw_timed_write bw_timed_send \
-	bw_bidir_write bw_bidir_send; do
+	bw_bidir_write bw_bidir_send bw_qps_send bw_qps_read bw_qps_timed \
+	bw_qps_bidir bw_forever_send bw_forever_write lat_timed_send \
+	lat_timed_write lat_timed_read; do
 	rc_expect_clean "$run"
 done
+for run in bw_forever_send bw_forever_write; do
+	extras "$run" infinite "$R/$run.client.out" "$R/$run.json" 5
+	# The client ends its sends and the size at once: no wait for -t.
+	expect_stopped_within "$run.client" 8000
+done
+extras lat_timed_send lattimed "$R/lat_timed_send.client.out" "$R/lat_timed_send.json" 5 2
+extras lat_timed_write lattimed "$R/lat_timed_write.client.out" "$R/lat_timed_write.json" 5 2
+extras lat_timed_read lattimed "$R/lat_timed_read.client.out" "$R/lat_timed_read.json" 5 1
+extras bw_forever_write qps "$R/bw_forever_write.client.out" "$R/bw_forever_write.json" 2 timed
 extras lat_hist hist "$R/lat_hist.client.out" "$R/lat_hist.json" 200
 extras lat_hist cpu "$R/lat_hist.client.out" "$R/lat_hist.json"
 extras bw_counters cpu "$R/bw_counters.client.out" "$R/bw_counters.json"
@@ -75,6 +108,15 @@ for side in client server; do
 	extras bw_bidir_write counters "$R/bw_bidir_write.$side.out" sent_pkts 1000
 	extras bw_bidir_write counters "$R/bw_bidir_write.$side.out" rcvd_pkts 1000
 done
+extras bw_qps_send qps "$R/bw_qps_send.client.out" "$R/bw_qps_send.json" 4 count
+extras bw_qps_send counters "$R/bw_qps_send.server.out" rcvd_pkts 2000
+extras bw_qps_read qps "$R/bw_qps_read.client.out" "$R/bw_qps_read.json" 3 count
+extras bw_qps_timed qps "$R/bw_qps_timed.client.out" "$R/bw_qps_timed.json" 2 timed
+extras bw_qps_timed timed "$R/bw_qps_timed.client.out" "$R/bw_qps_timed.json" 5
+extras bw_qps_bidir qps "$R/bw_qps_bidir.client.out" "$R/bw_qps_bidir.json" 2 count
+extras bw_qps_bidir bidir "$R/bw_qps_bidir.client.out" "$R/bw_qps_bidir.json"
+# The server created its own QPs: its banner names as many.
+expect_regex "$R/bw_qps_send.server.out" '^QPs: 4, each with the iterations and the tx depth above:( 0x[0-9a-f]{6}){4}$'
 # The lossy path: the client went back and sent again, and says so.
 expect_regex "$R/bw_lossy.client.out" '^  completer_retry_err +\+[1-9][0-9]*  times this side went back and sent again'
 expect_regex "$R/bw_lossy.client.out" '^resent: this side sent packets again [1-9][0-9]* time\(s\): packets were lost on the way$'

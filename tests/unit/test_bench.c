@@ -426,6 +426,22 @@ static void bw_stats_refuses_no_time(void **state)
 	assert_int_equal(bw_stats_compute(t, t, 0, 8, &s), -EINVAL);
 }
 
+/* -D latency: the window's time over its iterations, halved for a
+ * round trip, and nothing else. */
+static void lat_timed_stats_average_alone(void **state)
+{
+	struct lat_stats s;
+
+	(void)state;
+	assert_int_equal(lat_timed_stats_compute(4000, 1000000000, 2, &s), 0);
+	assert_float_equal(s.t_avg, 125.0, 1e-9); /* 1 s / 4000 / 2 in us */
+	assert_true(isnan(s.t_min) && isnan(s.t_typical) && isnan(s.p99_9));
+	assert_int_equal(lat_timed_stats_compute(500, 1000000, 1, &s), 0);
+	assert_float_equal(s.t_avg, 2.0, 1e-9);
+	assert_int_equal(lat_timed_stats_compute(0, 1000000, 1, &s), -EINVAL);
+	assert_int_equal(lat_timed_stats_compute(5, 0, 1, &s), -EINVAL);
+}
+
 /* --- the tick clock --- */
 
 static void tick_rate_from_two_readings(void **state)
@@ -700,6 +716,12 @@ static void bench_rx_depth_covers_the_send_window(void **state)
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(bench_rx_depth(&r.bench), 8192 + BENCH_RX_REFILL);
 	free_result(&r);
+	/* -q: the QPs share the CQ, each its share of the ring */
+	r = parse_bench("bw", "-n", "100000", "-q", "4", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(bench_rx_depth(&r.bench), 2048);
+	assert_int_equal(bench_cq_entries(&r.bench, 1), 4 * (128 + 2048));
+	free_result(&r);
 	r = parse_bench("bw", "--op", "write", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(bench_rx_depth(&r.bench), 0);
@@ -743,6 +765,8 @@ static void bench_bad_values(void **state)
 
 static void bench_bad_combinations(void **state)
 {
+	struct parse_result rr;
+
 	(void)state;
 	/* the manual's program has no benchmark options */
 	expect_usage_error(parse("-s", "64", (char *)NULL),
@@ -770,8 +794,12 @@ static void bench_bad_combinations(void **state)
 		parse_bench("lat", "-e", "--busy-poll", (char *)NULL),
 		"rdma_bench: options -e and --busy-poll contradict (sleep on the completion channel, or never)\n");
 	expect_usage_error(
-		parse_bench("lat", "-D", "10", (char *)NULL),
-		"rdma_bench: option --duration needs bw (a latency run keeps every sample: give -n)\n");
+		parse_bench("lat", "-D", "10", "-H", (char *)NULL),
+		"rdma_bench: option --histogram needs every sample: give -n, not --duration\n");
+	rr = parse_bench("lat", "-D", "10", (char *)NULL);
+	assert_int_equal(rr.ret, 0);
+	assert_int_equal(rr.bench.duration, 10);
+	free_result(&rr);
 	expect_usage_error(
 		parse_bench("bw", "-D", "10", "-a", (char *)NULL),
 		"rdma_bench: option --duration runs one size for a time: leave out --all-sizes\n");
@@ -787,6 +815,38 @@ static void bench_bad_combinations(void **state)
 	expect_usage_error(
 		parse_bench("bw", "-b", "-D", "10", (char *)NULL),
 		"rdma_bench: option --bidirectional needs bw, and a count (-n), not --duration\n");
+	expect_usage_error(parse_bench("lat", "--run-infinitely", (char *)NULL),
+			   "rdma_bench: option --run-infinitely needs bw\n");
+	expect_usage_error(
+		parse_bench("bw", "--run-infinitely", "-n", "100",
+			    (char *)NULL),
+		"rdma_bench: option --run-infinitely runs one size until stopped: leave out --iters\n");
+	expect_usage_error(
+		parse_bench("bw", "--run-infinitely", "-b", (char *)NULL),
+		"rdma_bench: option --run-infinitely runs one size until stopped: leave out --bidirectional (it needs a count)\n");
+	rr = parse_bench("bw", "--run-infinitely", (char *)NULL);
+	assert_int_equal(rr.ret, 0);
+	assert_true(rr.bench.infinite);
+	assert_int_equal(rr.bench.duration, 5); /* the period, as perftest's */
+	free_result(&rr);
+	rr = parse_bench("bw", "--run-infinitely", "-D", "7", "-q", "2",
+			 (char *)NULL);
+	assert_int_equal(rr.ret, 0);
+	assert_int_equal(rr.bench.duration, 7);
+	assert_int_equal(rr.bench.qps, 2);
+	free_result(&rr);
+	expect_usage_error(
+		parse_bench("lat", "-q", "2", (char *)NULL),
+		"rdma_bench: option --qps needs bw (a latency sample is one QP's round trip)\n");
+	expect_usage_error(
+		parse_bench("bw", "-q", "2", "-R", (char *)NULL),
+		"rdma_bench: option --qps above 1 needs the TCP exchange, not -R (RDMA_CM connects one QP)\n");
+	expect_usage_error(
+		parse_bench("bw", "--qps", "17", (char *)NULL),
+		"rdma_bench: invalid --qps value '17' (expected a number from 1 to 16)\n");
+	expect_usage_error(
+		parse_bench("bw", "-q", "0", (char *)NULL),
+		"rdma_bench: invalid --qps value '0' (expected a number from 1 to 16)\n");
 	expect_usage_error(
 		parse_bench("bw", "-H", (char *)NULL),
 		"rdma_bench: option --histogram needs lat (bandwidth has no latency samples)\n");
@@ -821,9 +881,10 @@ static void params_round_trip(void **state)
 		.cq_mod = 300,
 		.duration = 36000,
 		.bidir = true,
+		.qps = 16,
 	};
-	uint8_t wire[BENCH_PARAMS_WIRE_SIZE];
-	struct bench_params q;
+	uint8_t wire[BENCH_PARAMS_WIRE_SIZE], wire2[BENCH_PARAMS_WIRE_SIZE];
+	struct bench_params q, p2;
 	const char *why = NULL;
 	char text[128];
 
@@ -842,10 +903,23 @@ static void params_round_trip(void **state)
 	/* -D, where version 2 had reserved bytes */
 	assert_int_equal(q.duration, 36000);
 	assert_true(q.bidir);
-	assert_int_equal(wire[9], 0x01);
+	/* -q less one in the flags' high four bits */
+	assert_int_equal(q.qps, 16);
+	assert_int_equal(wire[9], 0xf1);
+	assert_false(q.infinite);
+	p2 = p;
+	p2.infinite = true;
+	bench_params_encode(&p2, wire2);
+	assert_int_equal(wire2[9], 0xf3);
+	assert_int_equal(bench_params_decode(wire2, &q, &why), 0);
+	assert_true(q.infinite);
+	bench_params_decode(wire, &q, &why);
 	assert_int_equal(wire[10], 0x8c);
 	assert_int_equal(wire[11], 0xa0);
-	assert_int_equal(wire[5], 4);
+	assert_int_equal(wire[5], 5);
+	wire[5] = 4; /* a version 4 peer: it knows no -q */
+	assert_int_equal(bench_params_decode(wire, &q, &why), -EPROTO);
+	assert_string_equal(why, "unsupported benchmark parameter version");
 	wire[5] = 3; /* a version 3 peer: it never beats */
 	assert_int_equal(bench_params_decode(wire, &q, &why), -EPROTO);
 	assert_string_equal(why, "unsupported benchmark parameter version");
@@ -855,7 +929,7 @@ static void params_round_trip(void **state)
 	wire[5] = 1; /* a version 1 peer */
 	assert_int_equal(bench_params_decode(wire, &q, &why), -EPROTO);
 	assert_string_equal(why, "unsupported benchmark parameter version");
-	wire[5] = 4;
+	wire[5] = 5;
 	wire[0] ^= 0xff;
 	assert_int_equal(bench_params_decode(wire, &q, &why), -EPROTO);
 	assert_string_equal(why, "not a benchmark parameter message");
@@ -868,7 +942,8 @@ static void params_mismatch_names_the_difference(void **state)
 				 .size = 2,
 				 .iters = 1000,
 				 .tx_depth = 1,
-				 .cq_mod = 1};
+				 .cq_mod = 1,
+				 .qps = 1};
 	struct bench_params b = a;
 	char why[128];
 
@@ -899,6 +974,16 @@ static void params_mismatch_names_the_difference(void **state)
 	b.bidir = true;
 	assert_int_equal(bench_params_match(&a, &b, why, sizeof(why)), -EPROTO);
 	assert_string_equal(why, "the peer runs -b, this side without -b");
+	b = a;
+	b.infinite = true;
+	assert_int_equal(bench_params_match(&a, &b, why, sizeof(why)), -EPROTO);
+	assert_string_equal(
+		why,
+		"the peer runs --run-infinitely, this side without --run-infinitely");
+	b = a;
+	b.qps = 4;
+	assert_int_equal(bench_params_match(&a, &b, why, sizeof(why)), -EPROTO);
+	assert_string_equal(why, "the peer runs -q 4, this side -q 1");
 	b = a;
 	b.duration = 30;
 	assert_int_equal(bench_params_match(&a, &b, why, sizeof(why)), -EPROTO);
@@ -1279,7 +1364,7 @@ static void json_has_test_info_and_schema(void **state)
 	(void)state;
 	r.lat.t_typical = 380.25;
 	json_of(&bc, &r, 1, true, buf, sizeof(buf));
-	expect_in(buf, "{\"schema_version\": 3, \"mode\": \"lat\"");
+	expect_in(buf, "{\"schema_version\": 4, \"mode\": \"lat\"");
 	expect_in(
 		buf,
 		"\"test_info\": {\"program\": \"rdma_bench\", \"version\": \"");
@@ -1353,6 +1438,51 @@ static void json_has_both_directions(void **state)
 	expect_in(
 		buf,
 		"\"bw_peak\": 4.000, \"bw_avg\": 3.000, \"msg_rate\": 0.750000, \"directions\": {\"client_to_server\": {\"bw_peak\": 3.000, \"bw_avg\": 1.000, \"msg_rate\": 0.250000}, \"server_to_client\": {\"bw_peak\": 1.000, \"bw_avg\": 2.000, \"msg_rate\": 0.500000}}");
+}
+
+/* -q in the JSON: each QP's messages and figures after the row's. */
+static void json_has_each_qp(void **state)
+{
+	struct bench_config bc = {
+		.mode = BENCH_BW, .op = BENCH_OP_WRITE, .qps = 2};
+	static struct bench_result r = {.size = 4096, .iters = 200, .qps = 2};
+	char buf[8192];
+
+	(void)state;
+	r.bw = (struct bw_stats){NAN, 3 * 1048576.0, 0.75};
+	r.per_qp[0] = (struct bench_qp_result){
+		0x11, 100, {1048576.0, 1048576.0, 0.25}};
+	r.per_qp[1] = (struct bench_qp_result){
+		0x12, 100, {2 * 1048576.0, 2 * 1048576.0, 0.5}};
+	r.cpu_client = r.cpu_server = NAN;
+	json_of(&bc, &r, 1, true, buf, sizeof(buf));
+	expect_in(
+		buf,
+		"\"iterations\": 200, \"bw_peak\": null, \"bw_avg\": 3.000, \"msg_rate\": 0.750000, \"per_qp\": [{\"qp_num\": 17, \"messages\": 100, \"bw_peak\": 1.000, \"bw_avg\": 1.000, \"msg_rate\": 0.250000}, {\"qp_num\": 18, \"messages\": 100, \"bw_peak\": 2.000, \"bw_avg\": 2.000, \"msg_rate\": 0.500000}]");
+}
+
+/* --run-infinitely in the JSON: the whole run's row, then each period. */
+static void json_has_the_periods(void **state)
+{
+	struct bench_config bc = {
+		.mode = BENCH_BW, .op = BENCH_OP_WRITE, .infinite = true};
+	static const struct bench_period p[2] = {
+		{5.0, 100, {NAN, 1048576.0, 0.25}},
+		{5.5, 0, {NAN, 0, 0}},
+	};
+	static struct bench_result r = {.size = 4096, .iters = 100};
+	char buf[8192];
+
+	(void)state;
+	r.periods = p;
+	r.period_count = 2;
+	r.seconds = 10.5;
+	r.bw = (struct bw_stats){NAN, 0.5 * 1048576.0, 0.125};
+	r.cpu_client = r.cpu_server = NAN;
+	json_of(&bc, &r, 1, true, buf, sizeof(buf));
+	expect_in(
+		buf,
+		"\"periods\": [{\"seconds\": 5.000, \"iterations\": 100, \"bw_peak\": null, \"bw_avg\": 1.000, \"msg_rate\": 0.250000}, {\"seconds\": 5.500, \"iterations\": 0, \"bw_peak\": null, \"bw_avg\": 0.000, \"msg_rate\": 0.000000}]");
 }
 
 /* --report-counters in the JSON: the counters that moved, and resends. */
@@ -1467,6 +1597,9 @@ int main(void)
 		cmocka_unit_test(json_path_unwritable_is_refused),
 		cmocka_unit_test(json_has_the_histogram),
 		cmocka_unit_test(json_has_both_directions),
+		cmocka_unit_test(json_has_each_qp),
+		cmocka_unit_test(lat_timed_stats_average_alone),
+		cmocka_unit_test(json_has_the_periods),
 		cmocka_unit_test(bw_timed_stats_known_counts),
 		cmocka_unit_test(bench_duration_option),
 		cmocka_unit_test(json_has_the_counters),
