@@ -22,6 +22,12 @@
 
 #define LANE_WIRE_SIZE 8
 
+/* Where lane @k's pair sits in the message (lane 0 has none). */
+static size_t lane_offset(unsigned int k)
+{
+	return (size_t)(k - 1) * LANE_WIRE_SIZE;
+}
+
 /* The first QP's capacities, path MTU and READ depths: the others copy them. */
 static int query_first(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 		       struct ibv_qp_init_attr *init)
@@ -100,7 +106,7 @@ int bench_lanes_connect(struct bench_run *run, const struct config *cfg,
 {
 	uint8_t out[(BENCH_QPS_MAX - 1) * LANE_WIRE_SIZE];
 	uint8_t in[sizeof(out)];
-	size_t len = (run->qps - 1) * LANE_WIRE_SIZE;
+	size_t len = lane_offset(run->qps);
 	int timeout_ms = config_timeout_ms(cfg);
 	struct ibv_qp_init_attr init;
 	struct ibv_qp_attr attr;
@@ -113,9 +119,9 @@ int bench_lanes_connect(struct bench_run *run, const struct config *cfg,
 	ret = query_first(res->qp, &attr, &init);
 	for (k = 1; !ret && k < run->qps; k++) {
 		ret = create_lane(run, k, res, cfg, &init);
-		put_u32(out + (k - 1) * LANE_WIRE_SIZE,
+		put_u32(out + lane_offset(k),
 			run->lanes[k].qp ? run->lanes[k].qp->qp_num : 0);
-		put_u32(out + (k - 1) * LANE_WIRE_SIZE + 4, lane_psn(conn, k));
+		put_u32(out + lane_offset(k) + 4, lane_psn(conn, k));
 	}
 	if (!ret)
 		ret = sock_sync_data(sock, out, in, len, timeout_ms);
@@ -129,7 +135,7 @@ int bench_lanes_connect(struct bench_run *run, const struct config *cfg,
 	for (k = 1; !ret && k < run->qps; k++) {
 		struct qp_info remote;
 
-		ret = peer_lane(conn, in + (k - 1) * LANE_WIRE_SIZE, &remote);
+		ret = peer_lane(conn, in + lane_offset(k), &remote);
 		if (!ret)
 			ret = modify_qp_to_rtr(run->lanes[k].qp, TRANSPORT_RC,
 					       &path, &remote, &res->trace);
