@@ -251,52 +251,43 @@ static int lat_write(struct bench_run *run, const struct ibv_send_wr *wr)
  * and atomic asks for a completion (run_init), so the request is built
  * once; one look at the CQ right after the post often finds it done, and
  * only an empty CQ takes bench_wait() with its bound, yields and sleep.
+ * read_one() is one READ or atomic, posted at @ticks, @done before it.
  */
-static int lat_read(struct bench_run *run, struct ibv_send_wr *wr)
+static inline int read_one(struct bench_run *run, struct ibv_send_wr *wr,
+			   uint64_t ticks, uint64_t done)
 {
-	uint32_t i, iters = run->bc->iters;
-	int ret;
+	int ret = bench_post_one(run, wr);
 
-	if (!run->client)
-		return 0;
-	wr->send_flags |= IBV_SEND_SIGNALED;
-	for (i = 0; i < iters; i++) {
-		run->tposted[i] = bench_ticks();
-		ret = bench_post_one(run, wr);
-		if (ret)
-			return ret;
-		bench_beat(run, run->tposted[i]);
-		ret = bench_look_once(run);
-		if (ret == 0)
-			ret = bench_wait(run, i + 1, 0);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
+	if (ret)
+		return ret;
+	bench_beat(run, ticks);
+	ret = bench_look_once(run);
+	if (ret == 0)
+		ret = bench_wait(run, done + 1, 0);
+	return ret < 0 ? ret : 0;
 }
 
-/* -D: lat_read's loop for a time, with no gap kept. */
-static int lat_read_timed(struct bench_run *run, struct ibv_send_wr *wr)
+static int lat_read(struct bench_run *run, struct ibv_send_wr *wr)
 {
-	struct lat_timer t = lat_timer_start(run);
-	uint64_t i;
-	int ret;
+	uint64_t i, iters = run->bc->iters; /* -D: more than 2^32 may fit */
+	struct lat_timer t;
+	int ret = 0;
 
 	if (!run->client)
 		return 0;
 	wr->send_flags |= IBV_SEND_SIGNALED;
-	for (i = 0; !time_up(run, &t, i); i++) {
-		ret = bench_post_one(run, wr);
-		if (ret)
-			return ret;
-		bench_beat(run, bench_ticks());
-		ret = bench_look_once(run);
-		if (ret == 0)
-			ret = bench_wait(run, i + 1, 0);
-		if (ret < 0)
-			return ret;
+	if (run->bc->duration) {
+		/* -D: for a time, with no gap kept */
+		t = lat_timer_start(run);
+		for (i = 0; !ret && !time_up(run, &t, i); i++)
+			ret = read_one(run, wr, bench_ticks(), i);
+		return ret;
 	}
-	return 0;
+	for (i = 0; !ret && i < iters; i++) {
+		run->tposted[i] = bench_ticks();
+		ret = read_one(run, wr, run->tposted[i], i);
+	}
+	return ret;
 }
 
 int bench_lat_size(struct bench_run *run)
@@ -316,6 +307,5 @@ int bench_lat_size(struct bench_run *run)
 	case BENCH_OP_CMP_SWAP:
 		break;
 	}
-	return run->bc->duration ? lat_read_timed(run, &wr)
-				 : lat_read(run, &wr);
+	return lat_read(run, &wr);
 }
