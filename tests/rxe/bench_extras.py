@@ -121,14 +121,20 @@ def counters(text, name, least):
     check(re.search(r"^resent: ", body, re.M) is not None, "a resent: line")
 
 
-def timed(text, path, sec):
-    sec = int(sec)
+def timed_lines(text, sec):
+    """The lines of a -D SEC run's TEXT and the seconds it measures,
+    checking that its banner gives that split of the duration."""
     measured = sec - 4
     with open(text) as f:
         lines = f.read().splitlines()
     check(any(l.startswith("benchmark: ") and
               f", {sec} s per size (2 s warm-up, {measured} s measured, 2 s drain), " in l
               for l in lines), "the banner gives the split of the duration")
+    return lines, measured
+
+
+def timed(text, path, sec):
+    lines, measured = timed_lines(text, int(sec))
     rows = [l.split() for l in lines
             if len(l.split()) in (5, 7) and l.split()[0].isdigit()]
     check(len(rows) == 1, f"one row (found {len(rows)})")
@@ -171,13 +177,8 @@ def bidir(text, path):
 
 
 def lattimed(text, path, sec, rtt):
-    sec, rtt = int(sec), int(rtt)
-    measured = sec - 4
-    with open(text) as f:
-        lines = f.read().splitlines()
-    check(any(l.startswith("benchmark: ") and
-              f", {sec} s per size (2 s warm-up, {measured} s measured, 2 s drain), " in l
-              for l in lines), "the banner gives the split of the duration")
+    rtt = int(rtt)
+    lines, measured = timed_lines(text, int(sec))
     check(" #bytes #iterations t_avg[usec]" in lines, "the -D latency header")
     rows = [l.split() for l in lines
             if len(l.split()) == 3 and l.split()[0].isdigit()]
