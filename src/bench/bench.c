@@ -499,12 +499,13 @@ static void start_beating(struct bench_run *run)
 
 int bench_hear_peer(struct bench_run *run, uint64_t *heard_ns)
 {
-	char buf[64];
-	ssize_t got, i;
+	ssize_t got;
+	char c;
 	int err;
 
 	for (;;) {
-		got = recv(run->sock, buf, sizeof(buf), MSG_DONTWAIT);
+		/* A byte at a time: what follows the peer's sync is not ours. */
+		got = recv(run->sock, &c, 1, MSG_DONTWAIT);
 		if (got < 0 &&
 		    (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
 			return 0;
@@ -518,20 +519,17 @@ int bench_hear_peer(struct bench_run *run, uint64_t *heard_ns)
 			      strerror(err));
 			return -err;
 		}
-		for (i = 0; i < got; i++) {
-			if (buf[i] == BENCH_BEAT) {
-				*heard_ns = bench_now_ns();
-				continue;
-			}
-			/* Nothing comes after it until this side's own. */
-			if (buf[i] == BENCH_SYNC && i == got - 1) {
-				run->peer_synced = true;
-				return 1;
-			}
-			warnx("failed to sync with the peer: %s (got 0x%02x)",
-			      strerror(EPROTO), (unsigned char)buf[i]);
-			return -EPROTO;
+		if (c == BENCH_BEAT) {
+			*heard_ns = bench_now_ns();
+			continue;
 		}
+		if (c == BENCH_SYNC) {
+			run->peer_synced = true;
+			return 1;
+		}
+		warnx("failed to sync with the peer: %s (got 0x%02x)",
+		      strerror(EPROTO), (unsigned char)c);
+		return -EPROTO;
 	}
 }
 
@@ -546,8 +544,7 @@ static int await_peer(struct bench_run *run, int sock)
 {
 	struct pollfd pfd = {.fd = sock, .events = POLLIN};
 	const char mine = BENCH_SYNC;
-	char c = 0;
-	ssize_t got;
+	uint64_t heard;
 	int n;
 
 	if (send(sock, &mine, 1, MSG_NOSIGNAL) != 1) {
@@ -556,11 +553,7 @@ static int await_peer(struct bench_run *run, int sock)
 		      strerror(n));
 		return -n;
 	}
-	if (run->peer_synced) {
-		run->peer_synced = false;
-		return 0;
-	}
-	do {
+	while (!run->peer_synced) {
 		n = interruptible_poll(&pfd, 1, run->timeout_ms);
 		if (n < 0) {
 			warnx("failed to receive from the peer after 0 of 1 bytes: %s",
@@ -572,23 +565,11 @@ static int await_peer(struct bench_run *run, int sock)
 			      run->timeout_ms, run->size, strerror(ETIMEDOUT));
 			return -ETIMEDOUT;
 		}
-		got = recv(sock, &c, 1, 0);
-		if (got == 0 || (got < 0 && errno == ECONNRESET)) {
-			warnx("peer closed the connection after 0 of 1 bytes");
-			return -ECONNRESET;
-		}
-		if (got < 0 && errno != EINTR && errno != EAGAIN) {
-			n = errno;
-			warnx("failed to receive from the peer after 0 of 1 bytes: %s",
-			      strerror(n));
-			return -n;
-		}
-	} while (got != 1 || c == BENCH_BEAT);
-	if (c != BENCH_SYNC) {
-		warnx("failed to sync with the peer: %s (got 0x%02x)",
-		      strerror(EPROTO), (unsigned char)c);
-		return -EPROTO;
+		n = bench_hear_peer(run, &heard);
+		if (n < 0)
+			return n;
 	}
+	run->peer_synced = false;
 	return 0;
 }
 

@@ -525,7 +525,8 @@ static inline struct bench_clock bench_clock_read(void)
 void bench_beat_send(struct bench_run *run, uint64_t ticks);
 
 /*
- * Read what the peer sent on the TCP connection so far, without waiting:
+ * Read what the peer sent on the TCP connection so far, a byte at a time
+ * and without waiting, so that nothing after its sync byte is taken:
  * beats set *@heard_ns to now; its end of size byte sets peer_synced and
  * returns 1. 0: nothing more; -errno after a line.
  */
