@@ -24,6 +24,8 @@ enum transport {
 #define CONFIG_DEFAULT_TIMEOUT_SEC	   10
 #define CONFIG_DEFAULT_CONNECT_TIMEOUT_SEC 5
 #define CONFIG_DEFAULT_ACCEPT_TIMEOUT_SEC  60
+/* --clients: the most clients one server takes at once. */
+#define CONFIG_CLIENTS_MAX 8
 
 /* Everything the command line decides; read-only once parsed. */
 struct config {
@@ -48,6 +50,10 @@ struct config {
 	/* How to run it: completion channel events, RDMA_CM set-up. */
 	bool use_events;
 	bool use_rdma_cm;
+	/* The server for several clients (src/serve): how many it takes, and
+	 * whether their QPs share one receive queue (an SRQ). */
+	unsigned int clients;
+	bool use_srq;
 
 	/* Bounds on every wait, in seconds. */
 	int timeout_sec;

@@ -19,7 +19,8 @@ enum op_id {
 	OP_RNR = 9,
 	OP_SGE = 10,
 	OP_TWO_MR = 11,
-	OP_ID_LAST = OP_TWO_MR,
+	OP_HELLO = 12,
+	OP_ID_LAST = OP_HELLO,
 };
 
 /* Most operations one run can list (also the op slots in the QP-info message). */

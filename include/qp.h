@@ -145,4 +145,11 @@ int qp_post_early_receives(struct resources *res, const struct config *cfg);
 int connect_qp(struct resources *res, const struct config *cfg, int sock,
 	       struct connection *conn);
 
+/*
+ * connect_qp for @qp, a QP of @res other than res->qp: the server for
+ * several clients connects one per client, all on the same PD and CQ.
+ */
+int connect_qp_of(struct resources *res, struct ibv_qp *qp,
+		  const struct config *cfg, int sock, struct connection *conn);
+
 #endif

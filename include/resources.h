@@ -45,6 +45,9 @@ struct resources_sizes {
 	uint8_t max_rd_atomic;
 	/* receives the client posts in INIT, for the SENDs it is sent */
 	size_t early_receives;
+	/* --srq: receives the shared receive queue holds (0: no SRQ, each
+	 * QP has its own receive queue of max_recv_wr) */
+	uint32_t srq_wr;
 	/* what the run asks of the device: checked once it is open, before
 	 * anything is connected (resources_default_sizes fills the
 	 * transport and -R; the lessons add what they need) */
@@ -77,6 +80,7 @@ struct resources {
 	struct ibv_comp_channel
 		*comp_channel; /* sizes.comp_channel, else NULL */
 	struct ibv_cq *cq;
+	struct ibv_srq *srq; /* sizes.srq_wr, else NULL */
 	struct ibv_qp *qp;
 	struct ibv_ah *ah; /* -c ud: the address of the peer, once known */
 	struct resources_sizes sizes;
@@ -93,6 +97,14 @@ struct resources {
 int resources_create(struct resources *res, const struct config *cfg,
 		     const struct resources_sizes *sizes,
 		     struct ibv_context *borrowed);
+
+/*
+ * One more QP like res->qp, on the same PD and CQ (and SRQ), for another
+ * peer: the server for several clients makes one per client after the
+ * first. Destroyed by its maker, before resources_destroy.
+ */
+int resources_create_qp(struct resources *res, const struct config *cfg,
+			struct ibv_qp **qp);
 
 /* Free what resources_create made, in reverse order; first error or 0. */
 int resources_destroy(struct resources *res);

@@ -15,6 +15,16 @@
  */
 int sock_connect(const struct config *cfg, int *fd);
 
+/*
+ * The server's two halves of sock_connect, for a server that takes
+ * several clients (--clients): listen on the port (a backlog of
+ * cfg->clients), saying so; then accept one client at a time before
+ * @deadline (now_ms() + a timeout). 0, or -errno after one line.
+ */
+int sock_listen(const struct config *cfg, int *listener);
+int sock_accept(const struct config *cfg, int listener, long long deadline,
+		int *fd);
+
 /* Send @len bytes of @local and read @len bytes into @remote, within
  * @timeout_ms for the whole exchange. */
 int sock_sync_data(int fd, const void *local, void *remote, size_t len,

@@ -20,6 +20,8 @@ enum long_only_option {
 	OPT_CONNECT_TIMEOUT = 256,
 	OPT_ACCEPT_TIMEOUT,
 	OPT_JSON,
+	OPT_CLIENTS,
+	OPT_SRQ,
 };
 
 /* Short for the name the program's messages start with. */
@@ -45,6 +47,12 @@ static const struct option long_options[] = {
 	{"version", no_argument, NULL, 'V'},
 };
 #define OWN_OPTION_COUNT (sizeof(long_options) / sizeof(long_options[0]))
+/* The server for many clients is rdma_rc_example's alone, not a tool's. */
+static const struct option server_options[] = {
+	{"clients", required_argument, NULL, OPT_CLIENTS},
+	{"srq", no_argument, NULL, OPT_SRQ},
+};
+#define SERVER_OPTION_COUNT (sizeof(server_options) / sizeof(server_options[0]))
 /* What every tool takes beside the manual's options: where its results go. */
 static const struct option json_option = {"json", required_argument, NULL,
 					  OPT_JSON};
@@ -66,6 +74,8 @@ void config_defaults(struct config *cfg)
 		.op_count = 3,
 		.use_events = false,
 		.use_rdma_cm = false,
+		.clients = 1,
+		.use_srq = false,
 		.timeout_sec = CONFIG_DEFAULT_TIMEOUT_SEC,
 		.connect_timeout_sec = CONFIG_DEFAULT_CONNECT_TIMEOUT_SEC,
 		.accept_timeout_sec = CONFIG_DEFAULT_ACCEPT_TIMEOUT_SEC,
@@ -119,11 +129,20 @@ static void print_usage(const struct config *cfg,
 		"                           (default %d)\n"
 		"  -v, --verbose            trace every verbs step\n"
 		"  -h, --help               show this help\n"
-		"  -V, --version            show the version\n"
-		"\noperations:\n",
+		"  -V, --version            show the version\n",
 		CONFIG_DEFAULT_TCP_PORT, CONFIG_DEFAULT_IB_PORT,
 		CONFIG_DEFAULT_TIMEOUT_SEC, CONFIG_DEFAULT_CONNECT_TIMEOUT_SEC,
 		CONFIG_DEFAULT_ACCEPT_TIMEOUT_SEC);
+	if (!tool)
+		fprintf(out,
+			"\nthe server, for several clients (each an ordinary client):\n"
+			"      --clients N          take N clients (1 to %d, default 1), each\n"
+			"                           on a QP of its own, and run the operations\n"
+			"                           for all of them\n"
+			"      --srq                the clients' QPs take their receives from\n"
+			"                           one shared receive queue (SRQ)\n",
+			CONFIG_CLIENTS_MAX);
+	fprintf(out, "\noperations:\n");
 	for (i = 0; i < count; i++)
 		fprintf(out, "  %-9s  %s\n%s", ops[i].name, ops[i].teaches,
 			ops[i].flags & OP_LEAVES_QP_IN_ERROR ? LAST_ONLY_NOTE
@@ -271,6 +290,14 @@ static int apply_option(struct config *cfg, const struct config_tool *tool,
 	case 'e':
 		cfg->use_events = true;
 		break;
+	case OPT_CLIENTS:
+		ret = parse_number_option(cfg, "--clients", arg, 1,
+					  CONFIG_CLIENTS_MAX, &value, err);
+		cfg->clients = (unsigned int)value;
+		break;
+	case OPT_SRQ:
+		cfg->use_srq = true;
+		break;
 	case 'v':
 		cfg->verbose = true;
 		break;
@@ -290,6 +317,67 @@ static int apply_option(struct config *cfg, const struct config_tool *tool,
 		break;
 	}
 	return ret;
+}
+
+/* True if @cfg lists an operation with @flag. */
+static bool lists_op_with(const struct config *cfg, unsigned int flag,
+			  const struct op_desc **which)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->op_count; i++) {
+		const struct op_desc *op = op_find(cfg->ops[i]);
+
+		if (op && (op->flags & flag)) {
+			*which = op;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * --clients, --srq and the operation the server for several clients runs
+ * across all of them (hello): what they go with. That server accepts its
+ * clients over the TCP exchange and connects RC QPs; a client does not
+ * know how the server receives, which is the point of the lesson.
+ */
+static int check_server_options(const struct config *cfg, const char *ops_arg,
+				FILE *err)
+{
+	const char *option = cfg->use_srq ? "--srq" : "--clients";
+	const struct op_desc *op;
+
+	if ((cfg->clients > 1 || cfg->use_srq) && cfg->server_name) {
+		fprintf(err,
+			"%s: invalid option %s for a client: it is the server's (a client connects as any other, and does not know how the server receives)\n",
+			NAME(cfg), option);
+		return -EINVAL;
+	}
+	if (lists_op_with(cfg, OP_SERVED_TOGETHER, &op))
+		option = "--ops";
+	else if (cfg->clients == 1 && !cfg->use_srq)
+		return 0;
+	if (cfg->use_rdma_cm) {
+		fprintf(err,
+			"%s: invalid option %s with --rdma-cm: the server for several clients connects them over the TCP exchange\n",
+			NAME(cfg), option);
+		return -EINVAL;
+	}
+	if (cfg->transport != TRANSPORT_RC) {
+		fprintf(err,
+			"%s: invalid option %s with --connection %s: the server for several clients connects RC QPs\n",
+			NAME(cfg), option,
+			cfg->transport == TRANSPORT_UC ? "uc" : "ud");
+		return -EINVAL;
+	}
+	if (cfg->use_srq && lists_op_with(cfg, OP_SERVER_RECEIVES, &op)) {
+		fprintf(err,
+			"%s: invalid --ops value '%s' with --srq: operation %s needs a receive queue of the server's QP for the client, and with --srq the QPs have none: every receive comes from the shared queue\n",
+			NAME(cfg), ops_arg ? ops_arg : "", op->name);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* Report what getopt rejected, in one line, naming it as it was typed. */
@@ -315,6 +403,9 @@ static int build_tables(const struct config_tool *tool,
 
 	memcpy(table, long_options, sizeof(long_options));
 	len = (size_t)snprintf(shorts, SHORT_OPTIONS_MAX, "%s", SHORT_OPTIONS);
+	if (!tool)
+		for (i = 0; i < SERVER_OPTION_COUNT; i++)
+			table[n++] = server_options[i];
 	if (tool) {
 		for (i = 0; tool->long_options[i].name; i++) {
 			if (n + 2 >= OPTION_TABLE_MAX)
@@ -387,6 +478,11 @@ int config_parse(struct config *cfg, const struct config_tool *tool, int argc,
 	}
 	if (tool) {
 		ret = tool->finish(tool->settings, cfg, err);
+		if (ret)
+			return ret;
+	}
+	if (!tool) {
+		ret = check_server_options(cfg, ops_arg, err);
 		if (ret)
 			return ret;
 	}

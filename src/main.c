@@ -18,6 +18,7 @@
 #include "ops/ops.h"
 #include "qp.h"
 #include "resources.h"
+#include "serve/serve.h"
 #include "sock.h"
 
 /* Exit statuses. */
@@ -119,6 +120,9 @@ int main(int argc, char **argv)
 	ret = interrupt_install();
 	if (ret)
 		return report(ret);
+	/* --clients, --srq: the same steps for several clients (src/serve). */
+	if (serve_wanted(&run.cfg))
+		return report(serve_clients(&run.cfg, &run.sizes));
 	if (run.cfg.use_rdma_cm) {
 		/* -R: RDMA_CM finds the device, then steps 1-8 on it. */
 		ret = connect_rdma_cm(&run);

@@ -576,3 +576,16 @@ int connect_qp(struct resources *res, const struct config *cfg, int sock,
 	/* Neither side may send before the other's QP is ready to receive. */
 	return sock_sync(sock, config_timeout_ms(cfg));
 }
+
+int connect_qp_of(struct resources *res, struct ibv_qp *qp,
+		  const struct config *cfg, int sock, struct connection *conn)
+{
+	struct ibv_qp *own = res->qp;
+	int ret;
+
+	/* connect_qp, the manual's step, connects res->qp: lend @qp its place */
+	res->qp = qp;
+	ret = connect_qp(res, cfg, sock, conn);
+	res->qp = own;
+	return ret;
+}

@@ -232,7 +232,36 @@ static int create_cq(struct resources *res)
 	return 0;
 }
 
-static int create_qp(struct resources *res, const struct config *cfg)
+/*
+ * --srq: the shared receive queue, on the PD. Its QPs take their receives
+ * from it, not from queues of their own: one pool for all the clients.
+ */
+static int create_srq(struct resources *res)
+{
+	struct ibv_srq_init_attr attr = {
+		.attr =
+			{
+				.max_wr = res->sizes.srq_wr,
+				.max_sge = QP_MAX_SGE,
+			},
+	};
+	int ret;
+
+	res->srq = ibv_create_srq(res->pd, &attr);
+	if (!res->srq) {
+		ret = -errno;
+		warnx("failed to create SRQ of %u receives: %s (the device allows %d SRQs of %d)",
+		      res->sizes.srq_wr, strerror(-ret), res->dev_attr.max_srq,
+		      res->dev_attr.max_srq_wr);
+		return ret;
+	}
+	trace_step(&res->trace, "created SRQ with %u receives (asked %u)",
+		   attr.attr.max_wr, res->sizes.srq_wr);
+	return 0;
+}
+
+static int create_qp_on(struct resources *res, const struct config *cfg,
+			struct ibv_qp **qp)
 {
 	uint32_t sges = res->sizes.needs.max_sge > QP_MAX_SGE
 				? (uint32_t)res->sizes.needs.max_sge
@@ -242,6 +271,7 @@ static int create_qp(struct resources *res, const struct config *cfg)
 		.recv_cq = res->cq,
 		.qp_type = qp_type_of(cfg->transport),
 		.sq_sig_all = res->sizes.sq_sig_all,
+		.srq = res->srq, /* NULL: a receive queue of its own */
 		.cap =
 			{
 				.max_send_wr = res->sizes.max_send_wr,
@@ -252,25 +282,39 @@ static int create_qp(struct resources *res, const struct config *cfg)
 			},
 	};
 
-	res->qp = ibv_create_qp(res->pd, &attr);
-	if (!res->qp && attr.cap.max_inline_data) {
+	*qp = ibv_create_qp(res->pd, &attr);
+	if (!*qp && attr.cap.max_inline_data) {
 		/* The device takes no inline data: go without it. */
 		attr.cap.max_inline_data = 0;
-		res->qp = ibv_create_qp(res->pd, &attr);
+		*qp = ibv_create_qp(res->pd, &attr);
 	}
-	if (!res->qp) {
+	if (!*qp) {
 		int ret = -errno;
 
 		warnx("failed to create %s QP: %s",
 		      transport_name(cfg->transport), strerror(-ret));
 		return ret;
 	}
-	trace_step(&res->trace,
-		   "created %s QP 0x%06x (send WRs %u, recv WRs %u, SGEs %u)",
-		   transport_name(cfg->transport), res->qp->qp_num,
-		   attr.cap.max_send_wr, attr.cap.max_recv_wr,
-		   attr.cap.max_send_sge);
+	if (res->srq)
+		trace_step(
+			&res->trace,
+			"created %s QP 0x%06x on the SRQ (send WRs %u, SGEs %u)",
+			transport_name(cfg->transport), (*qp)->qp_num,
+			attr.cap.max_send_wr, attr.cap.max_send_sge);
+	else
+		trace_step(
+			&res->trace,
+			"created %s QP 0x%06x (send WRs %u, recv WRs %u, SGEs %u)",
+			transport_name(cfg->transport), (*qp)->qp_num,
+			attr.cap.max_send_wr, attr.cap.max_recv_wr,
+			attr.cap.max_send_sge);
 	return 0;
+}
+
+int resources_create_qp(struct resources *res, const struct config *cfg,
+			struct ibv_qp **qp)
+{
+	return create_qp_on(res, cfg, qp);
 }
 
 /*
@@ -280,6 +324,8 @@ static int create_qp(struct resources *res, const struct config *cfg)
  */
 static void undo_create(struct resources *res)
 {
+	if (res->srq)
+		ibv_destroy_srq(res->srq);
 	if (res->cq)
 		ibv_destroy_cq(res->cq);
 	if (res->comp_channel)
@@ -333,8 +379,11 @@ int resources_create(struct resources *res, const struct config *cfg,
 		ret = register_buffer(res);
 	if (!ret)
 		ret = create_cq(res);
+	/* --srq: the shared receive queue, before the QP that takes from it */
+	if (!ret && res->sizes.srq_wr)
+		ret = create_srq(res);
 	if (!ret)
-		ret = create_qp(res, cfg);
+		ret = create_qp_on(res, cfg, &res->qp);
 	if (ret)
 		undo_create(res);
 	return ret;
@@ -362,6 +411,9 @@ int resources_destroy(struct resources *res)
 	if (res->qp)
 		resources_note_failure(&first, ibv_destroy_qp(res->qp),
 				       "destroy QP");
+	if (res->srq)
+		resources_note_failure(&first, ibv_destroy_srq(res->srq),
+				       "destroy SRQ");
 	if (res->cq)
 		resources_note_failure(&first, ibv_destroy_cq(res->cq),
 				       "destroy CQ");

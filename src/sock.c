@@ -138,7 +138,7 @@ static int connect_to_server(const struct config *cfg, int *fd)
 }
 
 /* Server: a listening socket on @ai; IPv6 sockets also take IPv4 clients. */
-static int listen_on(const struct addrinfo *ai, int *fd)
+static int listen_on(const struct addrinfo *ai, int backlog, int *fd)
 {
 	int on = 1, off = 0, s, ret;
 
@@ -150,8 +150,8 @@ static int listen_on(const struct addrinfo *ai, int *fd)
 	if (setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)) < 0 ||
 	    (ai->ai_family == AF_INET6 &&
 	     setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off)) < 0) ||
-	    bind(s, ai->ai_addr, ai->ai_addrlen) < 0 || listen(s, 1) < 0 ||
-	    set_nonblocking(s) < 0) {
+	    bind(s, ai->ai_addr, ai->ai_addrlen) < 0 ||
+	    listen(s, backlog) < 0 || set_nonblocking(s) < 0) {
 		ret = -errno;
 		close(s);
 		return ret;
@@ -189,7 +189,7 @@ static int open_listener(const struct config *cfg, int *fd)
 		for (ai = list; ai && ret && ret != -EADDRINUSE;
 		     ai = ai->ai_next)
 			if (ai->ai_family == families[i])
-				ret = listen_on(ai, fd);
+				ret = listen_on(ai, (int)cfg->clients, fd);
 	freeaddrinfo(list);
 	if (ret == -EADDRINUSE)
 		warnx("failed to listen on TCP port %u: %s: another program holds it (ss -ltnp 'sport = :%u' names it)",
@@ -252,24 +252,42 @@ static int accept_until(int listener, long long deadline, int *fd)
 	}
 }
 
-static int accept_client(const struct config *cfg, int *fd)
+int sock_listen(const struct config *cfg, int *listener)
 {
-	long long deadline = now_ms() + config_accept_timeout_ms(cfg);
-	uint16_t port = config_sock_port(cfg);
-	int listener = -1, ret;
+	int ret = open_listener(cfg, listener);
 
-	ret = open_listener(cfg, &listener);
 	if (ret)
 		return ret;
-	printf("waiting on port %u for TCP connection\n", port);
+	printf("waiting on port %u for TCP connection\n",
+	       config_sock_port(cfg));
 	fflush(stdout);
-	ret = accept_until(listener, deadline, fd);
+	return 0;
+}
+
+int sock_accept(const struct config *cfg, int listener, long long deadline,
+		int *fd)
+{
+	uint16_t port = config_sock_port(cfg);
+	int ret = accept_until(listener, deadline, fd);
+
 	if (ret == -EINTR)
 		warnx("failed to accept a client on port %u: %s", port,
 		      strerror(EINTR));
 	else if (ret)
 		warnx("failed to accept a client on port %u within %d s: %s",
 		      port, cfg->accept_timeout_sec, strerror(-ret));
+	return ret;
+}
+
+static int accept_client(const struct config *cfg, int *fd)
+{
+	long long deadline = now_ms() + config_accept_timeout_ms(cfg);
+	int listener = -1, ret;
+
+	ret = sock_listen(cfg, &listener);
+	if (ret)
+		return ret;
+	ret = sock_accept(cfg, listener, deadline, fd);
 	close(listener);
 	return ret;
 }

@@ -42,6 +42,13 @@ enum op_flag {
 	/* the writer must learn from its WRITE's completion that the
 	 * responder refused it: an access NAK (iWARP has none) */
 	OP_NEEDS_ACCESS_NAK = 1 << 10,
+	/* it relies on the receive queue of the server's QP for the client:
+	 * a receive the server posts there, or none on purpose (with --srq
+	 * the QP has none: every receive comes from the shared queue) */
+	OP_SERVER_RECEIVES = 1 << 11,
+	/* its server half runs once for all the clients (src/serve), not
+	 * client by client: the table has no server half for it */
+	OP_SERVED_TOGETHER = 1 << 12,
 };
 
 /* The most SGEs an operation puts in one work request: sge's SEND. */
@@ -53,7 +60,7 @@ struct op_desc {
 	const char *name;
 	const char *teaches;
 	unsigned int flags;
-	int (*server)(struct op_ctx *ctx);
+	int (*server)(struct op_ctx *ctx); /* NULL: OP_SERVED_TOGETHER */
 	int (*client)(struct op_ctx *ctx);
 };
 
@@ -110,5 +117,14 @@ int op_read_server(struct op_ctx *ctx);
 int op_read_client(struct op_ctx *ctx);
 int op_write_server(struct op_ctx *ctx);
 int op_write_client(struct op_ctx *ctx);
+
+/*
+ * hello: each client SENDs HELLO_MESSAGES short messages, one a round;
+ * before each, it waits for the server's go (a sync), so that no client
+ * sends more than the server has receives for. The server's half is
+ * src/serve's, across all its clients at once.
+ */
+#define HELLO_MESSAGES 8
+int op_hello_client(struct op_ctx *ctx);
 
 #endif

@@ -44,6 +44,10 @@ static void print_event(const struct ibv_async_event *event)
 		printf("async event: %s on QP 0x%06x\n", name,
 		       event->element.qp->qp_num);
 		break;
+	case IBV_EVENT_SRQ_LIMIT_REACHED:
+	case IBV_EVENT_SRQ_ERR:
+		printf("async event: %s on the SRQ\n", name);
+		break;
 	case IBV_EVENT_PORT_ACTIVE:
 	case IBV_EVENT_PORT_ERR:
 	case IBV_EVENT_LID_CHANGE:

@@ -49,7 +49,7 @@ static const struct op_desc op_table[] = {
 		.name = "write_imm",
 		.teaches =
 			"RDMA WRITE with immediate: a WRITE that consumes a receive there",
-		.flags = OP_NEEDS_IMM,
+		.flags = OP_NEEDS_IMM | OP_SERVER_RECEIVES,
 		.server = op_write_imm_server,
 		.client = op_write_imm_client,
 	},
@@ -85,7 +85,8 @@ static const struct op_desc op_table[] = {
 		.name = "rnr",
 		.teaches =
 			"receiver not ready: a SEND with no receive posted is NAKed, retried",
-		.flags = OP_NEEDS_RC | OP_NEEDS_RNR_NAK | OP_LEAVES_QP_IN_ERROR,
+		.flags = OP_NEEDS_RC | OP_NEEDS_RNR_NAK |
+			 OP_LEAVES_QP_IN_ERROR | OP_SERVER_RECEIVES,
 		.server = op_rnr_server,
 		.client = op_rnr_client,
 	},
@@ -94,7 +95,7 @@ static const struct op_desc op_table[] = {
 		.name = "sge",
 		.teaches =
 			"scatter/gather: one SEND gathered from 3 SGEs, scattered into 2",
-		.flags = OP_NEEDS_SGE_LIST,
+		.flags = OP_NEEDS_SGE_LIST | OP_SERVER_RECEIVES,
 		.server = op_sge_server,
 		.client = op_sge_client,
 	},
@@ -107,6 +108,15 @@ static const struct op_desc op_table[] = {
 			 OP_NEEDS_ACCESS_NAK | OP_LEAVES_QP_IN_ERROR,
 		.server = op_two_mr_server,
 		.client = op_two_mr_client,
+	},
+	{
+		.id = OP_HELLO,
+		.name = "hello",
+		.teaches =
+			"clients SEND 8 messages; a server may take them from one SRQ",
+		.flags = OP_SERVED_TOGETHER,
+		.server = NULL,
+		.client = op_hello_client,
 	},
 };
 
@@ -257,7 +267,7 @@ int ops_run_lesson(struct op_ctx *ctx, enum op_id id, bool client)
 {
 	const struct op_desc *op = op_find(id);
 
-	if (!op)
+	if (!op || (!client && !op->server))
 		return -EINVAL;
 	return client ? op->client(ctx) : op->server(ctx);
 }

@@ -175,6 +175,45 @@ static void test_too_many_ops(void **state)
 	check_rejected("-o", list, "--ops", "more than 16");
 }
 
+/* r refused @args... with exactly the line @line. */
+static void expect_refusal(struct parse_result r, const char *line)
+{
+	assert_int_equal(r.ret, -EINVAL);
+	assert_string_equal(r.err, line);
+	free_result(&r);
+}
+
+/* --clients and --srq: the server's; what they do not go with. */
+static void test_server_options(void **state)
+{
+	struct parse_result r = parse("--clients", "8", "--srq", "-o",
+				      "send,hello", (char *)NULL);
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.cfg.clients, 8);
+	assert_true(r.cfg.use_srq);
+	free_result(&r);
+	/* the client runs hello as any other operation */
+	r = parse("-o", "hello", "192.0.2.1", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	free_result(&r);
+	check_rejected("--clients", "9", "--clients", "'9'");
+	check_rejected("--clients", "0", "--clients", "'0'");
+	expect_refusal(
+		parse("--srq", "192.0.2.1", (char *)NULL),
+		"rdma_rc_example: invalid option --srq for a client: it is the server's (a client connects as any other, and does not know how the server receives)\n");
+	expect_refusal(
+		parse("--clients", "2", "-R", (char *)NULL),
+		"rdma_rc_example: invalid option --clients with --rdma-cm: the server for several clients connects them over the TCP exchange\n");
+	expect_refusal(
+		parse("-o", "hello", "-c", "ud", "192.0.2.1", (char *)NULL),
+		"rdma_rc_example: invalid option --ops with --connection ud: the server for several clients connects RC QPs\n");
+	expect_refusal(
+		parse("--srq", "-o", "hello,sge", (char *)NULL),
+		"rdma_rc_example: invalid --ops value 'hello,sge' with --srq: operation sge needs a receive queue of the server's QP for the client, and with --srq the QPs have none: every receive comes from the shared queue\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_too_many_ops),
 		cmocka_unit_test(test_empty_server_name),
+		cmocka_unit_test(test_server_options),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

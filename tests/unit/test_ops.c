@@ -65,7 +65,9 @@ static void test_table(void **state)
 	(void)state;
 	assert_int_equal(count, OP_ID_LAST);
 	for (i = 0; i < count; i++) {
-		assert_non_null(ops[i].server);
+		/* only hello's server half runs outside the table */
+		assert_true((ops[i].server != NULL) !=
+			    !!(ops[i].flags & OP_SERVED_TOGETHER));
 		assert_non_null(ops[i].client);
 		assert_non_null(ops[i].teaches);
 		assert_ptr_equal(op_find(ops[i].id), &ops[i]);

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The server for several clients (--clients N, --srq): the manual's steps,
+ * with one QP for each client on the same PD, CQ and buffer, each connected
+ * by the TCP exchange as the manual's one is; then the operations, client
+ * after client, except hello, which it serves to all its clients at once.
+ * With --srq the QPs take their receives from one shared receive queue
+ * (SRQ) instead of a queue each. Every client is the ordinary program.
+ */
+#ifndef SERVE_H
+#define SERVE_H
+
+#include <stdbool.h>
+
+#include "config.h"
+#include "resources.h"
+
+/* True if @cfg's server is this one: --clients above 1, --srq, or hello. */
+bool serve_wanted(const struct config *cfg);
+
+/*
+ * Steps 1-10 for @cfg->clients clients, the resources made for @sizes
+ * (which it adds the SRQ and the clients' completions to). 0 if every
+ * client was served to its end; otherwise the first client's error, after
+ * the others were served.
+ */
+int serve_clients(const struct config *cfg, struct resources_sizes *sizes);
+
+#endif

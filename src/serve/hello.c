@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hello, the server's half: HELLO_MESSAGES rounds. In each, the server
+ * gives every client its go (a sync), then takes one message from each
+ * off the one CQ all their QPs complete into. A receive completion does
+ * not say which client sent it, only on which QP it arrived (wc.qp_num):
+ * with an SRQ the receive itself belongs to no QP at all.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "serve_priv.h"
+#include "completion.h"
+#include "sock.h"
+
+/* The go of round @round to every client still served; how many got it. */
+static unsigned int give_go(struct serve *s, bool heard[])
+{
+	unsigned int i, sent = 0;
+	int ret;
+
+	for (i = 0; i < s->count; i++) {
+		struct serve_client *c = &s->clients[i];
+
+		heard[i] = false;
+		if (c->failed)
+			continue;
+		ret = sock_sync(c->sock, s->ctx_timeout_ms);
+		if (ret)
+			serve_drop(c, ret, "its go for the next message");
+		else
+			sent++;
+	}
+	return sent;
+}
+
+/* One message: whose QP it came on, and what it says. */
+static int take_message(struct serve *s, const struct ibv_wc *wc, bool heard[])
+{
+	struct serve_client *c = serve_client_of(s, wc->qp_num);
+	const char *text = s->pool.bytes + (size_t)wc->wr_id * RC_MSG_SIZE;
+
+	s->pool.posted--;
+	s->pool.done[s->pool.done_count++] = (uint32_t)wc->wr_id;
+	if (!c) {
+		warnx("failed to tell whose message this is: QP 0x%06x is no client's",
+		      wc->qp_num);
+		return -EPROTO;
+	}
+	if (wc->status != IBV_WC_SUCCESS) {
+		char line[COMPLETION_LINE_MAX];
+
+		completion_failure_line(line, sizeof(line), wc, NULL,
+					IBV_WC_RECV);
+		serve_drop(c, -EIO, line);
+		return 0;
+	}
+	heard[c->number - 1] = true;
+	printf("client %u (QP 0x%06x): '%.*s'\n", c->number, wc->qp_num,
+	       (int)strnlen(text, RC_MSG_SIZE), text);
+	return 0;
+}
+
+/* Every client that had its go and sent nothing within -t is left out. */
+static void drop_silent(struct serve *s, const bool heard[])
+{
+	unsigned int i;
+
+	for (i = 0; i < s->count; i++)
+		if (!s->clients[i].failed && !heard[i])
+			serve_drop(&s->clients[i], -ETIMEDOUT,
+				   "no message came from it");
+}
+
+static int one_round(struct serve *s)
+{
+	bool heard[CONFIG_CLIENTS_MAX];
+	unsigned int expected = give_go(s, heard), got = 0;
+	struct ibv_wc wc;
+	int ret;
+
+	while (got < expected) {
+		ret = cq_wait(s->res.cq, s->ctx_timeout_ms, &wc, &s->res.trace);
+		if (ret == -ETIMEDOUT) {
+			drop_silent(s, heard);
+			return 0;
+		}
+		if (ret)
+			return completion_wait_failed(ret, s->ctx_timeout_ms);
+		ret = take_message(s, &wc, heard);
+		if (ret)
+			return ret;
+		got++;
+	}
+	return recv_pool_refill(s);
+}
+
+int serve_hello(struct serve *s)
+{
+	unsigned int round;
+	int ret;
+
+	for (round = 1; round <= HELLO_MESSAGES && serve_live(s); round++) {
+		ret = one_round(s);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

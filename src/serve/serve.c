@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The server for several clients: the manual's steps once for the device,
+ * PD, buffer, CQ (and with --srq the SRQ), then step 8 once per client, on
+ * a QP of its own; the operations for all of them; step 10 for each QP,
+ * then for the rest. A client that fails is left out, and the others are
+ * served to their end.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "serve/serve.h"
+#include "serve_priv.h"
+#include "common/async.h"
+#include "common/interrupt.h"
+#include "sock.h"
+
+/* How long to wait for each QP's last-WQE event at the end. */
+#define SERVE_LAST_WQE_MS 2000
+
+bool serve_wanted(const struct config *cfg)
+{
+	size_t i;
+
+	if (cfg->server_name)
+		return false;
+	if (cfg->clients > 1 || cfg->use_srq)
+		return true;
+	for (i = 0; i < cfg->op_count; i++) {
+		const struct op_desc *op = op_find(cfg->ops[i]);
+
+		if (op && (op->flags & OP_SERVED_TOGETHER))
+			return true;
+	}
+	return false;
+}
+
+struct serve_client *serve_client_of(struct serve *s, uint32_t qp_num)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->count; i++)
+		if (s->clients[i].qp && s->clients[i].qp->qp_num == qp_num)
+			return &s->clients[i];
+	return NULL;
+}
+
+void serve_drop(struct serve_client *c, int err, const char *why)
+{
+	if (c->failed)
+		return;
+	c->failed = err ? err : -EIO;
+	warnx("client %u left out: %s (%s)", c->number, why, strerror(-err));
+}
+
+unsigned int serve_live(const struct serve *s)
+{
+	unsigned int i, live = 0;
+
+	for (i = 0; i < s->count; i++)
+		live += !s->clients[i].failed;
+	return live;
+}
+
+/* Accept client number s->count + 1 and connect a QP to it: step 8. */
+static int take_client(struct serve *s, int listener)
+{
+	long long deadline = now_ms() + config_accept_timeout_ms(s->cfg);
+	struct serve_client *c = &s->clients[s->count];
+	int ret;
+
+	*c = (struct serve_client){.number = s->count + 1, .sock = -1};
+	ret = sock_accept(s->cfg, listener, deadline, &c->sock);
+	if (ret)
+		return ret;
+	s->count++;
+	printf("client %u of %u: TCP connection was established\n", c->number,
+	       s->cfg->clients);
+	if (c->number == 1)
+		c->qp = s->res.qp;
+	else
+		ret = resources_create_qp(&s->res, s->cfg, &c->qp);
+	if (!ret)
+		ret = connect_qp_of(&s->res, c->qp, s->cfg, c->sock, &c->conn);
+	if (ret) {
+		serve_drop(c, ret, "its QP could not be connected");
+		return 0;
+	}
+	c->ctx = (struct op_ctx){
+		.res = &s->res,
+		.conn = &c->conn,
+		.sock = c->sock,
+		.timeout_ms = s->ctx_timeout_ms,
+	};
+	printf("client %u of %u: our QP 0x%06x, its QP 0x%06x%s\n", c->number,
+	       s->cfg->clients, c->qp->qp_num, c->conn.remote.qp_num,
+	       s->res.srq ? ", receives from the SRQ" : "");
+	return 0;
+}
+
+/*
+ * Every client, then no more: once the last is in, the port is closed,
+ * and a client beyond them is refused by its own connect.
+ */
+static int take_clients(struct serve *s)
+{
+	int listener = -1, ret;
+
+	ret = sock_listen(s->cfg, &listener);
+	while (!ret && s->count < s->cfg->clients)
+		ret = take_client(s, listener);
+	if (listener >= 0)
+		close(listener);
+	if (!ret)
+		printf("all %u clients are in: the port is closed to more\n",
+		       s->count);
+	return ret;
+}
+
+/* Operation @op: hello for all clients at once; any other client by client. */
+static int run_op(struct serve *s, const struct op_desc *op)
+{
+	unsigned int i;
+	int ret;
+
+	if (op->flags & OP_SERVED_TOGETHER) {
+		ret = recv_pool_create(s);
+		return ret ? ret : serve_hello(s);
+	}
+	for (i = 0; i < s->count; i++) {
+		struct serve_client *c = &s->clients[i];
+
+		if (c->failed)
+			continue;
+		ops_trace_start(&c->ctx, op->id, false);
+		printf("client %u: operation %s\n", c->number, op->name);
+		ret = op->server(&c->ctx);
+		if (ret == -EINTR || interrupted())
+			return -EINTR;
+		if (ret)
+			serve_drop(c, ret, "its operation failed");
+	}
+	return 0;
+}
+
+/*
+ * A QP on an SRQ may still be taking a receive from it when it fails: the
+ * device says IBV_EVENT_QP_LAST_WQE_REACHED once it never will again, and
+ * only then is the QP safe to destroy without a lost message. Move each to
+ * the error state, then wait for those events, all within one bound.
+ */
+static void leave_srq(struct serve *s)
+{
+	struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
+	long long deadline = now_ms() + SERVE_LAST_WQE_MS;
+	unsigned int i, moved = 0, reached = 0;
+	int ret;
+
+	for (i = 0; i < s->count; i++) {
+		struct ibv_qp *qp = s->clients[i].qp;
+
+		if (!qp)
+			continue;
+		ret = ibv_modify_qp(qp, &attr, IBV_QP_STATE);
+		if (ret) {
+			warnx("failed to modify QP 0x%06x to ERR: %s",
+			      qp->qp_num, strerror(ret));
+			continue;
+		}
+		moved++;
+		printf("QP 0x%06x of client %u leaves the SRQ: moved to ERR\n",
+		       qp->qp_num, s->clients[i].number);
+	}
+	/* Each event prints as it comes, naming its QP. */
+	while (reached < moved && now_ms() < deadline &&
+	       !async_events_wait(s->res.ctx, IBV_EVENT_QP_LAST_WQE_REACHED,
+				  (int)(deadline - now_ms())))
+		reached++;
+	if (reached < moved)
+		printf("IBV_EVENT_QP_LAST_WQE_REACHED came for %u of %u QPs within %d ms: this device does not raise it for all\n",
+		       reached, moved, SERVE_LAST_WQE_MS);
+}
+
+/* Step 10: each client's socket and QP, the receives, then the rest. */
+static int serve_destroy(struct serve *s)
+{
+	int first = 0, ret;
+	unsigned int i;
+
+	if (s->res.srq)
+		leave_srq(s);
+	for (i = 0; i < s->count; i++) {
+		struct serve_client *c = &s->clients[i];
+
+		if (c->sock >= 0)
+			close(c->sock);
+		if (c->qp && c->qp != s->res.qp)
+			resources_note_failure(&first, ibv_destroy_qp(c->qp),
+					       "destroy a client's QP");
+	}
+	ret = recv_pool_free(s);
+	if (!first)
+		first = ret;
+	ret = resources_destroy(&s->res);
+	return first ? first : ret;
+}
+
+/* How it went for each client; the first error, or 0. */
+static int summary(const struct serve *s)
+{
+	unsigned int i;
+	int first = 0;
+
+	for (i = 0; i < s->count; i++)
+		if (s->clients[i].failed && !first)
+			first = s->clients[i].failed;
+	printf("served %u of %u clients to the end\n", serve_live(s),
+	       s->cfg->clients);
+	return first;
+}
+
+int serve_clients(const struct config *cfg, struct resources_sizes *sizes)
+{
+	struct serve s = {.cfg = cfg, .ctx_timeout_ms = config_timeout_ms(cfg)};
+	size_t i;
+	int ret, destroy_ret;
+
+	if (cfg->use_srq)
+		sizes->srq_wr = SERVE_SRQ_WR;
+	/* One CQ for every client's QP: room for each one's completions. */
+	sizes->cq_entries *= (int)cfg->clients;
+	/* Steps 1-7: device, PD, buffer, CQ (SRQ) and the first client's QP. */
+	ret = resources_create(&s.res, cfg, sizes, NULL);
+	if (ret)
+		return ret;
+	/* Step 8, once per client. */
+	ret = take_clients(&s);
+	/* Step 9: the operations, for every client still served. */
+	for (i = 0; !ret && i < cfg->op_count && serve_live(&s); i++)
+		ret = run_op(&s, op_find(cfg->ops[i]));
+	if (!ret)
+		ret = summary(&s);
+	destroy_ret = serve_destroy(&s);
+	return ret ? ret : destroy_ret;
+}
