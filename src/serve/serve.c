@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "serve/serve.h"
@@ -120,6 +121,17 @@ static int take_clients(struct serve *s)
 	return ret;
 }
 
+/*
+ * True if client @c closed its TCP connection (it ended, or was killed):
+ * a peek finds the end of the stream. Bytes it sent ahead stay unread.
+ */
+static bool closed_by_client(const struct serve_client *c)
+{
+	char byte;
+
+	return recv(c->sock, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+}
+
 /* Operation @op: hello for all clients at once; any other client by client. */
 static int run_op(struct serve *s, const struct op_desc *op)
 {
@@ -135,6 +147,13 @@ static int run_op(struct serve *s, const struct op_desc *op)
 
 		if (c->failed)
 			continue;
+		/* Not a work request to a QP that is gone: a retry's wait. */
+		if (closed_by_client(c)) {
+			serve_drop(
+				c, -ECONNRESET,
+				"it closed its TCP connection: it ended or was killed");
+			continue;
+		}
 		ops_trace_start(&c->ctx, op->id, false);
 		printf("client %u: operation %s\n", c->number, op->name);
 		ret = op->server(&c->ctx);

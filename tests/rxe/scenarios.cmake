@@ -20,6 +20,10 @@ rxe_add_test(bench_report bench_report.sh TIMEOUT 480)
 rxe_add_test(ops_one_guest ops_one_guest.sh TIMEOUT 480)
 # Two guest commands of at most 120 s each (plus the rig's 10 s slack).
 rxe_add_test(ops_two_guests ops_two_guests.sh TIMEOUT 300)
+# rdma_rc_example's server for several clients: an SRQ and its limit
+# event, a receive queue each, a client refused, one killed, and the
+# receives' cost for 1 to 8 clients. One plan of at most 420 s.
+rxe_add_test(serve serve.sh TIMEOUT 460)
 # Bad input, peer faults and signals: clear errors, no leak, no hang.
 rxe_add_test(robust_input robust_input.sh TIMEOUT 240)
 rxe_add_test(robust_peer robust_peer.sh TIMEOUT 300)

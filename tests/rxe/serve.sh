@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# rdma_rc_example's server for several clients (--clients, --srq, -o hello):
+# the server on guest a, its clients (ordinary programs) on guest b, all
+# started at once. Three clients on one SRQ, with its limit event and the
+# refills; a receive queue per client, and a client beyond the number
+# refused; a client killed after connecting, left out while the others
+# finish; and what the receives cost for 1, 2, 4 and 8 clients, with and
+# without the SRQ.
+. "$(dirname "$0")/lib.sh"
+
+P="'$RDMA_RC_EXAMPLE'"
+# Expanded in guest b: hence the single quotes.
+# shellcheck disable=SC2016
+PEER='"$RXE_PEER_ADDR"'
+
+# serve NAME PORT COUNT 'SERVER ARGS' 'CLIENT ARGS': a server on guest a and
+# COUNT clients on guest b (NAME.c1 ...), all started at once.
+serve() {
+	local name=$1 port=$2 count=$3 i
+	rxe_start "$name.server" --on a "$P $4 -p $port"
+	for ((i = 1; i <= count; i++)); do
+		rxe_start "$name.c$i" --on b \
+			"$P $5 -p $port --connect-timeout 40 $PEER"
+	done
+	for ((i = 1; i <= count; i++)); do
+		rxe_end "$name.c$i" --on b
+	done
+	rxe_end "$name.server" --on a
+}
+
+serve srq 19960 3 "--clients 3 --srq -o send,hello" "-o send,hello"
+# Two clients, then a third once the server has both: refused.
+rxe_start late.server --on a "$P --clients 2 -o hello -p 19961"
+rxe_start late.c1 --on b "$P -o hello -p 19961 --connect-timeout 40 $PEER"
+rxe_start late.c2 --on b "$P -o hello -p 19961 --connect-timeout 40 $PEER"
+rxe_wait_text late.server "the port is closed to more" --on b
+rxe_start late.c3 --on b "$P -o hello -p 19961 --connect-timeout 3 $PEER"
+for c in c1 c2 c3; do
+	rxe_end late.$c --on b
+done
+rxe_end late.server --on a
+# Client 2 connects and is killed while the server waits for client 3.
+rxe_start killed.server --on a "$P --clients 3 --srq -o send,hello -p 19962"
+rxe_start killed.c1 --on b "$P -o send,hello -p 19962 --connect-timeout 40 $PEER"
+rxe_wait_text killed.server "client 1 of 3: our QP" --on b
+rxe_start killed.c2 --on b "$P -o send,hello -p 19962 --connect-timeout 40 $PEER"
+rxe_wait_text killed.server "client 2 of 3: our QP" --on b
+rxe_signal killed.c2 KILL --on b
+rxe_end killed.c2 --on b
+rxe_start killed.c3 --on b "$P -o send,hello -p 19962 --connect-timeout 40 $PEER"
+rxe_end killed.c1 --on b
+rxe_end killed.c3 --on b
+rxe_end killed.server --on a
+# The cost of the receives, by the number of clients.
+port=19963
+for n in 1 2 4 8; do
+	serve "cost$n" $port $n "--clients $n -o hello" "-o hello"
+	serve "cost${n}srq" $((port + 1)) $n "--clients $n --srq -o hello" "-o hello"
+	port=$((port + 2))
+done
+rxe_go serve 420
+R=$RXE_RUNS
+
+# expect_same WHAT WANT GOT: two texts the script captured are the same.
+expect_same() {
+	if [ "$2" = "$3" ]; then
+		_rxe_pass "$1"
+	else
+		RXE_FAILED=$((RXE_FAILED + 1))
+		printf 'FAIL: %s: %s: expected\n%s\ngot\n%s\n' "$(_rxe_where)" "$1" "$2" "$3"
+	fi
+}
+
+# expect_hellos NAME COUNT: each client's 8 messages arrived at the server,
+# in order, on the QP the client was told is its peer (the exchange's
+# "Remote QP number"), under the number the server gave that QP's client.
+expect_hellos() {
+	local name=$1 count=$2 i k qp sent
+	for ((i = 1; i <= count; i++)); do
+		sent=$(sed -n "s/^sending: //p" "$R/$name.c$i.out")
+		expect_same "$name: client $i sent 8 messages" 8 "$(grep -c . <<<"$sent")"
+		qp=$(printf '0x%06x' "$(sed -n 's/^Remote QP number = //p' "$R/$name.c$i.out")")
+		k=$(sed -n "s/^client \([0-9]*\) of $count: our QP $qp, .*/\1/p" "$R/$name.server.out")
+		expect_same "$name: the server got client $i's messages on QP $qp, its client ${k:-?}" \
+			"$sent" "$(sed -n "s/^client ${k:-0} (QP $qp): //p" "$R/$name.server.out")"
+	done
+}
+
+echo "--- --srq: three clients at once, their messages on one SRQ, named by QP"
+for i in 1 2 3; do
+	expect_rc "$R/srq.c$i.rc" 0
+	expect_line "$R/srq.c$i.out" "Message is: 'SEND operation'"
+	expect_empty "$R/srq.c$i.err"
+done
+expect_rc "$R/srq.server.rc" 0
+expect_empty "$R/srq.server.err"
+expect_hellos srq 3
+expect_line "$R/srq.server.out" "receive memory: 16 receives posted, 1024 bytes registered for them (one shared receive queue for 3 clients)"
+expect_line "$R/srq.server.out" "SRQ limit armed at 8: the device says when fewer receives are left"
+# 24 messages on 16 receives: below 8 after rounds 3 and 6, refilled each time.
+expect_same "srq: the limit events, each answered by a refill" \
+	"$(printf '%s\n' "async event: SRQ limit reached on the SRQ" "refilled the SRQ: posted 9 receives again, 16 in it" "SRQ limit armed at 8 again" \
+		"async event: SRQ limit reached on the SRQ" "refilled the SRQ: posted 9 receives again, 16 in it" "SRQ limit armed at 8 again")" \
+	"$(grep -e '^async event' -e '^refilled' -e '^SRQ limit armed at 8 again' "$R/srq.server.out")"
+# ...after the third round and the sixth: 24 - 9 = 7 left, below 8.
+expect_same "srq: the first event after 9 messages" 9 \
+	"$(sed -n '/^client [0-9] (QP/p; /^async event/q' "$R/srq.server.out" | grep -c '^client')"
+for i in 1 2 3; do
+	expect_regex "$R/srq.server.out" "^QP 0x[0-9a-f]{6} of client $i leaves the SRQ: moved to ERR$"
+done
+# Soft-RoCE of the guests' kernel does not raise the last-WQE event.
+expect_line "$R/srq.server.out" "IBV_EVENT_QP_LAST_WQE_REACHED came for 0 of 3 QPs within 2000 ms: this device does not raise it for all"
+expect_line "$R/srq.server.out" "served 3 of 3 clients to the end"
+
+echo "--- a receive queue per client; a client beyond --clients 2 is refused"
+for i in 1 2; do
+	expect_rc "$R/late.c$i.rc" 0
+done
+expect_rc "$R/late.server.rc" 0
+expect_hellos late 2
+expect_line "$R/late.server.out" "receive memory: 16 receives posted, 1024 bytes registered for them (a receive queue for each of 2 clients)"
+expect_no_text "$R/late.server.out" "SRQ"
+expect_rc "$R/late.c3.rc" 1
+expect_line "$R/late.c3.err" "rdma_rc_example: failed to connect to 192.0.2.1 port 19961 within 3 s: Connection refused"
+expect_no_text "$R/late.c3.out" "sending"
+
+echo "--- a client killed after connecting: left out, the others served"
+for i in 1 3; do
+	expect_rc "$R/killed.c$i.rc" 0
+	expect_same "killed: client $i sent its 8" 8 "$(grep -c '^sending: ' "$R/killed.c$i.out")"
+done
+expect_rc "$R/killed.server.rc" 1
+# The server sees the closed connection before it posts to that QP: no
+# wait for a SEND no one acknowledges.
+expect_same "killed: the server's one line on stderr" \
+	"rdma_rc_example: client 2 left out: it closed its TCP connection: it ended or was killed (Connection reset by peer)" \
+	"$(cat "$R/killed.server.err")"
+
+expect_line "$R/killed.server.out" "served 2 of 3 clients to the end"
+expect_same "killed: messages from client 2" 0 "$(grep -c '^client 2 (QP' "$R/killed.server.out")"
+expect_same "killed: messages from clients 1 and 3" 16 "$(grep -c '^client [13] (QP' "$R/killed.server.out")"
+
+echo "--- what the receives cost: per client without the SRQ, flat with it"
+for n in 1 2 4 8; do
+	plural=s
+	[ "$n" = 1 ] && plural=''
+	for run in "cost$n" "cost${n}srq"; do
+		expect_rc "$R/$run.server.rc" 0
+		expect_line "$R/$run.server.out" "served $n of $n clients to the end"
+		expect_hellos "$run" "$n"
+	done
+	expect_line "$R/cost$n.server.out" "receive memory: $((8 * n)) receives posted, $((512 * n)) bytes registered for them (a receive queue for each of $n client$plural)"
+	expect_line "$R/cost${n}srq.server.out" "receive memory: 16 receives posted, 1024 bytes registered for them (one shared receive queue for $n client$plural)"
+done
+finish
