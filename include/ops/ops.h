@@ -124,7 +124,7 @@ int op_write_client(struct op_ctx *ctx);
  * sends more than the server has receives for. The server's half is
  * src/serve's, across all its clients at once.
  */
-#define HELLO_MESSAGES 8
+#define HELLO_MESSAGES 8u
 int op_hello_client(struct op_ctx *ctx);
 
 #endif

@@ -39,33 +39,6 @@ bool serve_wanted(const struct config *cfg)
 	return false;
 }
 
-struct serve_client *serve_client_of(struct serve *s, uint32_t qp_num)
-{
-	unsigned int i;
-
-	for (i = 0; i < s->count; i++)
-		if (s->clients[i].qp && s->clients[i].qp->qp_num == qp_num)
-			return &s->clients[i];
-	return NULL;
-}
-
-void serve_drop(struct serve_client *c, int err, const char *why)
-{
-	if (c->failed)
-		return;
-	c->failed = err ? err : -EIO;
-	warnx("client %u left out: %s (%s)", c->number, why, strerror(-err));
-}
-
-unsigned int serve_live(const struct serve *s)
-{
-	unsigned int i, live = 0;
-
-	for (i = 0; i < s->count; i++)
-		live += !s->clients[i].failed;
-	return live;
-}
-
 /* Accept client number s->count + 1 and connect a QP to it: step 8. */
 static int take_client(struct serve *s, int listener)
 {

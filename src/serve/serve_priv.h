@@ -50,7 +50,7 @@ struct serve {
  * client: a queue refilled at the limit never runs dry.
  */
 #define SERVE_SRQ_WR	16
-#define SERVE_SRQ_LIMIT CONFIG_CLIENTS_MAX
+#define SERVE_SRQ_LIMIT ((unsigned int)CONFIG_CLIENTS_MAX)
 
 /* The client whose QP has number @qp_num, or NULL. */
 struct serve_client *serve_client_of(struct serve *s, uint32_t qp_num);

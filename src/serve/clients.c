@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+/* The server's clients: which one a QP is, and leaving one out. */
+#include <err.h>
+#include <errno.h>
+#include <string.h>
+
+#include "serve_priv.h"
+
+struct serve_client *serve_client_of(struct serve *s, uint32_t qp_num)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->count; i++)
+		if (s->clients[i].qp && s->clients[i].qp->qp_num == qp_num)
+			return &s->clients[i];
+	return NULL;
+}
+
+void serve_drop(struct serve_client *c, int err, const char *why)
+{
+	if (c->failed)
+		return;
+	c->failed = err ? err : -EIO;
+	warnx("client %u left out: %s (%s)", c->number, why, strerror(-err));
+}
+
+unsigned int serve_live(const struct serve *s)
+{
+	unsigned int i, live = 0;
+
+	for (i = 0; i < s->count; i++)
+		live += !s->clients[i].failed;
+	return live;
+}
