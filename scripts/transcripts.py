@@ -72,6 +72,7 @@ MASKS = (
     (re.compile(r'\b(rkey|lkey)( = | )0x[0-9a-f]+'), r'\1\2<key>'),
     (re.compile(r'\b(QP number = |QP |QPN )0x[0-9a-f]+'), r'\1<qpn>'),
     (re.compile(r'\bPSN 0x[0-9a-f]+'), 'PSN <psn>'),
+    (re.compile(r'\bfrom pid [0-9]+'), 'from pid <pid>'),
     # Any other hex of nine digits or more is a user-space address.
     (re.compile(r'\b0x[0-9a-f]{9,}\b'), '<addr>'),
     (re.compile(r'\b(in|after) [0-9]+(\.[0-9]+)? ?(ns|us|ms|s)\b'),
@@ -286,6 +287,11 @@ class Run:
             if not self.command or len(self.on) != 1:
                 raise TranscriptError('run %s: a command on one guest, or '
                                       'a server and a client' % name)
+        # a pair's client started this many times at once (--clients)
+        self.clients = int(section.get('clients', '1'))
+        if self.clients > 1 and not self.is_pair:
+            raise TranscriptError('run %s: clients goes with a server' %
+                                  name)
         self.ready = section.get('ready')
         self.signal = section.get('signal')
         self.before = section.get('before')
@@ -330,15 +336,40 @@ def _guest_command(text, build):
     return text
 
 
+def _several_clients(run, build):
+    """lib.sh calls for RUN's server and its clients, started at once:
+    NAME.client is the first, NAME.client2 the second, and so on."""
+    q = shlex.quote
+    server_guest, client_guest = run.on
+    names = ['%s.client%s' % (run.name, i if i > 1 else '')
+             for i in range(1, run.clients + 1)]
+    out = ['rxe_start %s --on %s %s' % (
+        q(run.name + '.server'), server_guest,
+        q(_guest_command(run.server, build)))]
+    if run.ready:
+        out.append('rxe_wait_text %s %s --on %s' % (
+            q(run.name + '.server'), q(run.ready), client_guest))
+    out += ['rxe_start %s --on %s %s' % (
+        q(name), client_guest, q(_guest_command(run.client, build)))
+        for name in names]
+    out += ['rxe_end %s --on %s' % (q(name), client_guest) for name in names]
+    out.append('rxe_end %s --on %s' % (q(run.name + '.server'),
+                                       server_guest))
+    return out
+
+
 def plan(runs, build):
     """lib.sh calls (bash) that add every run to one plan."""
     out = []
     q = shlex.quote
     for run in runs:
+        args = []
         guests = sorted(set(run.on))
         if run.before:
             out += ['rxe_step --on %s %s' % (g, q(run.before)) for g in guests]
-        if run.is_pair:
+        if run.is_pair and run.clients > 1:
+            out += _several_clients(run, build)
+        elif run.is_pair:
             args = ['rxe_pair', run.name, '--on'] + run.on
             if run.ready:
                 args += ['--ready', run.ready]
@@ -351,7 +382,8 @@ def plan(runs, build):
             if run.signal:
                 args += ['--signal'] + run.signal.split(' ', 1)
             args.append(_guest_command(run.command, build))
-        out.append(' '.join(q(a) for a in args))
+        if args:
+            out.append(' '.join(q(a) for a in args))
         if run.after:
             out += ['rxe_step --on %s %s' % (g, q(run.after)) for g in guests]
     return '\n'.join(out) + '\n'

@@ -658,12 +658,13 @@ static void check_srq(struct check_report *r, const struct local *l)
 	if (l->dev.max_srq == 0)
 		check_add(
 			r, "srq", CHECK_WARN,
-			"use a device with max_srq above 0 for a shared receive queue",
+			"use a device with max_srq above 0 for rdma_rc_example --srq",
 			"max_srq 0: no shared receive queue");
 	else
-		check_add(r, "srq", CHECK_PASS, NULL,
-			  "max_srq %d, up to %d receives each (max_srq_wr)",
-			  l->dev.max_srq, l->dev.max_srq_wr);
+		check_add(
+			r, "srq", CHECK_PASS, NULL,
+			"max_srq %d, up to %d receives each (max_srq_wr): rdma_rc_example --srq",
+			l->dev.max_srq, l->dev.max_srq_wr);
 }
 
 /* One QP of @type on @res's PD and CQ, destroyed at once: 0 or -errno. */

@@ -119,7 +119,7 @@ expect_regex "$R/pair.client.out" "^PASS gid-pair +both RoCE v2 IPv4: ours ::fff
 expect_regex "$R/pair.client.out" "^PASS send +send done in [0-9]+ ms$"
 # What soft-RoCE offers for SGE lists and shared receive queues.
 expect_regex "$R/pair.client.out" "^PASS sge +max_sge 32 a work request: --ops sge posts 3$"
-expect_regex "$R/pair.client.out" "^PASS srq +max_srq [1-9][0-9]*, up to [1-9][0-9]* receives each \\(max_srq_wr\\)$"
+expect_regex "$R/pair.client.out" "^PASS srq +max_srq [1-9][0-9]*, up to [1-9][0-9]* receives each \\(max_srq_wr\\): rdma_rc_example --srq$"
 # The steps' own lines (the remote address, the messages) stay out.
 expect_no_text "$R/pair.client.out" "Remote address"
 
