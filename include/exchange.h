@@ -68,6 +68,9 @@ struct qp_info {
 	uint8_t mtu;		    /* enum ibv_mtu of the sender's port */
 	uint8_t max_dest_rd_atomic; /* READs and atomics it takes in flight */
 	uint8_t gid_type; /* enum ibv_gid_type, with QP_INFO_HAS_GID */
+	/* -R, client: the port of its end of the TCP sync connection, which
+	 * a server of several clients pairs with this request (0: none) */
+	uint16_t sync_port;
 };
 
 /* Write @info as QP_INFO_WIRE_SIZE bytes to @out. */

@@ -2,7 +2,10 @@
 #ifndef SOCK_H
 #define SOCK_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
 
 #include "config.h"
 #include "exchange.h"
@@ -24,6 +27,15 @@ int sock_connect(const struct config *cfg, int *fd);
 int sock_listen(const struct config *cfg, int *listener);
 int sock_accept(const struct config *cfg, int listener, long long deadline,
 		int *fd);
+
+/* The TCP port of @fd's own end (getsockname), or 0 if unknown. */
+uint16_t sock_local_port(int fd);
+
+/*
+ * True if @fd's peer (getpeername) is at IP address @addr (port aside),
+ * an IPv4 address matching its IPv4-mapped IPv6 form, and at port @port.
+ */
+bool sock_peer_is(int fd, const struct sockaddr *addr, uint16_t port);
 
 /* Send @len bytes of @local and read @len bytes into @remote, within
  * @timeout_ms for the whole exchange. */

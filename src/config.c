@@ -338,9 +338,9 @@ static bool lists_op_with(const struct config *cfg, unsigned int flag,
 
 /*
  * --clients, --srq and the operation the server for several clients runs
- * across all of them (hello): what they go with. That server accepts its
- * clients over the TCP exchange and connects RC QPs; a client does not
- * know how the server receives, which is the point of the lesson.
+ * across all of them (hello): what they go with. That server connects RC
+ * QPs (by the TCP exchange, or -R); a client does not know how the server
+ * receives, which is the point of the lesson.
  */
 static int check_server_options(const struct config *cfg, const char *ops_arg,
 				FILE *err)
@@ -358,12 +358,6 @@ static int check_server_options(const struct config *cfg, const char *ops_arg,
 		option = "--ops";
 	else if (cfg->clients == 1 && !cfg->use_srq)
 		return 0;
-	if (cfg->use_rdma_cm) {
-		fprintf(err,
-			"%s: invalid option %s with --rdma-cm: the server for several clients connects them over the TCP exchange\n",
-			NAME(cfg), option);
-		return -EINVAL;
-	}
 	if (cfg->transport != TRANSPORT_RC) {
 		fprintf(err,
 			"%s: invalid option %s with --connection %s: the server for several clients connects RC QPs\n",

@@ -28,10 +28,10 @@
 #include "resources.h"
 
 /*
- * What the private data carries, in network byte order (44 bytes):
+ * What the private data carries, in network byte order (46 bytes):
  *   magic u32, version u8, transport u8, flags u8, op count u8,
  *   buffer address u64, buffer length u32, rkey u32, op ids 16 x u8,
- *   QP number u32.
+ *   QP number u32, sync port u16.
  * The QP-info message of the TCP path (72 bytes) does not fit the 56
  * bytes an IB CM REQ carries; its PSN, LID and GID are the CM's own
  * business here, so they are left out. The QP number is the IB CM's too,
@@ -39,9 +39,13 @@
  * ours travels here, for the "Remote QP number" line. The magic number is
  * the program's, as in the QP-info message (program_magic).
  */
-/* 3: the QP number at the end; 4: the program in the magic number. */
-#define CM_PRIV_VERSION 4
-#define CM_PRIV_SIZE	44
+/*
+ * 3: the QP number at the end; 4: the program in the magic number; 5: the
+ * client's TCP sync port, so a server of several clients (src/serve)
+ * knows which TCP connection goes with which request.
+ */
+#define CM_PRIV_VERSION 5
+#define CM_PRIV_SIZE	46
 /* The private data an RDMA_CM connect request may carry on IB/RoCE. */
 #define CM_REQ_PRIVATE_DATA_MAX 56
 
@@ -81,6 +85,27 @@ int cm_open(struct cm *cm, const struct config *cfg,
 int cm_connect_qp(struct cm *cm, struct resources *res,
 		  const struct config *cfg, const struct resources_sizes *sizes,
 		  int sock, struct connection *conn);
+
+/*
+ * The server for several clients (--clients with -R), client by client:
+ * wait on @listener (cm_open's) for the next connect request, and give its
+ * id an event channel of its own in @client (rdma_migrate_id), so that its
+ * events never mix with the other clients'. The request's private data
+ * goes to conn->remote. On failure, cm_close(@client) frees what was made.
+ */
+int cm_next_client(struct cm *listener, const struct config *cfg,
+		   struct cm *client, struct connection *conn);
+
+/*
+ * Then connect @qp to that client, as cm_connect_qp's server half, and
+ * sync over @sock. @qp NULL: the first client; the resources (of @sizes)
+ * are created on its device first, and res->qp is its QP. A later client
+ * whose request came on another device is refused.
+ */
+int cm_connect_client(struct cm *client, struct resources *res,
+		      struct ibv_qp *qp, const struct config *cfg,
+		      const struct resources_sizes *sizes, int sock,
+		      struct connection *conn);
 
 /* rdma_disconnect, before the QP goes. */
 void cm_disconnect(struct cm *cm);

@@ -2,8 +2,9 @@
 /*
  * The server for several clients (--clients N, --srq): the manual's steps,
  * with one QP for each client on the same PD, CQ and buffer, each connected
- * by the TCP exchange as the manual's one is; then the operations, client
- * after client, except hello, which it serves to all its clients at once.
+ * as the manual's one is (the TCP exchange, or -R RDMA_CM); then the
+ * operations, client after client, except hello, which it serves to all
+ * its clients at once.
  * With --srq the QPs take their receives from one shared receive queue
  * (SRQ) instead of a queue each. Every client is the ordinary program.
  */

@@ -13,6 +13,7 @@
 
 #include "cm/cm.h"
 #include "cm_internal.h"
+#include "common/cm_event.h"
 #include "device.h"
 #include "qp.h"
 #include "sock.h"
@@ -394,7 +395,8 @@ static void reject_with_our_info(struct cm *cm, const struct qp_info *local)
 
 /* INIT, then each side's half of the handshake. */
 static int connect_on_id(struct cm *cm, struct resources *res,
-			 const struct config *cfg, struct connection *conn)
+			 const struct config *cfg, int sock,
+			 struct connection *conn)
 {
 	const char *why;
 	int ret;
@@ -402,6 +404,9 @@ static int connect_on_id(struct cm *cm, struct resources *res,
 	ret = qp_describe_local(res, cfg, &conn->local);
 	if (ret)
 		return ret;
+	/* Which TCP connection is ours, for a server of several clients. */
+	if (cfg->server_name)
+		conn->local.sync_port = sock_local_port(sock);
 	if (!cfg->server_name) {
 		ret = qp_info_match(&conn->local, &conn->remote, &why);
 		if (ret) {
@@ -520,7 +525,7 @@ int cm_connect_qp(struct cm *cm, struct resources *res,
 		return ret;
 	}
 	conn->qp = res->qp;
-	ret = connect_on_id(cm, res, cfg, conn);
+	ret = connect_on_id(cm, res, cfg, sock, conn);
 	if (!ret) {
 		/* The benchmark tells from them whether the peer is here. */
 		note_address(&conn->local_addr, rdma_get_local_addr(cm->id));
@@ -531,6 +536,88 @@ int cm_connect_qp(struct cm *cm, struct resources *res,
 	if (ret)
 		resources_destroy(res);
 	return ret;
+}
+
+int cm_next_client(struct cm *listener, const struct config *cfg,
+		   struct cm *client, struct connection *conn)
+{
+	int ret;
+
+	*client = (struct cm){.program = listener->program,
+			      .trace = listener->trace};
+	*conn = (struct connection){0};
+	ret = wait_request(listener, cfg, &conn->remote);
+	/* The request's id is the client's, whatever came of it. */
+	client->id = listener->id;
+	client->request_depth = listener->request_depth;
+	listener->id = NULL;
+	if (ret)
+		return ret;
+	ret = cm_event_channel_create(&client->channel);
+	if (ret) {
+		rdma_reject(client->id, NULL, 0);
+		return ret;
+	}
+	/* The event was acked in wait_request: the id may move. */
+	if (rdma_migrate_id(client->id, client->channel)) {
+		ret = -errno;
+		warnx("failed to give the client's RDMA_CM id a channel of its own: %s",
+		      strerror(-ret));
+		rdma_reject(client->id, NULL, 0);
+		return ret;
+	}
+	ret = cm_check_device(client, cfg);
+	if (!ret)
+		note_address(&conn->peer_addr, rdma_get_peer_addr(client->id));
+	return ret;
+}
+
+/* The resources, for the first client: on the device its request came on. */
+static int create_on_id(struct cm *client, struct resources *res,
+			const struct config *cfg,
+			const struct resources_sizes *sizes)
+{
+	struct config on_id = *cfg;
+	int ret;
+
+	on_id.ib_port = client->id->port_num;
+	ret = cm_gid_index(client->id, &on_id.gid_idx);
+	if (!ret)
+		ret = resources_create(res, &on_id, sizes, client->id->verbs);
+	return ret;
+}
+
+int cm_connect_client(struct cm *client, struct resources *res,
+		      struct ibv_qp *qp, const struct config *cfg,
+		      const struct resources_sizes *sizes, int sock,
+		      struct connection *conn)
+{
+	struct ibv_qp *own;
+	int ret = 0;
+
+	if (!qp) {
+		ret = create_on_id(client, res, cfg, sizes);
+		qp = res->qp;
+	} else if (client->id->verbs != res->ctx) {
+		warnx("failed to take the client: its request came on device %s, and the other clients' on %s (%s)",
+		      ibv_get_device_name(client->id->verbs->device),
+		      ibv_get_device_name(res->ctx->device), strerror(ENODEV));
+		ret = -ENODEV;
+	}
+	if (ret) {
+		rdma_reject(client->id, NULL, 0);
+		return ret;
+	}
+	/* The steps below connect res->qp: lend @qp its place. */
+	own = res->qp;
+	res->qp = qp;
+	conn->qp = qp;
+	ret = connect_on_id(client, res, cfg, sock, conn);
+	res->qp = own;
+	if (ret)
+		return ret;
+	note_address(&conn->local_addr, rdma_get_local_addr(client->id));
+	return sock_sync(sock, config_timeout_ms(cfg));
 }
 
 void cm_disconnect(struct cm *cm)

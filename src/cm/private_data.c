@@ -25,7 +25,8 @@ enum cm_priv_offset {
 	PRIV_RKEY = 20,
 	PRIV_OPS = 24,
 	PRIV_QPN = PRIV_OPS + OPS_MAX,
-	PRIV_END = PRIV_QPN + 4,
+	PRIV_SYNC_PORT = PRIV_QPN + 4,
+	PRIV_END = PRIV_SYNC_PORT + 2,
 };
 _Static_assert(PRIV_END == CM_PRIV_SIZE, "private data layout and size");
 
@@ -43,6 +44,7 @@ void cm_priv_encode(const struct qp_info *info, uint8_t out[CM_PRIV_SIZE])
 	put_u32(out + PRIV_RKEY, info->rkey);
 	memcpy(out + PRIV_OPS, info->ops, OPS_MAX);
 	put_u32(out + PRIV_QPN, info->qp_num);
+	put_u16(out + PRIV_SYNC_PORT, info->sync_port);
 }
 
 int cm_priv_decode(const uint8_t *buf, size_t len, struct qp_info *info,
@@ -71,6 +73,7 @@ int cm_priv_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 		.flags = buf[PRIV_FLAGS],
 		.op_count = buf[PRIV_OP_COUNT],
 		.qp_num = get_u32(buf + PRIV_QPN),
+		.sync_port = get_u16(buf + PRIV_SYNC_PORT),
 	};
 	memcpy(info->ops, buf + PRIV_OPS, OPS_MAX);
 	/* The TCP message's checks, of the fields this one carries. */

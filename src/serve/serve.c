@@ -39,14 +39,13 @@ bool serve_wanted(const struct config *cfg)
 	return false;
 }
 
-/* Accept client number s->count + 1 and connect a QP to it: step 8. */
-static int take_client(struct serve *s, int listener)
+/* TCP: accept the next client and connect a QP to it over the socket. */
+static int take_tcp_client(struct serve *s, int listener,
+			   struct serve_client *c)
 {
 	long long deadline = now_ms() + config_accept_timeout_ms(s->cfg);
-	struct serve_client *c = &s->clients[s->count];
 	int ret;
 
-	*c = (struct serve_client){.number = s->count + 1, .sock = -1};
 	ret = sock_accept(s->cfg, listener, deadline, &c->sock);
 	if (ret)
 		return ret;
@@ -59,10 +58,27 @@ static int take_client(struct serve *s, int listener)
 		ret = resources_create_qp(&s->res, s->cfg, &c->qp);
 	if (!ret)
 		ret = connect_qp_of(&s->res, c->qp, s->cfg, c->sock, &c->conn);
-	if (ret) {
+	if (ret)
 		serve_drop(c, ret, "its QP could not be connected");
-		return 0;
-	}
+	return 0;
+}
+
+/*
+ * Step 8 for client number s->count + 1: 0 once it is in (connected, or
+ * left out), or why no client came.
+ */
+static int take_client(struct serve *s, int listener)
+{
+	struct serve_client *c = &s->clients[s->count];
+	int ret;
+
+	*c = (struct serve_client){.number = s->count + 1, .sock = -1};
+	if (s->cfg->use_rdma_cm)
+		ret = serve_cm_take_client(s, listener, c);
+	else
+		ret = take_tcp_client(s, listener, c);
+	if (ret || c->failed)
+		return ret;
 	c->ctx = (struct op_ctx){
 		.res = &s->res,
 		.conn = &c->conn,
@@ -187,6 +203,9 @@ static int serve_destroy(struct serve *s)
 	for (i = 0; i < s->count; i++) {
 		struct serve_client *c = &s->clients[i];
 
+		/* -R: the connection first, while the QP is there */
+		if (c->cm.id)
+			cm_disconnect(&c->cm);
 		if (c->sock >= 0)
 			close(c->sock);
 		if (c->qp && c->qp != s->res.qp)
@@ -197,6 +216,8 @@ static int serve_destroy(struct serve *s)
 	if (!first)
 		first = ret;
 	ret = resources_destroy(&s->res);
+	/* -R: the ids, once the QPs on their device are gone */
+	serve_cm_close(s);
 	return first ? first : ret;
 }
 
@@ -216,7 +237,11 @@ static int summary(const struct serve *s)
 
 int serve_clients(const struct config *cfg, struct resources_sizes *sizes)
 {
-	struct serve s = {.cfg = cfg, .ctx_timeout_ms = config_timeout_ms(cfg)};
+	struct serve s = {
+		.cfg = cfg,
+		.sizes = sizes,
+		.ctx_timeout_ms = config_timeout_ms(cfg),
+	};
 	size_t i;
 	int ret, destroy_ret;
 
@@ -224,8 +249,14 @@ int serve_clients(const struct config *cfg, struct resources_sizes *sizes)
 		sizes->srq_wr = SERVE_SRQ_WR;
 	/* One CQ for every client's QP: room for each one's completions. */
 	sizes->cq_entries *= (int)cfg->clients;
-	/* Steps 1-7: device, PD, buffer, CQ (SRQ) and the first client's QP. */
-	ret = resources_create(&s.res, cfg, sizes, NULL);
+	/*
+	 * Steps 1-7: device, PD, buffer, CQ (SRQ) and the first client's QP;
+	 * -R: listen, and make them on the device the first request came on.
+	 */
+	if (cfg->use_rdma_cm)
+		ret = cm_open(&s.cm, cfg, &sizes->needs);
+	else
+		ret = resources_create(&s.res, cfg, sizes, NULL);
 	if (ret)
 		return ret;
 	/* Step 8, once per client. */

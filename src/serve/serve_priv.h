@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "cm/cm.h"
 #include "config.h"
 #include "ops/ops.h"
 #include "qp.h"
@@ -17,6 +18,7 @@ struct serve_client {
 	struct ibv_qp *qp; /* the first client's is res->qp */
 	struct connection conn;
 	struct op_ctx ctx; /* what its operations see */
+	struct cm cm;	   /* -R: its id, on an event channel of its own */
 	int failed;	   /* 0, or how it ended early (-errno) */
 };
 
@@ -36,7 +38,12 @@ struct recv_pool {
 
 struct serve {
 	const struct config *cfg;
+	const struct resources_sizes *sizes;
 	struct resources res;
+	struct cm cm; /* -R: the listening ids */
+	/* -R: TCP connections accepted before their client's request came */
+	int early_socks[CONFIG_CLIENTS_MAX];
+	unsigned int early_count;
 	struct serve_client clients[CONFIG_CLIENTS_MAX];
 	unsigned int count; /* clients accepted */
 	int ctx_timeout_ms; /* -t */
@@ -75,6 +82,15 @@ int recv_pool_free(struct serve *s);
  * slots again and arm the limit anew. Nothing to do without an SRQ.
  */
 int recv_pool_refill(struct serve *s);
+
+/*
+ * -R: step 8 for client @c: its connect request, the TCP connection its
+ * private data names, then its QP (the first client's on new resources,
+ * on the request's device). 0 once it is in, connected or left out; or
+ * why no client came. serve_cm_close closes every id and the listener.
+ */
+int serve_cm_take_client(struct serve *s, int listener, struct serve_client *c);
+void serve_cm_close(struct serve *s);
 
 /* hello, the server's half: HELLO_MESSAGES rounds, all clients at once. */
 int serve_hello(struct serve *s);

@@ -5,30 +5,18 @@
 # refills; a receive queue per client, and a client beyond the number
 # refused; a client killed after connecting, left out while the others
 # finish; and what the receives cost for 1, 2, 4 and 8 clients, with and
-# without the SRQ.
+# without the SRQ. The SRQ server also through RDMA_CM (-R).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/serve_lib.sh"
 
 P="'$RDMA_RC_EXAMPLE'"
-# Expanded in guest b: hence the single quotes.
-# shellcheck disable=SC2016
+# shellcheck disable=SC2016 # expanded in guest b
 PEER='"$RXE_PEER_ADDR"'
 
-# serve NAME PORT COUNT 'SERVER ARGS' 'CLIENT ARGS': a server on guest a and
-# COUNT clients on guest b (NAME.c1 ...), all started at once.
-serve() {
-	local name=$1 port=$2 count=$3 i
-	rxe_start "$name.server" --on a "$P $4 -p $port"
-	for ((i = 1; i <= count; i++)); do
-		rxe_start "$name.c$i" --on b \
-			"$P $5 -p $port --connect-timeout 40 $PEER"
-	done
-	for ((i = 1; i <= count; i++)); do
-		rxe_end "$name.c$i" --on b
-	done
-	rxe_end "$name.server" --on a
-}
-
 serve srq 19960 3 "--clients 3 --srq -o send,hello" "-o send,hello"
+# The same through RDMA_CM: each client's request paired with its TCP
+# connection by the port its private data names.
+serve cm 19978 3 "-R --clients 3 --srq -o send,hello" "-R -o send,hello"
 # Two clients, then a third once the server has both: refused.
 rxe_start late.server --on a "$P --clients 2 -o hello -p 19961"
 rxe_start late.c1 --on b "$P -o hello -p 19961 --connect-timeout 40 $PEER"
@@ -61,31 +49,6 @@ done
 rxe_go serve 420
 R=$RXE_RUNS
 
-# expect_same WHAT WANT GOT: two texts the script captured are the same.
-expect_same() {
-	if [ "$2" = "$3" ]; then
-		_rxe_pass "$1"
-	else
-		RXE_FAILED=$((RXE_FAILED + 1))
-		printf 'FAIL: %s: %s: expected\n%s\ngot\n%s\n' "$(_rxe_where)" "$1" "$2" "$3"
-	fi
-}
-
-# expect_hellos NAME COUNT: each client's 8 messages arrived at the server,
-# in order, on the QP the client was told is its peer (the exchange's
-# "Remote QP number"), under the number the server gave that QP's client.
-expect_hellos() {
-	local name=$1 count=$2 i k qp sent
-	for ((i = 1; i <= count; i++)); do
-		sent=$(sed -n "s/^sending: //p" "$R/$name.c$i.out")
-		expect_same "$name: client $i sent 8 messages" 8 "$(grep -c . <<<"$sent")"
-		qp=$(printf '0x%06x' "$(sed -n 's/^Remote QP number = //p' "$R/$name.c$i.out")")
-		k=$(sed -n "s/^client \([0-9]*\) of $count: our QP $qp, .*/\1/p" "$R/$name.server.out")
-		expect_same "$name: the server got client $i's messages on QP $qp, its client ${k:-?}" \
-			"$sent" "$(sed -n "s/^client ${k:-0} (QP $qp): //p" "$R/$name.server.out")"
-	done
-}
-
 echo "--- --srq: three clients at once, their messages on one SRQ, named by QP"
 for i in 1 2 3; do
 	expect_rc "$R/srq.c$i.rc" 0
@@ -94,7 +57,7 @@ for i in 1 2 3; do
 done
 expect_rc "$R/srq.server.rc" 0
 expect_empty "$R/srq.server.err"
-expect_hellos srq 3
+serve_expect_hellos srq 3
 expect_line "$R/srq.server.out" "receive memory: 16 receives posted, 1024 bytes registered for them (one shared receive queue for 3 clients)"
 expect_line "$R/srq.server.out" "SRQ limit armed at 8: the device says when fewer receives are left"
 # 24 messages on 16 receives: below 8 after rounds 3 and 6, refilled each time.
@@ -112,12 +75,29 @@ done
 expect_line "$R/srq.server.out" "IBV_EVENT_QP_LAST_WQE_REACHED came for 0 of 3 QPs within 2000 ms: this device does not raise it for all"
 expect_line "$R/srq.server.out" "served 3 of 3 clients to the end"
 
+echo "--- -R: three clients through RDMA_CM, on one SRQ"
+for i in 1 2 3; do
+	expect_rc "$R/cm.c$i.rc" 0
+	expect_empty "$R/cm.c$i.err"
+	expect_line "$R/cm.c$i.out" "Message is: 'SEND operation'"
+done
+expect_rc "$R/cm.server.rc" 0
+expect_empty "$R/cm.server.err"
+expect_line "$R/cm.server.out" "waiting on port 19978 for RDMA_CM connection"
+expect_line "$R/cm.server.out" "waiting on port 19979 for TCP connection"
+expect_same "cm: each request paired with its TCP connection" 3 \
+	"$(grep -c '^client [123] of 3: RDMA_CM connect request, and its TCP connection was established$' "$R/cm.server.out")"
+serve_expect_hellos cm 3
+expect_line "$R/cm.server.out" "receive memory: 16 receives posted, 1024 bytes registered for them (one shared receive queue for 3 clients)"
+expect_same "cm: limit events" 2 "$(grep -c '^async event: SRQ limit reached on the SRQ$' "$R/cm.server.out")"
+expect_line "$R/cm.server.out" "served 3 of 3 clients to the end"
+
 echo "--- a receive queue per client; a client beyond --clients 2 is refused"
 for i in 1 2; do
 	expect_rc "$R/late.c$i.rc" 0
 done
 expect_rc "$R/late.server.rc" 0
-expect_hellos late 2
+serve_expect_hellos late 2
 expect_line "$R/late.server.out" "receive memory: 16 receives posted, 1024 bytes registered for them (a receive queue for each of 2 clients)"
 expect_no_text "$R/late.server.out" "SRQ"
 expect_rc "$R/late.c3.rc" 1
@@ -147,7 +127,7 @@ for n in 1 2 4 8; do
 	for run in "cost$n" "cost${n}srq"; do
 		expect_rc "$R/$run.server.rc" 0
 		expect_line "$R/$run.server.out" "served $n of $n clients to the end"
-		expect_hellos "$run" "$n"
+		serve_expect_hellos "$run" "$n"
 	done
 	expect_line "$R/cost$n.server.out" "receive memory: $((8 * n)) receives posted, $((512 * n)) bytes registered for them (a receive queue for each of $n client$plural)"
 	expect_line "$R/cost${n}srq.server.out" "receive memory: 16 receives posted, 1024 bytes registered for them (one shared receive queue for $n client$plural)"

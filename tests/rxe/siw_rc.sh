@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # rdma_rc_example -R on the rig's soft-iWARP device (siw0, on eth1): the
 # manual's flow on one guest and between two, --ops send,read,write, -e,
-# sge (scatter/gather) between two,
+# sge (scatter/gather) between two, the server for two clients on an SRQ,
 # rdma_bench lat and bw for send, write and read (and the wait each chose,
 # on one guest and on two); each lesson iWARP cannot do
 # refused, with its line and status, by the server and by the client
@@ -10,6 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/ops_common.sh"
+. "$(dirname "$0")/serve_lib.sh"
 
 P="'$RDMA_RC_EXAMPLE'"
 B="'$RDMA_BENCH'"
@@ -39,6 +40,10 @@ siw_pair flow_two 20012 a b ""
 siw_pair ops_one 20014 b b "-o send,read,write"
 siw_pair events_two 20016 a b "-e"
 siw_pair sge_two 20032 a b "-o send,sge"
+# The server for two clients on one SRQ, each connected by RDMA_CM.
+# shellcheck disable=SC2016 # expanded in the guest
+serve srq_two 20036 2 "-R -d siw0 --clients 2 --srq -o send,hello" \
+	"-R -o send,hello" '"$RXE_SIW_PEER_ADDR"'
 port=20018
 for bench in lat bw; do
 	for op in send write read; do
@@ -94,6 +99,20 @@ expect_line "$R/flow_one.server.out" "waiting on port 20011 for TCP connection"
 # Scatter/gather over iWARP: siw0 allows 6 SGEs a request.
 rc_expect_clean sge_two
 ops_expect_sge "$R/sge_two"
+
+# Two clients on one shared receive queue, over iWARP; siw raises the
+# SRQ's limit event too.
+for i in 1 2; do
+	expect_rc "$R/srq_two.c$i.rc" 0
+	expect_line "$R/srq_two.c$i.out" "Message is: 'SEND operation'"
+done
+expect_rc "$R/srq_two.server.rc" 0
+expect_empty "$R/srq_two.server.err"
+serve_expect_hellos srq_two 2
+expect_line "$R/srq_two.server.out" "receive memory: 16 receives posted, 1024 bytes registered for them (one shared receive queue for 2 clients)"
+expect_line "$R/srq_two.server.out" "async event: SRQ limit reached on the SRQ"
+expect_line "$R/srq_two.server.out" "refilled the SRQ: posted 10 receives again, 16 in it"
+expect_line "$R/srq_two.server.out" "served 2 of 2 clients to the end"
 
 # Benchmarks: both sides exit 0, the client's table has one row of the
 # size it ran with 20 iterations, its figures positive and ordered.

@@ -249,6 +249,7 @@ static void test_cm_private_data(void **state)
 		.ops = {OP_SEND, OP_READ, OP_WRITE},
 		.flags = QP_INFO_HAS_ATOMICS,
 		.qp_num = 0x000123,
+		.sync_port = 40123,
 	};
 	uint8_t buf[CM_REQ_PRIVATE_DATA_MAX] = {0};
 	struct qp_info out;
@@ -269,6 +270,8 @@ static void test_cm_private_data(void **state)
 	assert_int_equal(out.transport, TRANSPORT_RC);
 	/* iWARP's CM names no QP: ours travels here */
 	assert_int_equal(out.qp_num, 0x000123);
+	/* which TCP connection is this client's, for a server of several */
+	assert_int_equal(out.sync_port, 40123);
 
 	assert_int_equal(cm_priv_decode(buf, CM_PRIV_SIZE - 1, &out, &why),
 			 -EPROTO);
