@@ -237,6 +237,35 @@ class TestUpdate(unittest.TestCase):
         self.assertEqual(status, 0, out)
 
 
+class TestPlan(unittest.TestCase):
+    """The lib.sh calls a recipe becomes."""
+
+    def recipes(self, text):
+        with tempfile.NamedTemporaryFile('w', suffix='.recipes',
+                                         delete=False) as f:
+            f.write(text)
+        self.addCleanup(os.unlink, f.name)
+        return tx.read_recipes(f.name)[0]
+
+    def test_several_clients_start_at_once_after_the_server(self):
+        runs = self.recipes('[srq]\non = a b\n'
+                            'server = rdma_rc_example --clients 2 --srq\n'
+                            'client = rdma_rc_example 192.0.2.1\n'
+                            'ready = waiting on port\nclients = 2\n')
+        lines = tx.plan(runs, '/b').splitlines()
+        self.assertEqual([l.split(' ', 2)[:2] for l in lines], [
+            ['rxe_start', 'srq.server'], ['rxe_wait_text', 'srq.server'],
+            ['rxe_start', 'srq.client'], ['rxe_start', 'srq.client2'],
+            ['rxe_end', 'srq.client'], ['rxe_end', 'srq.client2'],
+            ['rxe_end', 'srq.server']])
+        self.assertIn('--on b', lines[2])
+        self.assertIn('--on a', lines[0])
+
+    def test_clients_without_a_server_is_refused(self):
+        with self.assertRaises(tx.TranscriptError):
+            self.recipes('[x]\non = a\ncommand = rdma_check\nclients = 2\n')
+
+
 class TestMask(unittest.TestCase):
     def test_masks(self):
         cases = (
@@ -253,6 +282,8 @@ class TestMask(unittest.TestCase):
             ('No async event within 500 ms', 'No async event within 500 ms'),
             ('immediate data 0x1234abcd', 'immediate data 0x1234abcd'),
             ('Q_Key 0x11111111', 'Q_Key 0x11111111'),
+            ("client 1 (QP 0x00002d): 'hello 1 of 8 from pid 176'",
+             "client 1 (QP <qpn>): 'hello 1 of 8 from pid <pid>'"),
         )
         for line, want in cases:
             self.assertEqual(tx.mask(line), want, line)
