@@ -20,9 +20,6 @@
 #include "common/interrupt.h"
 #include "common/trace.h"
 
-/* One connection at a time is all this example serves. */
-#define CM_LISTEN_BACKLOG 1
-
 /*
  * A server that refuses a client of another program rejects it with its
  * own private data: "the peer runs X, this side Y: ..." for the client's
@@ -139,8 +136,9 @@ static int create_id(struct cm *cm, struct rdma_cm_id **id)
 
 /* A listening id on the wildcard address of @family, in *@id. */
 static int listen_family(struct cm *cm, struct rdma_cm_id **id, int family,
-			 uint16_t port)
+			 const struct config *cfg)
 {
+	uint16_t port = cfg->tcp_port;
 	const char *any = family == AF_INET6 ? "[::]" : "0.0.0.0";
 	int ret;
 
@@ -148,7 +146,12 @@ static int listen_family(struct cm *cm, struct rdma_cm_id **id, int family,
 	if (ret)
 		return ret;
 	ret = bind_wildcard(*id, family, port);
-	if (!ret && rdma_listen(*id, CM_LISTEN_BACKLOG))
+	/*
+	 * As many requests may wait as the server takes clients: iWARP's CM
+	 * drops a request beyond the backlog while an earlier one is being
+	 * accepted, and that client hears nothing.
+	 */
+	if (!ret && rdma_listen(*id, (int)cfg->clients))
 		ret = -errno;
 	if (ret) {
 		rdma_destroy_id(*id);
@@ -180,10 +183,9 @@ static int listen_on_port(struct cm *cm, const struct config *cfg)
 {
 	int ret;
 
-	ret = listen_family(cm, &cm->listen_id, AF_INET6, cfg->tcp_port);
+	ret = listen_family(cm, &cm->listen_id, AF_INET6, cfg);
 	if (!ret)
-		ret = listen_family(cm, &cm->listen_id4, AF_INET,
-				    cfg->tcp_port);
+		ret = listen_family(cm, &cm->listen_id4, AF_INET, cfg);
 	if (ret)
 		return ret;
 	printf("waiting on port %u for RDMA_CM connection\n", cfg->tcp_port);
