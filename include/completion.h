@@ -55,6 +55,9 @@ void completion_failure_line(char *buf, size_t len, const struct ibv_wc *wc,
 			     const struct send_request *posted,
 			     enum ibv_wc_opcode expected);
 
+/* The -v line of completion @wc, for a wait that polls the CQ itself. */
+void completion_trace(const struct trace *tr, const struct ibv_wc *wc);
+
 /* What a failed status means to the user, or NULL when none is known. */
 const char *wc_status_hint(enum ibv_wc_status status);
 

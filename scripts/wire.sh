@@ -3,14 +3,16 @@
 # soft-iWARP), with the link between them recorded, then show what went
 # over it.
 #
-#   scripts/wire.sh [--out DIR] [--] [RDMA_RC_EXAMPLE OPTIONS]
-#   scripts/wire.sh --siw [--out DIR] [--] [RDMA_RC_EXAMPLE OPTIONS]
+#   scripts/wire.sh [--out DIR] [--server OPT]... [--] [RDMA_RC_EXAMPLE OPTIONS]
+#   scripts/wire.sh --siw [--out DIR] [--server OPT]... [--] [RDMA_RC_EXAMPLE OPTIONS]
 #   scripts/wire.sh --mc [--out DIR] [--] [RDMA_MC_EXAMPLE OPTIONS]
 #
 # The options go to both sides: the server on guest a (192.0.2.1), the
 # client on guest b (192.0.2.2).  With --siw, over iWARP instead of RoCE
 # v2: both sides get -R and the client connects to guest a's siw0 address
-# (198.51.100.1), whose link is the one recorded.  With --mc,
+# (198.51.100.1), whose link is the one recorded.  --server OPT gives
+# the server alone one more option (--srq, say: the client runs as any
+# other).  With --mc,
 # rdma_mc_example instead: a receiver on guest b, then, once it has
 # joined, the sender on guest a.
 # Both sides also get -v: their traces place the posts and completions in
@@ -37,14 +39,15 @@ note() {
 	echo "wire.sh: $*" >&2
 }
 
-mc=0 siw=0 out='' args=() verbose=0
+mc=0 siw=0 out='' args=() server_args=() verbose=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--mc) mc=1; shift ;;
 	--siw) siw=1; shift ;;
 	--out) out=${2:?--out needs a folder}; shift 2 ;;
+	--server) server_args+=("${2:?--server needs an option}"); shift 2 ;;
 	-h | --help)
-		sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+		sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 		exit 0 ;;
 	--) shift; args+=("$@"); break ;;
 	*) args+=("$1"); shift ;;
@@ -101,11 +104,13 @@ if [ "$mc" -eq 1 ]; then
 	echo "receiver (guest b): rdma_mc_example -b 192.0.2.2$opts"
 else
 	exe=$(printf '%q' "$RC_EXAMPLE")
-	side_a="$exe$opts"
+	server_opts=$opts
+	[ "${#server_args[@]}" -eq 0 ] || server_opts+=$(printf ' %q' "${server_args[@]}")
+	side_a="$exe$server_opts"
 	# The client retries its TCP connect until the server listens.
 	side_b="$exe$opts --connect-timeout 30 $server_addr"
 	names=(server client)
-	echo "server (guest a): rdma_rc_example$opts"
+	echo "server (guest a): rdma_rc_example$server_opts"
 	echo "client (guest b): rdma_rc_example$opts --connect-timeout 30 $server_addr"
 fi
 

@@ -122,6 +122,15 @@ int completion_wait_failed(int ret, int timeout_ms)
 	return ret;
 }
 
+void completion_trace(const struct trace *tr, const struct ibv_wc *wc)
+{
+	trace_step(tr,
+		   "polled completion: %s, wr_id %" PRIu64
+		   ", status %s, %u bytes, QP 0x%06x",
+		   wc_opcode_str(wc->opcode), wc->wr_id,
+		   ibv_wc_status_str(wc->status), wc->byte_len, wc->qp_num);
+}
+
 /* Judge the completion that arrived: see poll_completion. */
 static int check_completion(const struct ibv_wc *wc,
 			    const struct send_request *posted,
@@ -142,11 +151,7 @@ static int check_completion(const struct ibv_wc *wc,
 		      wc->wr_id, strerror(EPROTO));
 		return -EPROTO;
 	}
-	trace_step(tr,
-		   "polled completion: %s, wr_id %" PRIu64
-		   ", status %s, %u bytes, QP 0x%06x",
-		   wc_opcode_str(wc->opcode), wc->wr_id,
-		   ibv_wc_status_str(wc->status), wc->byte_len, wc->qp_num);
+	completion_trace(tr, wc);
 	return 0;
 }
 

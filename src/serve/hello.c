@@ -59,6 +59,7 @@ static int take_message(struct serve *s, const struct ibv_wc *wc, bool heard[])
 		serve_drop(c, -EIO, line);
 		return 0;
 	}
+	completion_trace(&s->res.trace, wc);
 	heard[c->number - 1] = true;
 	printf("client %u (QP 0x%06x): '%.*s'\n", c->number, wc->qp_num,
 	       (int)strnlen(text, RC_MSG_SIZE), text);

@@ -9,6 +9,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,10 @@ static int post_srq_receive(struct serve *s, uint32_t slot)
 		return -ret;
 	}
 	s->pool.posted++;
+	trace_step(&s->res.trace,
+		   "posted RECV to the SRQ: wr_id %u, local 0x%" PRIx64
+		   " len %u lkey 0x%x",
+		   slot, sge.addr, sge.length, sge.lkey);
 	return 0;
 }
 

@@ -30,13 +30,17 @@ pair rc 19970 -o "$OPS"
 # -R: RDMA_CM on 19975, the syncs' TCP on 19976, apart from the others.
 pair cm 19975 -R -o rnr
 pair sge 19977 -o sge,two_mr
+# hello on the SRQ: the server's receives come from a shared queue, which
+# the client cannot see and the wire does not show.
+rxe_start srq.server --on a "$P -v --srq -o hello -p 19971 --accept-timeout 60"
+rxe_start srq.client --on b "$P -v -o hello -p 19971 --connect-timeout 60 \"\$RXE_PEER_ADDR\""
 pair uc 19972 -c uc
 pair ud 19973 -c ud
 PROG="'$RDMA_BENCH' lat" pair mtu 19974 --op write -s "$MSG_SIZE" -n 5
 rxe_start mcr --on b "'$MC_BIN' -v -b 192.0.2.2 -C $MC_COUNT -t 30"
 rxe_wait_text mcr "==> joined group" --on a
 rxe_start mcs --on a "'$MC_BIN' -v -s -b 192.0.2.1 -C $MC_COUNT -t 30"
-for name in rc cm sge uc ud mtu; do
+for name in rc cm sge srq uc ud mtu; do
 	rxe_end "$name.client" --on b
 	rxe_end "$name.server" --on a
 done
@@ -44,7 +48,7 @@ rxe_end mcs --on a
 rxe_end mcr --on b
 rxe_go wire_two_guests 150 --capture "$RXE_RUNS/wire.pcap"
 
-for name in rc cm sge uc ud mtu; do
+for name in rc cm sge srq uc ud mtu; do
 	expect_rc "$RXE_RUNS/$name.server.rc" 0
 	expect_rc "$RXE_RUNS/$name.client.rc" 0
 done
@@ -129,6 +133,18 @@ last_nak=$(rows from=a "name=RC RNR NAK" destqp="$CQ" | tail -n 1 | field frame)
 after=$(rows from=b destqp="$SQ" | awk -F'\t' -v last="${last_nak:-0}" '
 	{ split($1, f, "="); if (f[2] + 0 > last + 0) n++ } END { print n + 0 }')
 expect_status "$after" 0 "rnr: packets from the client after the last RNR NAK"
+
+# --- hello on the SRQ ---
+s=$RXE_RUNS/srq.server.out c=$RXE_RUNS/srq.client.out
+CQ=$(qpn "$s") SQ=$(qpn "$c")
+echo "--- hello: server QP $SQ (on the SRQ), client QP $CQ"
+# Each message one Send Only to the server's QP, in order, each acked:
+# nothing says that the receive it took was a shared queue's.
+sends=$(rows from=b destqp="$SQ" "name=RC Send Only")
+expect_status "$(sed -n 's/.*\tpayload=//p' <<<"$sends")" \
+	"$(sed -n "s/^sending: '\(.*\)'$/\1/p" "$c")" "hello: the 8 Send Only payloads, in the client's order"
+expect_status "$(cut -f5 <<<"$sends" | sort -u | wc -l)" 8 "hello: PSNs of the 8 SENDs"
+expect_packets "hello: an ACK for each" 8 "" from=a destqp="$CQ" "name=RC Acknowledge"
 
 # --- sge and two_mr ---
 s=$RXE_RUNS/sge.server.out c=$RXE_RUNS/sge.client.out
