@@ -28,6 +28,13 @@ struct rc_buffer {
 };
 
 /*
+ * --srq: the receives of the shared receive queue, whatever the number of
+ * clients (src/serve refills it at half, and a round takes at most one a
+ * client, CONFIG_CLIENTS_MAX).
+ */
+#define RESOURCES_SRQ_WR 16
+
+/*
  * How big to make what resources_create makes, and what the connection
  * sets up for the run: main fills it with resources_default_sizes, for
  * the operations, and a mode that needs more changes what it needs.

@@ -53,6 +53,11 @@ void resources_default_sizes(struct resources_sizes *sizes,
 		.needs = {.through_cm = cfg->use_rdma_cm,
 			  .qp_type = qp_type_of(cfg->transport)},
 	};
+	if (cfg->use_srq) {
+		sizes->srq_wr = RESOURCES_SRQ_WR;
+		device_needs_add(sizes->needs.srq, "option --srq");
+		sizes->needs.srq_wr = RESOURCES_SRQ_WR;
+	}
 }
 
 bool resources_have_atomics(const struct resources *res)

@@ -25,6 +25,8 @@ struct device_caps {
 	int max_sge; /* SGEs one send or receive work request may carry */
 	int max_qp_rd_atom;	 /* READs and atomics a QP serves at once */
 	int max_qp_init_rd_atom; /* READs and atomics a QP issues at once */
+	int max_srq;		 /* shared receive queues */
+	int max_srq_wr;		 /* receives one of them holds */
 };
 
 /* Room for the name of a lesson, "operation fetch_add", with its '\0'. */
@@ -52,6 +54,9 @@ struct device_needs {
 	int max_sge;
 	/* RDMA READs or atomics: at least one in flight, either way */
 	char rd_atomic[DEVICE_LESSON_MAX];
+	/* a shared receive queue: the lesson, and the receives it holds */
+	char srq[DEVICE_LESSON_MAX];
+	uint32_t srq_wr;
 };
 
 /* Name @lesson in @field (one of @needs' lessons) unless one is already. */

@@ -52,6 +52,8 @@ void device_caps_of(struct ibv_context *ctx, const struct ibv_device_attr *attr,
 		.max_sge = attr->max_sge,
 		.max_qp_rd_atom = attr->max_qp_rd_atom,
 		.max_qp_init_rd_atom = attr->max_qp_init_rd_atom,
+		.max_srq = attr->max_srq,
+		.max_srq_wr = attr->max_srq_wr,
 	};
 }
 
@@ -145,6 +147,17 @@ int device_refusal(const struct device_caps *caps,
 			"max_sge %d, fewer than the %d SGEs of its work requests",
 			caps->max_sge, needs->max_sge);
 		return refuse_lesson(caps, needs->sge_list, lacks, line, len);
+	}
+	if (needs->srq[0] && caps->max_srq < 1)
+		return refuse_lesson(caps, needs->srq,
+				     "max_srq 0, no shared receive queue", line,
+				     len);
+	if (needs->srq[0] && (uint32_t)caps->max_srq_wr < needs->srq_wr) {
+		snprintf(
+			lacks, sizeof(lacks),
+			"max_srq_wr %d, fewer than the %u receives of its queue",
+			caps->max_srq_wr, needs->srq_wr);
+		return refuse_lesson(caps, needs->srq, lacks, line, len);
 	}
 	if (needs->rd_atomic[0] &&
 	    (caps->max_qp_rd_atom < 1 || caps->max_qp_init_rd_atom < 1)) {

@@ -115,7 +115,7 @@ int recv_pool_create(struct serve *s)
 	size_t bytes;
 	int ret;
 
-	pool->slots = s->res.srq ? SERVE_SRQ_WR : s->count * HELLO_MESSAGES;
+	pool->slots = s->res.srq ? RESOURCES_SRQ_WR : s->count * HELLO_MESSAGES;
 	bytes = (size_t)pool->slots * RC_MSG_SIZE;
 	pool->bytes = calloc(pool->slots, RC_MSG_SIZE);
 	pool->done = calloc(pool->slots, sizeof(*pool->done));

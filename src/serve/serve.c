@@ -245,8 +245,6 @@ int serve_clients(const struct config *cfg, struct resources_sizes *sizes)
 	size_t i;
 	int ret, destroy_ret;
 
-	if (cfg->use_srq)
-		sizes->srq_wr = SERVE_SRQ_WR;
 	/* One CQ for every client's QP: room for each one's completions. */
 	sizes->cq_entries *= (int)cfg->clients;
 	/*

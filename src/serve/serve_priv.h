@@ -51,12 +51,11 @@ struct serve {
 };
 
 /*
- * The SRQ: this many receives, whatever the clients (--clients allows
- * CONFIG_CLIENTS_MAX); and its limit: an event when fewer are left.
- * hello posts nothing again until then, and a round takes one receive a
- * client: a queue refilled at the limit never runs dry.
+ * The SRQ's limit: an event when fewer receives are left in it (of
+ * RESOURCES_SRQ_WR). hello posts nothing again until then, and a round
+ * takes one receive a client: a queue refilled at the limit never runs
+ * dry.
  */
-#define SERVE_SRQ_WR	16
 #define SERVE_SRQ_LIMIT ((unsigned int)CONFIG_CLIENTS_MAX)
 
 /* The client whose QP has number @qp_num, or NULL. */

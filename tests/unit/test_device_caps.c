@@ -31,6 +31,8 @@ static const struct device_caps rxe_like = {
 	.max_sge = 32,
 	.max_qp_rd_atom = 128,
 	.max_qp_init_rd_atom = 128,
+	.max_srq = 917503,
+	.max_srq_wr = 1048576,
 };
 
 /* siw: iWARP; atomic_cap 0, max_mw 0, no RNR NAK, no multicast. */
@@ -44,6 +46,8 @@ static const struct device_caps siw_like = {
 	.max_sge = 6,
 	.max_qp_rd_atom = 32,
 	.max_qp_init_rd_atom = 32,
+	.max_srq = 102400,
+	.max_srq_wr = 327680,
 };
 
 /* The needs a command line gives, as main works them out. */
@@ -190,6 +194,24 @@ static void any_device_by_its_capabilities(void **state)
 		&no_rnr, -EOPNOTSUPP,
 		"failed to run operation rnr on device rxe0: device_cap_flags without IBV_DEVICE_RC_RNR_NAK_GEN, no RNR NAK (Operation not supported)",
 		"-o", "rnr");
+	/* --srq: a device with no SRQ, or one too small for its 16 */
+	no_mw = rxe_like;
+	no_mw.max_srq = 0;
+	expect_refusal(
+		&no_mw, -EOPNOTSUPP,
+		"failed to run option --srq on device rxe0: max_srq 0, no shared receive queue (Operation not supported)",
+		"--srq", "-o", "hello");
+	no_mw.max_srq = 1;
+	no_mw.max_srq_wr = 15;
+	expect_refusal(
+		&no_mw, -EOPNOTSUPP,
+		"failed to run option --srq on device rxe0: max_srq_wr 15, fewer than the 16 receives of its queue (Operation not supported)",
+		"--srq", "-o", "hello");
+	no_mw.max_srq_wr = 16;
+	expect_refusal(&no_mw, 0, "", "--srq", "-o", "hello");
+	expect_refusal(&no_mw, 0, "", "--clients", "2", "-o", "hello");
+	no_mw.max_srq = 0;
+	expect_refusal(&no_mw, 0, "", "--clients", "8", "-o", "send,hello");
 	no_sges.max_sge = 2;
 	expect_refusal(
 		&no_sges, -EOPNOTSUPP,
