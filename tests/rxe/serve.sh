@@ -5,7 +5,8 @@
 # refills; a receive queue per client, and a client beyond the number
 # refused; a client killed after connecting, left out while the others
 # finish; and what the receives cost for 1, 2, 4 and 8 clients, with and
-# without the SRQ. The SRQ server also through RDMA_CM (-R).
+# without the SRQ. The SRQ server also through RDMA_CM (-R), and on one
+# guest.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/serve_lib.sh"
 
@@ -17,6 +18,8 @@ serve srq 19960 3 "--clients 3 --srq -o send,hello" "-o send,hello"
 # The same through RDMA_CM: each client's request paired with its TCP
 # connection by the port its private data names.
 serve cm 19978 3 "-R --clients 3 --srq -o send,hello" "-R -o send,hello"
+# Server and clients on one guest.
+SERVE_ON=a serve one 19986 2 "--clients 2 --srq -o hello" "-o hello"
 # Two clients, then a third once the server has both: refused.
 rxe_start late.server --on a "$P --clients 2 -o hello -p 19961"
 rxe_start late.c1 --on b "$P -o hello -p 19961 --connect-timeout 40 $PEER"
@@ -91,6 +94,14 @@ serve_expect_hellos cm 3
 expect_line "$R/cm.server.out" "receive memory: 16 receives posted, 1024 bytes registered for them (one shared receive queue for 3 clients)"
 expect_same "cm: limit events" 2 "$(grep -c '^async event: SRQ limit reached on the SRQ$' "$R/cm.server.out")"
 expect_line "$R/cm.server.out" "served 3 of 3 clients to the end"
+
+echo "--- one guest: the server and its two clients on guest a"
+for run in one.c1 one.c2 one.server; do
+	expect_rc "$R/$run.rc" 0
+	expect_empty "$R/$run.err"
+done
+serve_expect_hellos one 2
+expect_line "$R/one.server.out" "refilled the SRQ: posted 10 receives again, 16 in it"
 
 echo "--- a receive queue per client; a client beyond --clients 2 is refused"
 for i in 1 2; do

@@ -6,17 +6,20 @@
 # serve NAME PORT COUNT 'SERVER ARGS' 'CLIENT ARGS' [ADDR]: a server on
 # guest a and COUNT clients on guest b (NAME.c1 ...), all started at once,
 # reaching it at ADDR (guest shell text; default guest a's rxe0 address).
+# SERVE_ON=a serve ...: the clients on guest a too.
 serve() {
-	local name=$1 port=$2 count=$3 i
-	# shellcheck disable=SC2016 # expanded in guest b
+	local name=$1 port=$2 count=$3 on=${SERVE_ON:-b} i
+	# shellcheck disable=SC2016 # expanded in the clients' guest
 	local addr=${6:-'"$RXE_PEER_ADDR"'}
+	# shellcheck disable=SC2016
+	[ "$on" = a ] && addr=${6:-'"$RXE_ADDR"'}
 	rxe_start "$name.server" --on a "$P $4 -p $port"
 	for ((i = 1; i <= count; i++)); do
-		rxe_start "$name.c$i" --on b \
+		rxe_start "$name.c$i" --on "$on" \
 			"$P $5 -p $port --connect-timeout 40 $addr"
 	done
 	for ((i = 1; i <= count; i++)); do
-		rxe_end "$name.c$i" --on b
+		rxe_end "$name.c$i" --on "$on"
 	done
 	rxe_end "$name.server" --on a
 }
