@@ -4,10 +4,12 @@
  * gives every client its go (a sync), then takes one message from each
  * off the one CQ all their QPs complete into. A receive completion does
  * not say which client sent it, only on which QP it arrived (wc.qp_num):
- * with an SRQ the receive itself belongs to no QP at all.
+ * with an SRQ the receive itself belongs to no QP at all. The server
+ * polls the CQ itself, busy (also with -e).
  */
 #include <err.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +19,7 @@
 #include "common/interrupt.h"
 #include "sock.h"
 
-/* The go of round @round to every client still served; how many got it. */
+/* The round's go to every client still served; how many got it. */
 static unsigned int give_go(struct serve *s, bool heard[])
 {
 	unsigned int i, sent = 0;
@@ -42,8 +44,15 @@ static unsigned int give_go(struct serve *s, bool heard[])
 static int take_message(struct serve *s, const struct ibv_wc *wc, bool heard[])
 {
 	struct serve_client *c = serve_client_of(s, wc->qp_num);
-	const char *text = s->pool.bytes + (size_t)wc->wr_id * RC_MSG_SIZE;
+	const char *text;
 
+	if (wc->wr_id >= s->pool.slots) {
+		warnx("failed to take a completion of wr_id %" PRIu64
+		      ": no receive of ours has it",
+		      wc->wr_id);
+		return -EPROTO;
+	}
+	text = s->pool.bytes + (size_t)wc->wr_id * RC_MSG_SIZE;
 	s->pool.posted--;
 	s->pool.done[s->pool.done_count++] = (uint32_t)wc->wr_id;
 	if (!c) {
@@ -58,6 +67,12 @@ static int take_message(struct serve *s, const struct ibv_wc *wc, bool heard[])
 					IBV_WC_RECV);
 		serve_drop(c, -EIO, line);
 		return 0;
+	}
+	if (wc->opcode != IBV_WC_RECV) {
+		warnx("failed to get a RECV completion: got %s wr_id %" PRIu64
+		      ": %s",
+		      wc_opcode_str(wc->opcode), wc->wr_id, strerror(EPROTO));
+		return -EPROTO;
 	}
 	completion_trace(&s->res.trace, wc);
 	heard[c->number - 1] = true;
