@@ -95,18 +95,24 @@ static int post_all(struct serve *s)
 	return ret;
 }
 
+/*
+ * What the receives cost, and what they would cost the other way for as
+ * many clients: a queue of HELLO_MESSAGES for each, or the one SRQ.
+ */
 static void print_cost(const struct serve *s)
 {
-	size_t bytes = (size_t)s->pool.slots * RC_MSG_SIZE;
-
+	uint32_t each = s->count * HELLO_MESSAGES;
 	const char *plural = s->count == 1 ? "" : "s";
 
+	printf("receive memory: %u receives posted, %zu bytes registered for them ",
+	       s->pool.posted, (size_t)s->pool.slots * RC_MSG_SIZE);
 	if (s->res.srq)
-		printf("receive memory: %u receives posted, %zu bytes registered for them (one shared receive queue for %u client%s)\n",
-		       s->pool.posted, bytes, s->count, plural);
+		printf("(one shared receive queue for %u client%s; a queue for each would take %u, %zu bytes)\n",
+		       s->count, plural, each, (size_t)each * RC_MSG_SIZE);
 	else
-		printf("receive memory: %u receives posted, %zu bytes registered for them (a receive queue for each of %u client%s)\n",
-		       s->pool.posted, bytes, s->count, plural);
+		printf("(a receive queue for each of %u client%s; one shared queue would take %u, %zu bytes)\n",
+		       s->count, plural, RESOURCES_SRQ_WR,
+		       (size_t)RESOURCES_SRQ_WR * RC_MSG_SIZE);
 }
 
 int recv_pool_create(struct serve *s)

@@ -61,7 +61,7 @@ done
 expect_rc "$R/srq.server.rc" 0
 expect_empty "$R/srq.server.err"
 serve_expect_hellos srq 3
-expect_line "$R/srq.server.out" "receive memory: 16 receives posted, 1024 bytes registered for them (one shared receive queue for 3 clients)"
+expect_line "$R/srq.server.out" "receive memory: 16 receives posted, 1024 bytes registered for them (one shared receive queue for 3 clients; a queue for each would take 24, 1536 bytes)"
 expect_line "$R/srq.server.out" "SRQ limit armed at 8: the device says when fewer receives are left"
 # 24 messages on 16 receives: below 8 after rounds 3 and 6, refilled each time.
 expect_same "srq: the limit events, each answered by a refill" \
@@ -91,7 +91,7 @@ expect_line "$R/cm.server.out" "waiting on port 19979 for TCP connection"
 expect_same "cm: each request paired with its TCP connection" 3 \
 	"$(grep -c '^client [123] of 3: RDMA_CM connect request, and its TCP connection was established$' "$R/cm.server.out")"
 serve_expect_hellos cm 3
-expect_line "$R/cm.server.out" "receive memory: 16 receives posted, 1024 bytes registered for them (one shared receive queue for 3 clients)"
+expect_line "$R/cm.server.out" "receive memory: 16 receives posted, 1024 bytes registered for them (one shared receive queue for 3 clients; a queue for each would take 24, 1536 bytes)"
 expect_same "cm: limit events" 2 "$(grep -c '^async event: SRQ limit reached on the SRQ$' "$R/cm.server.out")"
 expect_line "$R/cm.server.out" "served 3 of 3 clients to the end"
 
@@ -109,7 +109,7 @@ for i in 1 2; do
 done
 expect_rc "$R/late.server.rc" 0
 serve_expect_hellos late 2
-expect_line "$R/late.server.out" "receive memory: 16 receives posted, 1024 bytes registered for them (a receive queue for each of 2 clients)"
+expect_line "$R/late.server.out" "receive memory: 16 receives posted, 1024 bytes registered for them (a receive queue for each of 2 clients; one shared queue would take 16, 1024 bytes)"
 expect_no_text "$R/late.server.out" "SRQ"
 expect_rc "$R/late.c3.rc" 1
 expect_line "$R/late.c3.err" "rdma_rc_example: failed to connect to 192.0.2.1 port 19961 within 3 s: Connection refused"
@@ -140,7 +140,7 @@ for n in 1 2 4 8; do
 		expect_line "$R/$run.server.out" "served $n of $n clients to the end"
 		serve_expect_hellos "$run" "$n"
 	done
-	expect_line "$R/cost$n.server.out" "receive memory: $((8 * n)) receives posted, $((512 * n)) bytes registered for them (a receive queue for each of $n client$plural)"
-	expect_line "$R/cost${n}srq.server.out" "receive memory: 16 receives posted, 1024 bytes registered for them (one shared receive queue for $n client$plural)"
+	expect_line "$R/cost$n.server.out" "receive memory: $((8 * n)) receives posted, $((512 * n)) bytes registered for them (a receive queue for each of $n client$plural; one shared queue would take 16, 1024 bytes)"
+	expect_line "$R/cost${n}srq.server.out" "receive memory: 16 receives posted, 1024 bytes registered for them (one shared receive queue for $n client$plural; a queue for each would take $((8 * n)), $((512 * n)) bytes)"
 done
 finish

@@ -109,7 +109,7 @@ done
 expect_rc "$R/srq_two.server.rc" 0
 expect_empty "$R/srq_two.server.err"
 serve_expect_hellos srq_two 2
-expect_line "$R/srq_two.server.out" "receive memory: 16 receives posted, 1024 bytes registered for them (one shared receive queue for 2 clients)"
+expect_line "$R/srq_two.server.out" "receive memory: 16 receives posted, 1024 bytes registered for them (one shared receive queue for 2 clients; a queue for each would take 16, 1024 bytes)"
 expect_line "$R/srq_two.server.out" "async event: SRQ limit reached on the SRQ"
 expect_line "$R/srq_two.server.out" "refilled the SRQ: posted 10 receives again, 16 in it"
 expect_line "$R/srq_two.server.out" "served 2 of 2 clients to the end"
