@@ -32,7 +32,7 @@ struct rc_buffer {
  * clients (src/serve refills it at half, and a round takes at most one a
  * client, CONFIG_CLIENTS_MAX).
  */
-#define RESOURCES_SRQ_WR 16
+#define RESOURCES_SRQ_WR 16u
 
 /*
  * How big to make what resources_create makes, and what the connection
