@@ -1,0 +1,440 @@
+#!/usr/bin/python3
+"""Check that every host of a cluster, and every pair of them, can do RDMA.
+
+    cluster_check.py [options] NODESET
+
+NODESET is in ClusterShell's syntax (node[01-16], @rack3, a,b,c).  The
+check runs rdma_check on every host at once, then, round by round, the
+pair check and a short latency and bandwidth run (rdma_bench) on pairs
+of hosts, and prints a matrix of the pairs with a diagnosis under it:
+the hosts that fail alone, the hosts that fail with every peer, the
+links that fail while both their hosts pass with others, the pairs under
+a floor.  Exit status 0 only when every host and every pair passes, 1
+when one does not, 2 for bad usage, 130 when interrupted.
+
+ClusterShell runs the commands: over ssh by default, as clush does, or
+through any command given with --via (ClusterShell's exec worker, %h
+standing for the host), which is how the tests reach the rig's guests.
+See docs/cluster-check.md.
+"""
+
+import argparse
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cluster_plan as plan  # noqa: E402
+
+try:
+    from ClusterShell.NodeSet import NodeSet, NodeSetParseError
+    from ClusterShell.Task import task_self
+    from ClusterShell.Worker.Exec import ExecWorker
+except ImportError:
+    sys.exit("cluster_check: needs ClusterShell's Python library, for "
+             "/usr/bin/python3: apt install clustershell")
+
+PROG = "cluster_check"
+
+
+def note(text):
+    print(f"{PROG}: {text}", file=sys.stderr, flush=True)
+
+
+def positive(kind):
+    def parse(text):
+        try:
+            v = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a number")
+        if v <= 0:
+            raise argparse.ArgumentTypeError(f"'{text}' is not above 0")
+        return v
+    return parse
+
+
+def bandwidth_floor(text):
+    """--bw-min: MiB/s, or a share of the port's rate ("90%")."""
+    share = text.endswith("%")
+    v = positive(float)(text[:-1] if share else text)
+    if share and v > 100:
+        raise argparse.ArgumentTypeError(f"'{text}' is more than 100%")
+    return ("share", v) if share else ("mibs", v)
+
+
+def options(argv):
+    p = argparse.ArgumentParser(
+        prog=PROG, description="Check that every host of a cluster, and "
+        "every pair of them, can do RDMA (see docs/cluster-check.md).")
+    p.add_argument("nodes", metavar="NODESET",
+                   help="the hosts, in ClusterShell's syntax: node[01-16], "
+                   "@group, a,b,c")
+    p.add_argument("--pattern", default="all",
+                   help="all (every pair, N-1 rounds), ring (each host with "
+                   "the next, 2 rounds) or pairs H1:H2,H3:H4 (default all)")
+    p.add_argument("--via", metavar="CMD",
+                   help="run each host's command through CMD instead of "
+                   "ssh, the command appended as one word; %%h is the host "
+                   "(ClusterShell's exec worker)")
+    p.add_argument("--address", metavar="FMT", default="%h",
+                   help="the address a client reaches a server at; %%h is "
+                   "the server's name (default %%h; %%h-ib for an RDMA "
+                   "network of its own)")
+    p.add_argument("--rdma-check", default="rdma_check", metavar="PATH",
+                   help="rdma_check on the hosts (default: rdma_check)")
+    p.add_argument("--rdma-bench", default="rdma_bench", metavar="PATH",
+                   help="rdma_bench on the hosts (default: rdma_bench)")
+    p.add_argument("-d", "--ib-dev", metavar="DEV",
+                   help="the device on every host (default: rdma_check's)")
+    p.add_argument("-i", "--ib-port", type=positive(int), metavar="PORT",
+                   help="its port (default 1)")
+    p.add_argument("-g", "--gid-idx", type=int, metavar="IDX",
+                   help="the GID index (default: rdma_check's choice)")
+    p.add_argument("-p", "--port", type=positive(int), default=19700,
+                   help="the first TCP port of the pairs (default 19700); "
+                   "a run uses 6 per pair of a round")
+    p.add_argument("--bw-min", type=bandwidth_floor, metavar="MIBS|PCT%",
+                   help="the bandwidth floor of a pair (its slower way): "
+                   "MiB/s, or a share of the slower port's rate")
+    p.add_argument("--lat-max", type=positive(float), metavar="USEC",
+                   help="the latency ceiling of a pair: the median of 2-byte "
+                   "SENDs, in microseconds")
+    p.add_argument("--lat-iters", type=positive(int), metavar="N",
+                   help="iterations of the latency run (rdma_bench's "
+                   "default: 1000)")
+    p.add_argument("--bw-iters", type=positive(int), metavar="N",
+                   help="iterations of the bandwidth run, each way "
+                   "(rdma_bench's default: 5000)")
+    p.add_argument("--timeout", type=positive(int), default=60, metavar="S",
+                   help="how long a host's local check may take, and how "
+                   "long each side of a pair waits for the other to connect "
+                   "(default 60)")
+    p.add_argument("--wait", type=positive(int), default=20, metavar="S",
+                   help="how long a pair waits for each completion (-t of "
+                   "rdma_check and rdma_bench; default 20)")
+    p.add_argument("--round-timeout", type=positive(int), metavar="S",
+                   help="how long a round may take before its pairs that "
+                   "have not answered fail (default: 4 x --timeout)")
+    p.add_argument("--json", metavar="FILE", help="write the whole result")
+    p.add_argument("--csv", metavar="FILE", help="write the pairs")
+    p.add_argument("--png", metavar="FILE",
+                   help="draw the bandwidth matrix as a heat map (gnuplot)")
+    a = p.parse_args(argv)
+    try:
+        a.hosts = list(NodeSet(a.nodes))
+    except NodeSetParseError as e:
+        p.error(f"invalid NODESET '{a.nodes}': {e}")
+    if len(a.hosts) < 2:
+        p.error(f"NODESET '{a.nodes}' names {len(a.hosts)} host: a pair "
+                "needs two")
+    if a.pattern not in ("all", "ring"):
+        try:
+            plan.parse_pairs(a.pattern, a.hosts)
+        except ValueError as e:
+            p.error(f"invalid --pattern '{a.pattern}': {e}")
+    a.rounds = plan.plan(a.hosts, a.pattern)
+    widest = max(len(r) for r in a.rounds)
+    if plan.last_port(a.port, widest) > 65535:
+        p.error(f"invalid --port {a.port}: {widest} pairs a round need "
+                f"ports up to {plan.last_port(a.port, widest)}")
+    if a.round_timeout is None:
+        a.round_timeout = 4 * a.timeout
+    return a
+
+
+class Runner:
+    """Commands on hosts through ClusterShell, each bounded, all ended on
+    an interrupt."""
+
+    def __init__(self, via):
+        self.via = via
+        self.task = task_self()
+
+    def start(self, host, command, timeout):
+        """Schedule COMMAND on HOST; returns its worker."""
+        if self.via:
+            line = self.via + " " + shlex.quote(command)
+            worker = ExecWorker(host, handler=None, timeout=timeout,
+                                command=line, stderr=True)
+            self.task.schedule(worker)
+            return worker
+        return self.task.shell(command, nodes=host, timeout=timeout,
+                               stderr=True)
+
+    def run(self):
+        self.task.run()
+
+    @staticmethod
+    def result(worker, host):
+        """(answered, stdout and stderr, exit status) of HOST's command."""
+        out = worker.node_buffer(host)
+        out = out.decode(errors="replace") if out else ""
+        err = worker.node_error(host)
+        if err:
+            out += "\n" + plan.STDERR + "\n" + err.decode(errors="replace")
+        try:
+            rc = worker.node_retcode(host)
+        except KeyError:
+            return False, out, None
+        if rc is None:
+            return False, out, None
+        return True, out, rc
+
+
+def descendants():
+    """The pids of every process this one started, and theirs."""
+    children = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(pid))
+    found, todo = [], [os.getpid()]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            found.append(c)
+            todo.append(c)
+    return found
+
+
+class Interrupted(Exception):
+    """SIGINT or SIGTERM: raised out of whatever runs."""
+
+
+def alive(pid):
+    """Whether PID runs (a zombie has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def on_signal(signum, frame):
+    """End every command started here (ssh, or the --via command) with
+    SIGTERM, and give them a moment to end what they started on the
+    hosts (rxe-vm exec tells the guest's agent) before ClusterShell kills
+    them outright as the exception unwinds its engine."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    note("interrupted: ending what the run started on every host")
+    pids = descendants()
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:
+            pass
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(alive(p) for p in pids):
+        time.sleep(0.1)
+    raise Interrupted()
+
+
+def interrupted(a, ports):
+    """After on_signal: every rdma_check and rdma_bench of the round on
+    every host, found by their ports, gets SIGTERM (an ssh that ended
+    does not end the command it ran)."""
+    task_self().abort(kill=True)
+    if not ports:
+        return
+    pattern = "rdma_(check|bench) .*-p (" + "|".join(
+        str(p) for p in sorted(ports)) + ")( |$)"
+    cmd = f"pkill -TERM -f {shlex.quote(pattern)}; true"
+    r = Runner(a.via)
+    for h in a.hosts:
+        r.start(h, cmd, 20)
+    r.run()
+
+
+def common_args(a):
+    args = []
+    if a.ib_dev:
+        args += ["-d", a.ib_dev]
+    if a.ib_port:
+        args += ["-i", str(a.ib_port)]
+    if a.gid_idx is not None:
+        args += ["-g", str(a.gid_idx)]
+    return args
+
+
+def local_phase(a, runner):
+    note(f"local check on {len(a.hosts)} hosts")
+    started = time.monotonic()
+    cmd = plan.local_command(a.rdma_check, common_args(a))
+    workers = {h: runner.start(h, cmd, a.timeout) for h in a.hosts}
+    runner.run()
+    results = {}
+    for h, w in workers.items():
+        answered, out, rc = Runner.result(w, h)
+        results[h] = plan.judge_host(h, answered, out, rc, a.timeout,
+                                     a.ib_port or 1)
+    good = sum(r["status"] == "PASS" for r in results.values())
+    note(f"local check: {good} of {len(a.hosts)} hosts pass "
+         f"({time.monotonic() - started:.1f} s)")
+    return results
+
+
+def floors(a):
+    bw_min = share = None
+    if a.bw_min:
+        kind, v = a.bw_min
+        if kind == "share":
+            share = v
+        else:
+            bw_min = v
+    return bw_min, share, a.lat_max
+
+
+def slower_rate(results, x, y):
+    rates = [results[h]["rate_gbps"] for h in (x, y)]
+    return None if None in rates else min(rates)
+
+
+def pair_phase(a, runner, results, ports_in_use):
+    pairs = []
+    total = sum(len(r) for r in a.rounds)
+    done = 0
+    waits = (a.timeout, a.timeout, a.wait)
+    round_times = []
+    for k, rnd in enumerate(a.rounds):
+        started = time.monotonic()
+        running = []
+        ports_in_use.clear()
+        for i, (server, client) in enumerate(rnd):
+            bad = [h for h in (server, client)
+                   if results[h]["status"] != "PASS"]
+            if bad:
+                pairs.append(plan.skipped_pair(
+                    server, client, f"{', '.join(bad)} failed alone"))
+                continue
+            ports = plan.pair_ports(a.port, k, i, len(rnd))
+            ports_in_use.update(ports)
+            addr = a.address.replace("%h", server)
+            cmd_s, cmd_c = plan.pair_commands(
+                a.rdma_check, a.rdma_bench, common_args(a), ports, addr,
+                waits, (a.lat_iters, a.bw_iters))
+            running.append((server, client,
+                            runner.start(server, cmd_s, a.round_timeout),
+                            runner.start(client, cmd_c, a.round_timeout)))
+        if running:
+            runner.run()
+        failed = 0
+        for server, client, ws, wc in running:
+            ok_s, out_s, _ = Runner.result(ws, server)
+            ok_c, out_c, _ = Runner.result(wc, client)
+            p = plan.judge_pair(server, client, out_s, out_c,
+                                ok_s and ok_c, floors(a),
+                                slower_rate(results, server, client))
+            failed += p["status"] == "FAIL"
+            pairs.append(p)
+        done += len(rnd)
+        took = time.monotonic() - started
+        round_times.append(took)
+        note(f"round {k + 1} of {len(a.rounds)}: {len(running)} pairs run, "
+             f"{failed} failed; {done} of {total} pairs done ({took:.1f} s)")
+    return pairs, round_times
+
+
+def draw_heat_map(a, pairs, path):
+    """The bandwidth matrix as a PNG heat map, drawn by gnuplot."""
+    n = len(a.hosts)
+    tics = ", ".join(f'"{h}" {i}' for i, h in enumerate(a.hosts))
+    with tempfile.NamedTemporaryFile("w", suffix=".dat") as data:
+        data.write(plan.heat_data(a.hosts, pairs))
+        data.flush()
+        script = f"""
+set terminal pngcairo size {360 + 50 * n},{300 + 50 * n} font ',10' noenhanced
+set output '{path.replace("'", "''")}'
+set title 'RDMA bandwidth of each pair, MiB/s (the slower way)'
+set xtics ({tics}) rotate by 45 right
+set ytics ({tics})
+set xrange [-0.5:{n - 0.5}]
+set yrange [{n - 0.5}:-0.5]
+set palette defined (0 '#b2182b', 0.5 '#fddbc7', 1 '#2166ac')
+set cbrange [0:*]
+set datafile missing 'NaN'
+plot '{data.name}' matrix with image notitle, \\
+     '{data.name}' matrix using 1:2:($3 == $3 ? sprintf('%.1f', $3) : '') \\
+     with labels notitle
+"""
+        try:
+            r = subprocess.run(["gnuplot"], input=script.encode(),
+                               capture_output=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            note(f"failed to draw {path}: gnuplot: {e}")
+            return False
+    if r.returncode != 0:
+        err = r.stderr.decode(errors="replace").strip()
+        note(f"failed to draw {path}: gnuplot: {err}")
+        return False
+    return True
+
+
+def write_file(path, text):
+    try:
+        with open(path, "w") as f:
+            f.write(text)
+    except OSError as e:
+        note(f"failed to write {path}: {e.strerror}")
+        return False
+    return True
+
+
+def main(argv):
+    a = options(argv)
+    ports_in_use = set()
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    started = time.monotonic()
+    try:
+        runner = Runner(a.via)
+        results = local_phase(a, runner)
+        note(f"pairs: {a.pattern}, {sum(len(r) for r in a.rounds)} pairs "
+             f"in {len(a.rounds)} rounds")
+        pairs, round_times = pair_phase(a, runner, results, ports_in_use)
+    except Interrupted:
+        interrupted(a, ports_in_use)
+        return 130
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    diagnosis = plan.diagnose(a.hosts, results, pairs)
+    ok = plan.passed(a.hosts, results, pairs)
+
+    for h in a.hosts:
+        print(plan.host_line(results[h]))
+    print()
+    print("pairs (MiB/s both ways at once, the slower way; FAIL; skip: a "
+          "host failed alone; .: not in the pattern):")
+    for line in plan.matrix(a.hosts, pairs):
+        print(line)
+    print()
+    for line in diagnosis:
+        print(line)
+    took = time.monotonic() - started
+    ran = sum(p["status"] != "SKIP" for p in pairs)
+    print(f"verdict: {'PASS' if ok else 'FAIL'}: {len(a.hosts)} hosts, "
+          f"{ran} of {len(pairs)} pairs run in {len(a.rounds)} rounds, "
+          f"{took:.0f} s")
+    status = 0 if ok else 1
+    meta = {"pattern": a.pattern, "rounds": len(a.rounds),
+            "round_seconds": [round(t, 1) for t in round_times],
+            "seconds": round(took, 1)}
+    if a.json and not write_file(
+            a.json, plan.to_json(a.hosts, results, pairs, diagnosis, meta)):
+        status = 1
+    if a.csv and not write_file(a.csv, plan.to_csv(pairs)):
+        status = 1
+    if a.png and not draw_heat_map(a, pairs, a.png):
+        status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""Unit test of scripts/cluster_plan.py, what scripts/cluster_check.py
+decides without running anything: the schedules (each host in one pair a
+round, every pair once), the ports, the reading of rdma_check's and
+rdma_bench's output, the floors, the diagnosis and the report."""
+import itertools
+import json
+import os
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+import cluster_plan as plan  # noqa: E402
+
+MARK = plan.MARK
+
+CHECK_PASS = """PASS uverbs      ib_uverbs loaded (ABI 6), /dev/infiniband: uverbs0
+PASS device      rxe0 (the first one, without -d), 1 port, firmware 0.0.0
+PASS port        port 1 of rxe0: active, physical state LinkUp
+verdict: PASS: this host can do RDMA with these options (3 checks, warnings: 0)
+"""
+CHECK_PORT_DOWN = """PASS device      rxe0 (the first one, without -d), 1 port, firmware 0.0.0
+FAIL port        port 1 of rxe0: down, physical state Disabled, netdev eth0; fix: ip link set eth0 up
+verdict: FAIL: this host cannot do RDMA with these options (failed: port; warnings: 0)
+"""
+DEVINFO = """hca_id:	mlx5_0
+	transport:			InfiniBand (0)
+		port:	1
+			state:			PORT_ACTIVE (4)
+			active_width:		4X (2)
+			active_speed:		25.0 Gbps (32)
+hca_id:	rxe0
+	transport:			InfiniBand (0)
+		port:	1
+			state:			PORT_ACTIVE (4)
+			active_width:		1X (1)
+			active_speed:		2.5 Gbps (1)
+"""
+LAT = """ #bytes #iterations t_min[usec] t_max[usec] t_typical[usec] t_avg[usec] t_stdev[usec] 99% percentile[usec] 99.9% percentile[usec]
+ 2       100         310.20      900.00      350.50          360.00      20.00        800.00             900.00
+test result is 0
+"""
+BW = """ #bytes #iterations BW peak[MiB/sec] BW average[MiB/sec] MsgRate[Mpps]
+ 65536   40          9.10             8.80                0.000140
+ each way: client to server 4.50, server to client 4.30 MiB/sec (average; the row is their sum)
+test result is 0
+"""
+
+
+def host_output(check=CHECK_PASS, rc=0):
+    return f"{check}{MARK} check {rc}\n{DEVINFO}{MARK} devinfo 0\n"
+
+
+def pair_output(check=CHECK_PASS, lat=LAT, bw=BW):
+    return (f"{check}{MARK} check 0\n{lat}{MARK} lat 0\n"
+            f"{bw}{MARK} bw 0\n")
+
+
+NO_FLOORS = (None, None, None)
+
+
+class Schedules(unittest.TestCase):
+    def assert_rounds_sound(self, rounds):
+        for r in rounds:
+            seen = list(itertools.chain(*r))
+            self.assertEqual(len(seen), len(set(seen)),
+                             f"a host twice in one round: {r}")
+
+    def test_all_covers_every_pair_once(self):
+        for n in range(2, 18):
+            hosts = [f"n{i:02d}" for i in range(n)]
+            rounds = plan.rounds_all(hosts)
+            self.assertEqual(len(rounds), n - 1 if n % 2 == 0 else n, n)
+            self.assertEqual(len(rounds), plan.rounds_on_paper(n, "all"))
+            self.assert_rounds_sound(rounds)
+            got = sorted(tuple(sorted(p)) for r in rounds for p in r)
+            want = sorted(itertools.combinations(hosts, 2))
+            self.assertEqual(got, want, n)
+            if n % 2 == 0:
+                for r in rounds:
+                    self.assertEqual(len(r), n // 2)
+
+    def test_ring(self):
+        for n in range(2, 12):
+            hosts = [f"h{i}" for i in range(n)]
+            rounds = plan.rounds_ring(hosts)
+            self.assertEqual(len(rounds), plan.rounds_on_paper(n, "ring"), n)
+            self.assert_rounds_sound(rounds)
+            got = sorted(tuple(sorted(p)) for r in rounds for p in r)
+            want = sorted({tuple(sorted((hosts[i], hosts[(i + 1) % n])))
+                           for i in range(n)})
+            self.assertEqual(got, want, n)
+        self.assertEqual(plan.rounds_ring(["a", "b", "c", "d"]),
+                         [[("a", "b"), ("c", "d")], [("b", "c"), ("d", "a")]])
+
+    def test_pairs(self):
+        hosts = ["a", "b", "c", "d"]
+        self.assertEqual(plan.plan(hosts, "a:b,c:d,a:c"),
+                         [[("a", "b"), ("c", "d")], [("a", "c")]])
+        for bad, why in (("a:e", "e (in 'a:e') is not one of the hosts"),
+                         ("a:a", "'a:a' pairs a host with itself"),
+                         ("a-b", "'a-b' is not a pair HOST:HOST"),
+                         ("a:b,", "'' is not a pair HOST:HOST")):
+            with self.assertRaises(ValueError) as e:
+                plan.parse_pairs(bad, hosts)
+            self.assertEqual(str(e.exception), why)
+
+    def test_ports_differ_within_a_round_and_from_the_last(self):
+        rounds = plan.rounds_all([f"h{i}" for i in range(8)])
+        previous = set()
+        for k, r in enumerate(rounds):
+            ports = [p for i in range(len(r))
+                     for p in plan.pair_ports(19700, k, i, len(r))]
+            self.assertEqual(len(ports), len(set(ports)))
+            self.assertFalse(previous & set(ports))
+            self.assertLessEqual(max(ports), plan.last_port(19700, len(r)))
+            previous = set(ports)
+        self.assertEqual(plan.pair_ports(19700, 1, 2, 4), (19718, 19719, 19720))
+
+
+class Reading(unittest.TestCase):
+    def test_check_lines(self):
+        checks, verdict = plan.parse_check(CHECK_PORT_DOWN)
+        self.assertEqual(checks[1]["status"], "FAIL")
+        self.assertEqual(checks[1]["name"], "port")
+        self.assertEqual(checks[1]["value"],
+                         "port 1 of rxe0: down, physical state Disabled, netdev eth0")
+        self.assertEqual(checks[1]["fix"], "ip link set eth0 up")
+        self.assertTrue(verdict.startswith("FAIL: this host cannot"))
+        self.assertEqual(plan.check_device(checks), "rxe0")
+
+    def test_rate(self):
+        self.assertEqual(plan.parse_rate(DEVINFO, "rxe0", 1), 2.5)
+        self.assertEqual(plan.parse_rate(DEVINFO, "mlx5_0", 1), 100.0)
+        self.assertIsNone(plan.parse_rate(DEVINFO, "mlx5_0", 2))
+
+    def test_bench(self):
+        self.assertEqual(plan.parse_bench(LAT), {"lat_usec": 350.5})
+        self.assertEqual(plan.parse_bench(BW), {
+            "bw_sum": 8.8, "bw_c2s": 4.5, "bw_s2c": 4.3, "bw": 4.3})
+
+    def test_host(self):
+        h = plan.judge_host("n1", True, host_output(), 0, 60)
+        self.assertEqual((h["status"], h["device"], h["rate_gbps"]),
+                         ("PASS", "rxe0", 2.5))
+        self.assertEqual(plan.host_line(h), "PASS n1: rxe0, 2.5 Gb/s")
+        h = plan.judge_host("n2", True, host_output(CHECK_PORT_DOWN, 1), 1, 60)
+        self.assertEqual(plan.host_line(h), "FAIL n2: port: port 1 of rxe0: down, physical state Disabled, netdev eth0; fix: ip link set eth0 up")
+        h = plan.judge_host("n3", False, "", None, 15)
+        self.assertEqual(plan.host_line(h), "NO-ANSWER n3: no answer within 15 s: the host is down, unreachable or hung; fix: reach it by hand (ssh n3 true) and look at it")
+        h = plan.judge_host("n4", True, f"\n{plan.STDERR}\nsh: 1: rdma_check: not found\n", 127, 60)
+        self.assertEqual(h["status"], "NO-ANSWER")
+        self.assertEqual(h["problem"], "rdma_check did not run (exit status 127): sh: 1: rdma_check: not found")
+
+
+class Verdicts(unittest.TestCase):
+    def test_pass_and_floors(self):
+        p = plan.judge_pair("a", "b", pair_output(), pair_output(), True,
+                            NO_FLOORS, 2.5)
+        self.assertEqual((p["status"], p["figures"]["bw"],
+                          p["figures"]["lat_usec"]), ("PASS", 4.3, 350.5))
+        p = plan.judge_pair("a", "b", pair_output(), pair_output(), True,
+                            (5.0, None, None), 2.5)
+        self.assertEqual((p["status"], p["failed"]), ("FAIL", "bandwidth"))
+        self.assertEqual(p["problem"], "bandwidth 4.3 MiB/s (the slower way) is under the floor 5.00 MiB/s")
+        # 2% of 2.5 Gb/s is 5.96 MiB/s.
+        p = plan.judge_pair("a", "b", pair_output(), pair_output(), True,
+                            (None, 2.0, None), 2.5)
+        self.assertEqual(p["floor"], "5.96 MiB/s (2% of the port's 2.5 Gb/s)")
+        p = plan.judge_pair("a", "b", pair_output(), pair_output(), True,
+                            (None, 1.0, None), 2.5)
+        self.assertEqual(p["status"], "PASS")
+        p = plan.judge_pair("a", "b", pair_output(), pair_output(), True,
+                            (None, None, 300.0), 2.5)
+        self.assertEqual((p["status"], p["failed"]), ("FAIL", "latency"))
+        self.assertEqual(p["problem"], "latency 350.5 usec is over the floor 300 usec")
+
+    def test_pair_check_fails(self):
+        client = ("PASS tcp         connected to 192.0.2.1 port 19700 in 8 ms\n"
+                  "FAIL send        send failed after 7512 ms: retry exceeded; fix: check the GIDs\n"
+                  f"{MARK} check 1\n")
+        server = "FAIL send        send served with an error\n" f"{MARK} check 1\n"
+        p = plan.judge_pair("a", "b", server, client, True, NO_FLOORS, None)
+        self.assertEqual((p["status"], p["failed"]), ("FAIL", "send"))
+        self.assertEqual(p["problem"], "the client's send: send failed after 7512 ms: retry exceeded")
+        self.assertEqual(p["fix"], "check the GIDs")
+
+    def test_pair_step_cut_short(self):
+        client = pair_output().split(f"{MARK} bw")[0] + f"\n{plan.STDERR}\nrxe-vm: guest b: the link stopped\n"
+        p = plan.judge_pair("a", "b", pair_output(), client, True, NO_FLOORS, None)
+        self.assertEqual((p["status"], p["failed"]), ("FAIL", "bw"))
+        self.assertEqual(p["problem"], "the client's bw did not finish: rxe-vm: guest b: the link stopped")
+
+
+def result(hosts, failing=(), silent=()):
+    r = {}
+    for h in hosts:
+        if h in silent:
+            r[h] = plan.judge_host(h, False, "", None, 15)
+        elif h in failing:
+            r[h] = plan.judge_host(h, True, host_output(CHECK_PORT_DOWN, 1), 1, 60)
+        else:
+            r[h] = plan.judge_host(h, True, host_output(), 0, 60)
+    return r
+
+
+def run_pairs(hosts, results, bad_links=(), slow=(), floors=(2.0, None, None)):
+    """Every pair of HOSTS, judged as the runner would: those with a host
+    that failed alone are skipped, BAD_LINKS fail their send, a pair with
+    a host in SLOW gets 1 MiB/s."""
+    out = []
+    for rnd in plan.rounds_all(hosts):
+        for s, c in rnd:
+            if results[s]["status"] != "PASS" or results[c]["status"] != "PASS":
+                out.append(plan.skipped_pair(s, c, "failed alone"))
+                continue
+            if {s, c} in [set(x) for x in bad_links]:
+                client = ("FAIL send        send failed after 7512 ms: retry exceeded; fix: ping the GIDs\n"
+                          f"{MARK} check 1\n")
+                out.append(plan.judge_pair(s, c, f"{MARK} check 1\n", client, True, floors, 2.5))
+                continue
+            bw = BW.replace("4.30", "1.00") if {s, c} & set(slow) else BW
+            out.append(plan.judge_pair(s, c, pair_output(bw=bw), pair_output(bw=bw), True, floors, 2.5))
+    return out
+
+
+class Diagnosis(unittest.TestCase):
+    hosts = ["a", "b", "c", "d"]
+
+    def test_healthy(self):
+        r = result(self.hosts)
+        pairs = run_pairs(self.hosts, r)
+        self.assertEqual(plan.diagnose(self.hosts, r, pairs), [])
+        self.assertTrue(plan.passed(self.hosts, r, pairs))
+        m = plan.matrix(self.hosts, pairs)
+        self.assertEqual(m[1].split(), ["a", "-", "4.3", "4.3", "4.3"])
+
+    def test_host_fails_alone(self):
+        r = result(self.hosts, failing=["d"])
+        pairs = run_pairs(self.hosts, r)
+        self.assertEqual(plan.diagnose(self.hosts, r, pairs), [
+            "host d: its own check fails, so its pairs were not run: port: port 1 of rxe0: down, physical state Disabled, netdev eth0; fix: ip link set eth0 up"])
+        self.assertFalse(plan.passed(self.hosts, r, pairs))
+        self.assertEqual(plan.matrix(self.hosts, pairs)[4].split(),
+                         ["d", "skip", "skip", "skip", "-"])
+
+    def test_link(self):
+        r = result(self.hosts)
+        pairs = run_pairs(self.hosts, r, bad_links=[("b", "c")])
+        lines = plan.diagnose(self.hosts, r, pairs)
+        self.assertEqual(len(lines), 1)
+        self.assertRegex(lines[0], r"^link [bc]-[bc]: fails \(send\) while both hosts pass with others: the client's send: send failed after 7512 ms: retry exceeded; fix: ping the GIDs$")
+
+    def test_host_fails_with_every_peer(self):
+        r = result(self.hosts)
+        pairs = run_pairs(self.hosts, r, bad_links=[("a", "b"), ("b", "c"), ("b", "d")])
+        lines = plan.diagnose(self.hosts, r, pairs)
+        self.assertEqual(len(lines), 1)
+        self.assertTrue(lines[0].startswith("host b: fails with every peer (send), though its own check passes; first: "), lines[0])
+
+    def test_slow_host(self):
+        r = result(self.hosts)
+        pairs = run_pairs(self.hosts, r, slow=["c"])
+        lines = plan.diagnose(self.hosts, r, pairs)
+        self.assertEqual(lines, ["host c: every pair with it is under the bandwidth floor: its own link is slow; fix: look at the slower host's link: its speed, errors, pause frames and shaping (ethtool -S, tc qdisc show)"])
+        self.assertEqual(plan.matrix(self.hosts, pairs)[3].split(),
+                         ["c", "FAIL", "1.0", "FAIL", "1.0", "-", "FAIL", "1.0"])
+
+    def test_silent_host(self):
+        r = result(self.hosts, silent=["b"])
+        pairs = run_pairs(self.hosts, r)
+        self.assertEqual(plan.diagnose(self.hosts, r, pairs)[0], "host b: no answer within 15 s: the host is down, unreachable or hung; its pairs were not run; fix: reach it by hand (ssh b true) and look at it")
+
+    def test_outputs(self):
+        r = result(self.hosts, failing=["d"])
+        pairs = run_pairs(self.hosts, r)
+        doc = json.loads(plan.to_json(self.hosts, r, pairs, ["x"], {"rounds": 3}))
+        self.assertEqual(doc["verdict"], "FAIL")
+        self.assertEqual([h["status"] for h in doc["hosts"]], ["PASS", "PASS", "PASS", "FAIL"])
+        self.assertEqual(len(doc["pairs"]), 6)
+        self.assertEqual(doc["rounds"], 3)
+        rows = plan.to_csv(pairs).splitlines()
+        self.assertEqual(rows[0], "server,client,status,failed,bw_mibs,bw_client_to_server,bw_server_to_client,lat_usec,problem")
+        self.assertEqual(len(rows), 7)
+        heat = plan.heat_data(self.hosts, pairs).splitlines()
+        self.assertEqual(heat[0].split(), ["NaN", "4.300", "4.300", "NaN"])
+
+
+class Commands(unittest.TestCase):
+    def test_pair_commands(self):
+        s, c = plan.pair_commands("rdma_check", "rdma_bench", ["-d", "rxe0"],
+                                  (19700, 19701, 19702), "n01-ib", (30, 40, 50),
+                                  (100, 40))
+        self.assertTrue(s.startswith("rdma_check --pair -p 19700 -d rxe0 --accept-timeout 40 -t 50; rc=$?; "))
+        self.assertIn("rdma_bench lat --op send -s 2 -n 100 -p 19701 -d rxe0 --connect-timeout 30 -t 50 n01-ib;", c)
+        self.assertIn("rdma_bench bw --op write -b -s 65536 -n 40 -p 19702 -d rxe0 --connect-timeout 30 -t 50 n01-ib;", c)
+        self.assertIn(f'echo "{MARK} bw $rc"', c)
+
+
+if __name__ == "__main__":
+    unittest.main()
