@@ -28,9 +28,10 @@ case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
 # decode the link's packets with scripts/wire.py; mandoc because the man
 # page tests lint the pages; dpkg-dev (dpkg-shlibdeps) and file because
 # cpack's Debian package finds its dependencies with them; lintian because
-# the package test checks that package with it.
+# the package test checks that package with it; clustershell because
+# the cluster check runs its commands with ClusterShell's library.
 TEST_PACKAGES=(libcmocka-dev python3 valgrind perftest gnuplot-nox tshark
-	mandoc dpkg-dev file lintian)
+	mandoc dpkg-dev file lintian clustershell)
 
 die() {
 	echo "test.sh: $*" >&2

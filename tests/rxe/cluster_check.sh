@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# scripts/cluster_check.py on four guests of its own, one link through the
+# rig's switch, reached by ClusterShell's exec worker with `rxe-vm exec
+# --raw` and %h: the same tool that runs over ssh on a real cluster.
+# Each fault is made for real in the guests and undone after its run:
+#   healthy      every pair of the four passes (all: 3 rounds), exit 0;
+#   port down    d's eth0 down: d named with its FAIL line and fix, its
+#                pairs skipped, the three others pass;
+#   faults       RoCE v2 (UDP 4791) from a dropped at b, and c's egress
+#                shaped to 4 Mbit/s by tc tbf, at once: only a-b fails as
+#                a link, c's pairs fail the bandwidth floor with their
+#                figures and c is named, a-d and b-d pass;
+#   interrupted  SIGINT during a round: exit 130, and no rdma_check or
+#                rdma_bench left on any guest;
+#   stopped      d's QEMU stopped (SIGSTOP): d named as not answering
+#                within the bound, the others' pairs run and pass.
+. "$(dirname "$0")/lib.sh"
+
+: "${SOURCE_DIR:?}" "${BUILD_DIR:?}" "${RDMA_CHECK:?}" "${RDMA_BENCH:?}"
+session=$BUILD_DIR/cluster-session
+trap '"$RXE_VM" stop "$session" >/dev/null 2>&1' EXIT
+R=$RXE_OUT_DIR
+cache=${RXE_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/rdma-rc-example/rxe-vm}
+kroot=$(sed -n 's|^KERNEL=\(.*\)/boot/.*|\1|p' "$cache/current")
+mp="modprobe -d '$kroot'"
+hosts='192.0.2.[1-4]'
+A=192.0.2.1 B=192.0.2.2 C=192.0.2.3 D=192.0.2.4
+
+if ! "$RXE_VM" start --fresh --guests 4 "$session" >"$R/start.log" 2>&1; then
+	cat "$R/start.log"
+	echo "FAIL: the four guests did not boot"
+	exit 1
+fi
+
+# on G CMD: run CMD in guest G (name or address), its output on ours.
+on() {
+	"$RXE_VM" exec --raw --timeout 60 "$session" --on "$1" "$2"
+}
+
+# check NAME [options]: one cluster_check run, its stdout in NAME.out,
+# stderr in NAME.err, exit status in NAME.rc, JSON in NAME.json.  The
+# runs are short (100 latency and 40 bandwidth iterations) and the floor
+# is 1.2 MiB/s, far under what two pairs at once get here (2.5 MiB/s and
+# up) and far above the 0.5 MiB/s of the shaped guest.
+check() {
+	local name=$1 rc=0
+	shift
+	echo "=== $name: cluster_check.py $* ==="
+	"$SOURCE_DIR/scripts/cluster_check.py" \
+		--via "$RXE_VM exec --raw --timeout 200 $session --on %h" \
+		--rdma-check "$RDMA_CHECK" --rdma-bench "$RDMA_BENCH" \
+		--lat-iters 100 --bw-iters 40 --bw-min 1.2 \
+		--json "$R/$name.json" "$@" "$hosts" \
+		>"$R/$name.out" 2>"$R/$name.err" || rc=$?
+	echo "$rc" >"$R/$name.rc"
+	cat "$R/$name.out" "$R/$name.err"
+}
+
+# pairs NAME: each pair of NAME.json as "SERVER-CLIENT STATUS FAILED".
+pairs() {
+	python3 - "$R/$1.json" >"$R/$1.pairs" <<'PY'
+import json, sys
+for p in json.load(open(sys.argv[1]))["pairs"]:
+    ends = "-".join(sorted([p["server"], p["client"]]))
+    print(ends, p["status"], p["failed"] or "-")
+PY
+}
+
+# --- healthy: every pair, every cell a figure ---------------------------
+check healthy --csv "$R/healthy.csv" --png "$R/healthy.png"
+expect_rc "$R/healthy.rc" 0
+pairs healthy
+for p in "$A-$B" "$A-$C" "$A-$D" "$B-$C" "$B-$D" "$C-$D"; do
+	expect_line "$R/healthy.pairs" "$p PASS -"
+done
+for h in $A $B $C $D; do
+	expect_line "$R/healthy.out" "PASS $h: rxe0, 2.5 Gb/s"
+done
+expect_regex "$R/healthy.out" "^192\.0\.2\.1 +- +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9]$"
+expect_regex "$R/healthy.out" "^verdict: PASS: 4 hosts, 6 of 6 pairs run in 3 rounds, [0-9]+ s$"
+expect_line "$R/healthy.err" "cluster_check: pairs: all, 6 pairs in 3 rounds"
+expect_regex "$R/healthy.err" "^cluster_check: round 3 of 3: 2 pairs run, 0 failed; 6 of 6 pairs done \([0-9.]+ s\)$"
+grep -c '^192\.0\.2\.[1-4],192\.0\.2\.[1-4],PASS,' "$R/healthy.csv" >"$R/healthy.csv-pass"
+expect_line "$R/healthy.csv-pass" 6
+[ -s "$R/healthy.png" ] && file "$R/healthy.png" >"$R/healthy.png-type"
+expect_text "$R/healthy.png-type" "PNG image data"
+
+# --- port down on d: d alone fails, the pairs without it pass -----------
+on $D "ip link set eth0 down"
+check port_down
+on $D "ip link set eth0 up; for i in \$(seq 100); do grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state && grep -q ffff /sys/class/infiniband/rxe0/ports/1/gids/1 && break; sleep 0.2; done"
+expect_rc "$R/port_down.rc" 1
+pairs port_down
+for p in "$A-$B" "$A-$C" "$B-$C"; do
+	expect_line "$R/port_down.pairs" "$p PASS -"
+done
+for p in "$A-$D" "$B-$D" "$C-$D"; do
+	expect_line "$R/port_down.pairs" "$p SKIP -"
+done
+expect_line "$R/port_down.out" "FAIL $D: port: port 1 of rxe0: down, physical state Disabled, netdev eth0; fix: ip link set eth0 up"
+expect_line "$R/port_down.out" "host $D: its own check fails, so its pairs were not run: port: port 1 of rxe0: down, physical state Disabled, netdev eth0; fix: ip link set eth0 up"
+grep -c '^host \|^link \|^pair ' "$R/port_down.out" >"$R/port_down.named"
+expect_line "$R/port_down.named" 1
+
+# --- two faults at once: RoCE dropped between a and b only, c shaped --
+# b drops the RoCE v2 packets (UDP 4791) that come from a; c's egress is
+# shaped to 4 Mbit/s by tc tbf.  Every host has three pairs: a-b fails
+# as a link (a and b pass with d), c's three pairs fail the bandwidth
+# floor with their figures (c is named), a-d and b-d pass.
+on $B "$mp sch_ingress && $mp cls_u32 && $mp act_gact && tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip src $A/32 match ip protocol 17 0xff match ip dport 4791 0xffff action drop"
+on $C "$mp sch_tbf && tc qdisc add dev eth0 root tbf rate 4mbit burst 16kb limit 4mb"
+check faults --csv "$R/faults.csv"
+on $B "tc qdisc del dev eth0 ingress"
+on $C "tc qdisc del dev eth0 root"
+expect_rc "$R/faults.rc" 1
+pairs faults
+expect_line "$R/faults.pairs" "$A-$D PASS -"
+expect_line "$R/faults.pairs" "$B-$D PASS -"
+expect_regex "$R/faults.pairs" "^$A-$B FAIL (send|connect)$"
+for p in "$A-$C" "$B-$C" "$C-$D"; do
+	expect_line "$R/faults.pairs" "$p FAIL bandwidth"
+done
+expect_regex "$R/faults.out" "^link $A-$B: fails \((send|connect)\) while both hosts pass with others: "
+expect_regex "$R/faults.out" "^192\.0\.2\.3 +FAIL 0\.[0-9] +FAIL 0\.[0-9] +- +FAIL 0\.[0-9]$"
+expect_line "$R/faults.out" "host $C: every pair with it is under the bandwidth floor: its own link is slow; fix: look at the slower host's link: its speed, errors, pause frames and shaping (ethtool -S, tc qdisc show)"
+grep -c '^host \|^link \|^pair ' "$R/faults.out" >"$R/faults.named"
+expect_line "$R/faults.named" 2
+expect_regex "$R/faults.csv" "^192\.0\.2\.[34],192\.0\.2\.[34],FAIL,bandwidth,0\.[0-9]+,"
+
+# --- interrupted: everything it started ends, on every guest ------------
+echo "=== interrupted: SIGINT during the first round ==="
+"$SOURCE_DIR/scripts/cluster_check.py" \
+	--via "$RXE_VM exec --raw --timeout 200 $session --on %h" \
+	--rdma-check "$RDMA_CHECK" --rdma-bench "$RDMA_BENCH" \
+	--bw-iters 100000 "$hosts" >"$R/interrupted.out" 2>"$R/interrupted.err" &
+pid=$!
+for ((i = 0; i < 300; i++)); do
+	grep -q 'pairs: all' "$R/interrupted.err" && break
+	sleep 0.2
+done
+# Into the first round: its pair checks, then the long bandwidth runs.
+sleep 6
+kill -INT "$pid"
+rc=0
+started=$SECONDS
+wait "$pid" || rc=$?
+echo "$rc" >"$R/interrupted.rc"
+echo "ended $((SECONDS - started)) s after SIGINT" >"$R/interrupted.time"
+cat "$R/interrupted.err" "$R/interrupted.time"
+expect_rc "$R/interrupted.rc" 130
+expect_line "$R/interrupted.err" "cluster_check: interrupted: ending what the run started on every host"
+if [ $((SECONDS - started)) -le 40 ]; then
+	_rxe_pass "it ended $((SECONDS - started)) s after SIGINT (at most 40)"
+else
+	RXE_FAILED=$((RXE_FAILED + 1))
+	echo "FAIL: it ended $((SECONDS - started)) s after SIGINT, more than 40"
+fi
+for h in $A $B $C $D; do
+	on "$h" "pgrep -af '[r]dma_(check|bench)' || echo none" >"$R/left-$h" 2>&1
+	expect_line "$R/left-$h" none
+done
+
+# --- d stopped: named within the bound, the rest finishes ---------------
+qemu_d=$(cat "$session/qemu-d.pid")
+kill -STOP "$qemu_d"
+started=$SECONDS
+check stopped --pattern ring --timeout 15
+took=$((SECONDS - started))
+kill -CONT "$qemu_d"
+expect_rc "$R/stopped.rc" 1
+pairs stopped
+expect_line "$R/stopped.pairs" "$A-$B PASS -"
+expect_line "$R/stopped.pairs" "$B-$C PASS -"
+expect_line "$R/stopped.pairs" "$C-$D SKIP -"
+expect_line "$R/stopped.pairs" "$A-$D SKIP -"
+expect_line "$R/stopped.out" "NO-ANSWER $D: no answer within 15 s: the host is down, unreachable or hung; fix: reach it by hand (ssh $D true) and look at it"
+expect_regex "$R/stopped.err" "^cluster_check: local check: 3 of 4 hosts pass \((1[5-9]|2[0-9])\.[0-9] s\)$"
+echo "the run took $took s" >"$R/stopped.time"
+if [ "$took" -le 120 ]; then
+	_rxe_pass "the run with a stopped guest took $took s (at most 120)"
+else
+	RXE_FAILED=$((RXE_FAILED + 1))
+	echo "FAIL: the run with a stopped guest took $took s, more than 120"
+fi
+finish
