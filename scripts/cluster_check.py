@@ -41,6 +41,10 @@ except ImportError:
 PROG = "cluster_check"
 
 
+def pairs_word(n):
+    return f"{n} pair" if n == 1 else f"{n} pairs"
+
+
 def note(text):
     print(f"{PROG}: {text}", file=sys.stderr, flush=True)
 
@@ -66,8 +70,16 @@ def bandwidth_floor(text):
     return ("share", v) if share else ("mibs", v)
 
 
+class Parser(argparse.ArgumentParser):
+    """Bad input: one line on stderr that names it, exit status 2."""
+
+    def error(self, message):
+        print(f"{PROG}: {message} (see --help)", file=sys.stderr)
+        sys.exit(2)
+
+
 def options(argv):
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog=PROG, description="Check that every host of a cluster, and "
         "every pair of them, can do RDMA (see docs/cluster-check.md).")
     p.add_argument("nodes", metavar="NODESET",
@@ -139,8 +151,9 @@ def options(argv):
     a.rounds = plan.plan(a.hosts, a.pattern)
     widest = max(len(r) for r in a.rounds)
     if plan.last_port(a.port, widest) > 65535:
-        p.error(f"invalid --port {a.port}: {widest} pairs a round need "
-                f"ports up to {plan.last_port(a.port, widest)}")
+        p.error(f"invalid --port {a.port}: the widest round "
+                f"({pairs_word(widest)}) needs ports up to "
+                f"{plan.last_port(a.port, widest)}")
     if a.round_timeout is None:
         a.round_timeout = 4 * a.timeout
     return a
@@ -150,9 +163,14 @@ class Runner:
     """Commands on hosts through ClusterShell, each bounded, all ended on
     an interrupt."""
 
-    def __init__(self, via):
+    def __init__(self, via, hosts):
         self.via = via
         self.task = task_self()
+        # Every host of a round runs its command at once: both sides of a
+        # pair must, or the server waits for a client still queued.
+        # ClusterShell's own limit (fanout, 64 by default) would hold
+        # back the rest.
+        self.task.set_info("fanout", max(64, len(hosts)))
 
     def start(self, host, command, timeout):
         """Schedule COMMAND on HOST; returns its worker."""
@@ -248,7 +266,7 @@ def interrupted(a, ports):
     pattern = "rdma_(check|bench) .*-p (" + "|".join(
         str(p) for p in sorted(ports)) + ")( |$)"
     cmd = f"pkill -TERM -f {shlex.quote(pattern)}; true"
-    r = Runner(a.via)
+    r = Runner(a.via, a.hosts)
     for h in a.hosts:
         r.start(h, cmd, 20)
     r.run()
@@ -338,8 +356,9 @@ def pair_phase(a, runner, results, ports_in_use):
         done += len(rnd)
         took = time.monotonic() - started
         round_times.append(took)
-        note(f"round {k + 1} of {len(a.rounds)}: {len(running)} pairs run, "
-             f"{failed} failed; {done} of {total} pairs done ({took:.1f} s)")
+        note(f"round {k + 1} of {len(a.rounds)}: {pairs_word(len(running))} "
+             f"run, {failed} failed; {done} of {total} pairs done "
+             f"({took:.1f} s)")
     return pairs, round_times
 
 
@@ -395,7 +414,7 @@ def main(argv):
     signal.signal(signal.SIGTERM, on_signal)
     started = time.monotonic()
     try:
-        runner = Runner(a.via)
+        runner = Runner(a.via, a.hosts)
         results = local_phase(a, runner)
         note(f"pairs: {a.pattern}, {sum(len(r) for r in a.rounds)} pairs "
              f"in {len(a.rounds)} rounds")

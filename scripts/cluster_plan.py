@@ -371,15 +371,21 @@ def judge_pair(server, client, out_s, out_c, answered, floors, rate_gbps):
     for side, parts in (("server", ps), ("client", pc)):
         if "check" in parts:
             pair["checks"][side], _ = parse_check(parts["check"][0])
-    # The client's view first: it names the operation that failed.
-    for side in ("client", "server"):
-        bad = first_failure(pair["checks"][side])
-        if bad:
-            pair["status"] = "FAIL"
-            pair["failed"] = bad["name"]
-            pair["problem"] = f"the {side}'s {said(bad)}"
-            pair["fix"] = bad["fix"]
-            return pair
+    # The client's view first, unless it only waited in vain while the
+    # server saw why (the sender of a SEND that nothing acknowledges gets
+    # "retry exceeded", its receiver only a timeout).
+    failures = [(side, first_failure(pair["checks"][side]))
+                for side in ("client", "server")]
+    failures = [(side, bad) for side, bad in failures if bad]
+    if failures:
+        side, bad = failures[0]
+        if len(failures) == 2 and "within the timeout" in bad["value"]:
+            side, bad = failures[1]
+        pair["status"] = "FAIL"
+        pair["failed"] = bad["name"]
+        pair["problem"] = f"the {side}'s {said(bad)}"
+        pair["fix"] = bad["fix"]
+        return pair
     for step in ("check", "lat", "bw"):
         for side, parts in (("client", pc), ("server", ps)):
             if step not in parts:

@@ -6,6 +6,7 @@ rdma_bench's output, the floors, the diagnosis and the report."""
 import itertools
 import json
 import os
+import subprocess
 import sys
 import unittest
 
@@ -185,6 +186,14 @@ class Verdicts(unittest.TestCase):
         self.assertEqual((p["status"], p["failed"]), ("FAIL", "send"))
         self.assertEqual(p["problem"], "the client's send: send failed after 7512 ms: retry exceeded")
         self.assertEqual(p["fix"], "check the GIDs")
+        # The receiver only timed out; the sender knows why.
+        client = ("FAIL send        send failed after 20008 ms: no completion within the timeout (-t): the packets do not arrive; fix: raise -t\n"
+                  f"{MARK} check 1\n")
+        server = ("FAIL send        send failed after 8068 ms: retry exceeded: no acknowledgement came back; fix: ping the GIDs\n"
+                  f"{MARK} check 1\n")
+        p = plan.judge_pair("a", "b", server, client, True, NO_FLOORS, None)
+        self.assertEqual(p["problem"], "the server's send: send failed after 8068 ms: retry exceeded: no acknowledgement came back")
+        self.assertEqual(p["fix"], "ping the GIDs")
 
     def test_pair_step_cut_short(self):
         client = pair_output().split(f"{MARK} bw")[0] + f"\n{plan.STDERR}\nrxe-vm: guest b: the link stopped\n"
@@ -285,6 +294,36 @@ class Diagnosis(unittest.TestCase):
         self.assertEqual(len(rows), 7)
         heat = plan.heat_data(self.hosts, pairs).splitlines()
         self.assertEqual(heat[0].split(), ["NaN", "4.300", "4.300", "NaN"])
+
+
+SCRIPT = os.path.join(HERE, "..", "..", "scripts", "cluster_check.py")
+
+
+class BadInput(unittest.TestCase):
+    """cluster_check.py itself (ClusterShell's library, for
+    /usr/bin/python3): each bad input one line, status 2, before any
+    host is reached."""
+
+    def run_check(self, *args):
+        r = subprocess.run(["/usr/bin/python3", SCRIPT, *args],
+                           capture_output=True, text=True, timeout=60)
+        return r.returncode, r.stdout, r.stderr
+
+    def test_refusals(self):
+        for args, line in (
+            (["node[01-"], "cluster_check: invalid NODESET 'node[01-': "),
+            (["n1"], "cluster_check: NODESET 'n1' names 1 host: a pair needs two (see --help)"),
+            (["--pattern", "n1:n9", "n[1-3]"], "cluster_check: invalid --pattern 'n1:n9': n9 (in 'n1:n9') is not one of the hosts (see --help)"),
+            (["--bw-min", "120%", "n[1-3]"], "cluster_check: argument --bw-min: '120%' is more than 100% (see --help)"),
+            (["--bw-min", "fast", "n[1-3]"], "cluster_check: argument --bw-min: 'fast' is not a number (see --help)"),
+            (["--timeout", "0", "n[1-3]"], "cluster_check: argument --timeout: '0' is not above 0 (see --help)"),
+            (["-p", "65531", "n[1-3]"], "cluster_check: invalid --port 65531: the widest round (1 pair) needs ports up to 65536"),
+        ):
+            status, out, err = self.run_check(*args)
+            self.assertEqual(status, 2, args)
+            self.assertEqual(out, "", args)
+            self.assertEqual(len(err.splitlines()), 1, err)
+            self.assertTrue(err.startswith(line), (args, err))
 
 
 class Commands(unittest.TestCase):
