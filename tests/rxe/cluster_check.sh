@@ -4,8 +4,8 @@
 # --raw` and %h: the same tool that runs over ssh on a real cluster.
 # Each fault is made for real in the guests and undone after its run:
 #   healthy      every pair of the four passes (all: 3 rounds), exit 0;
-#   port down    d's eth0 down: d named with its FAIL line and fix, its
-#                pairs skipped, the three others pass;
+#   port down    d's eth0 down (ring): d named with its FAIL line and
+#                fix, its pairs skipped, the pairs without it pass;
 #   faults       RoCE v2 (UDP 4791) from a dropped at b, and c's egress
 #                shaped to 3 Mbit/s by tc tbf, at once: only a-b fails as
 #                a link, c's pairs fail the bandwidth floor with their
@@ -13,7 +13,7 @@
 #   interrupted  SIGINT during a round: exit 130, and no rdma_check or
 #                rdma_bench left on any guest;
 #   stopped      d's QEMU stopped (SIGSTOP): d named as not answering
-#                within the bound, the others' pairs run and pass.
+#                within the bound, its pair skipped, a-b run and passed.
 . "$(dirname "$0")/lib.sh"
 
 : "${SOURCE_DIR:?}" "${BUILD_DIR:?}" "${RDMA_CHECK:?}" "${RDMA_BENCH:?}"
@@ -99,14 +99,14 @@ expect_line "$R/clush.lines" 4
 
 # --- port down on d: d alone fails, the pairs without it pass -----------
 on $D "ip link set eth0 down"
-check port_down
+check port_down --pattern ring
 on $D "ip link set eth0 up; for i in \$(seq 100); do grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state && grep -q ffff /sys/class/infiniband/rxe0/ports/1/gids/1 && break; sleep 0.2; done"
 expect_rc "$R/port_down.rc" 1
 pairs port_down
-for p in "$A-$B" "$A-$C" "$B-$C"; do
+for p in "$A-$B" "$B-$C"; do
 	expect_line "$R/port_down.pairs" "$p PASS -"
 done
-for p in "$A-$D" "$B-$D" "$C-$D"; do
+for p in "$A-$D" "$C-$D"; do
 	expect_line "$R/port_down.pairs" "$p SKIP -"
 done
 expect_line "$R/port_down.out" "FAIL $D: port: port 1 of rxe0: down, physical state Disabled, netdev eth0; fix: ip link set eth0 up"
@@ -121,7 +121,10 @@ expect_line "$R/port_down.named" 1
 # floor with their figures (c is named), a-d and b-d pass.
 on $B "$mp sch_ingress && $mp cls_u32 && $mp act_gact && tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip src $A/32 match ip protocol 17 0xff match ip dport 4791 0xffff action drop"
 on $C "$mp sch_tbf && tc qdisc add dev eth0 root tbf rate 3mbit burst 16kb limit 4mb"
-check faults --csv "$R/faults.csv"
+# --wait 12: the receiver of the SEND that b drops waits that long in vain
+# (the sender gives up after about 7.6 s); the shaped guest's bandwidth
+# run takes about 5.5 s.
+check faults --csv "$R/faults.csv" --wait 12
 on $B "tc qdisc del dev eth0 ingress"
 on $C "tc qdisc del dev eth0 root"
 expect_rc "$R/faults.rc" 1
@@ -151,7 +154,7 @@ for ((i = 0; i < 300; i++)); do
 	sleep 0.2
 done
 # Into the first round: its pair checks, then the long bandwidth runs.
-sleep 6
+sleep 4
 kill -INT "$pid"
 rc=0
 started=$SECONDS
@@ -167,24 +170,24 @@ else
 	RXE_FAILED=$((RXE_FAILED + 1))
 	echo "FAIL: it ended $((SECONDS - started)) s after SIGINT, more than 40"
 fi
-for h in $A $B $C $D; do
-	on "$h" "pgrep -af '[r]dma_(check|bench)' || echo none" >"$R/left-$h" 2>&1
-	expect_line "$R/left-$h" none
+left="pgrep -af '[r]dma_(check|bench)' || echo none"
+"$RXE_VM" exec --timeout 60 --out "$R/left" "$session" -a "$left" -b "$left" \
+	--on c "$left" --on d "$left" >/dev/null 2>&1
+for g in a b c d; do
+	expect_line "$R/left.$g.out" none
 done
 
 # --- d stopped: named within the bound, the rest finishes ---------------
 qemu_d=$(cat "$session/qemu-d.pid")
 kill -STOP "$qemu_d"
 started=$SECONDS
-check stopped --pattern ring --timeout 10
+check stopped --pattern "$A:$B,$C:$D" --timeout 10
 took=$((SECONDS - started))
 kill -CONT "$qemu_d"
 expect_rc "$R/stopped.rc" 1
 pairs stopped
 expect_line "$R/stopped.pairs" "$A-$B PASS -"
-expect_line "$R/stopped.pairs" "$B-$C PASS -"
 expect_line "$R/stopped.pairs" "$C-$D SKIP -"
-expect_line "$R/stopped.pairs" "$A-$D SKIP -"
 expect_line "$R/stopped.out" "NO-ANSWER $D: no answer within 10 s: the host is down, unreachable or hung; fix: reach it by hand (ssh $D true) and look at it"
 expect_regex "$R/stopped.err" "^cluster_check: local check: 3 of 4 hosts pass \((1[0-9]|2[0-9])\.[0-9] s\)$"
 echo "the run took $took s" >"$R/stopped.time"
