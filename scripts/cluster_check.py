@@ -39,6 +39,8 @@ except ImportError:
              "/usr/bin/python3: apt install clustershell")
 
 PROG = "cluster_check"
+# Beyond this many hosts the terminal gets the diagnosis, not the matrix.
+MATRIX_HOSTS = 24
 
 
 def pairs_word(n):
@@ -352,7 +354,7 @@ def pair_phase(a, runner, results, ports_in_use):
                                 ok_s and ok_c, floors(a),
                                 slower_rate(results, server, client))
             failed += p["status"] == "FAIL"
-            pairs.append(p)
+            pairs.append(plan.settle(p))
         done += len(rnd)
         took = time.monotonic() - started
         round_times.append(took)
@@ -416,8 +418,9 @@ def main(argv):
     try:
         runner = Runner(a.via, a.hosts)
         results = local_phase(a, runner)
-        note(f"pairs: {a.pattern}, {sum(len(r) for r in a.rounds)} pairs "
-             f"in {len(a.rounds)} rounds")
+        rounds = len(a.rounds)
+        note(f"pairs: {a.pattern}, {pairs_word(sum(len(r) for r in a.rounds))}"
+             f" in {rounds} round{'s' if rounds != 1 else ''}")
         pairs, round_times = pair_phase(a, runner, results, ports_in_use)
     except Interrupted:
         interrupted(a, ports_in_use)
@@ -429,18 +432,23 @@ def main(argv):
     for h in a.hosts:
         print(plan.host_line(results[h]))
     print()
-    print("pairs (MiB/s both ways at once, the slower way; FAIL; skip: a "
-          "host failed alone; .: not in the pattern):")
-    for line in plan.matrix(a.hosts, pairs):
-        print(line)
+    if len(a.hosts) <= MATRIX_HOSTS:
+        print("pairs (MiB/s both ways at once, the slower way; FAIL; skip: "
+              "a host failed alone; .: not in the pattern):")
+        for line in plan.matrix(a.hosts, pairs):
+            print(line)
+    else:
+        print(f"pairs: {len(a.hosts)} hosts make a matrix too wide for a "
+              "terminal: see --csv and --png")
     print()
     for line in diagnosis:
         print(line)
     took = time.monotonic() - started
     ran = sum(p["status"] != "SKIP" for p in pairs)
+    rounds = len(a.rounds)
     print(f"verdict: {'PASS' if ok else 'FAIL'}: {len(a.hosts)} hosts, "
-          f"{ran} of {len(pairs)} pairs run in {len(a.rounds)} rounds, "
-          f"{took:.0f} s")
+          f"{ran} of {pairs_word(len(pairs))} run in {rounds} "
+          f"round{'s' if rounds != 1 else ''}, {took:.0f} s")
     status = 0 if ok else 1
     meta = {"pattern": a.pattern, "rounds": len(a.rounds),
             "round_seconds": [round(t, 1) for t in round_times],

@@ -234,7 +234,7 @@ def parse_check(text):
             if "; fix: " in rest:
                 value, fix = rest.split("; fix: ", 1)
             checks.append({"name": name, "status": status, "value": value,
-                           "fix": fix, "line": line})
+                           "fix": fix})
         elif line.startswith("verdict: "):
             verdict = line[len("verdict: "):]
     return checks, verdict
@@ -417,6 +417,15 @@ def bw_floor(floors, rate_gbps):
     if bw_min is not None:
         return bw_min, None
     return None, None
+
+
+def settle(pair):
+    """What a pair keeps once judged: its check lines and figures, and
+    the raw output of its two sides only when it failed (the output is
+    what explains a failure; for a pass it would only weigh)."""
+    if pair["status"] == "PASS":
+        pair.pop("output", None)
+    return pair
 
 
 def apply_floors(pair, floors, rate_gbps):

@@ -161,6 +161,10 @@ class Verdicts(unittest.TestCase):
                             NO_FLOORS, 2.5)
         self.assertEqual((p["status"], p["figures"]["bw"],
                           p["figures"]["lat_usec"]), ("PASS", 4.3, 350.5))
+        # A pass keeps its check lines and figures, not its raw output.
+        self.assertIn("output", p)
+        self.assertNotIn("output", plan.settle(p))
+        self.assertEqual(len(p["checks"]["client"]), 3)
         p = plan.judge_pair("a", "b", pair_output(), pair_output(), True,
                             (5.0, None, None), 2.5)
         self.assertEqual((p["status"], p["failed"]), ("FAIL", "bandwidth"))
@@ -186,6 +190,7 @@ class Verdicts(unittest.TestCase):
         self.assertEqual((p["status"], p["failed"]), ("FAIL", "send"))
         self.assertEqual(p["problem"], "the client's send: send failed after 7512 ms: retry exceeded")
         self.assertEqual(p["fix"], "check the GIDs")
+        self.assertIn("output", plan.settle(p))
         # The receiver only timed out; the sender knows why.
         client = ("FAIL send        send failed after 20008 ms: no completion within the timeout (-t): the packets do not arrive; fix: raise -t\n"
                   f"{MARK} check 1\n")
