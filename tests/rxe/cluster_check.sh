@@ -40,7 +40,7 @@ on() {
 # check NAME [options]: one cluster_check run, its stdout in NAME.out,
 # stderr in NAME.err, exit status in NAME.rc, JSON in NAME.json.  The
 # runs are short (100 latency and 15 bandwidth iterations) and the floor
-# is 0.8 MiB/s: under what two pairs at once got here, 2.0 MiB/s and up,
+# is 0.8 MiB/s: under what two pairs at once got here, 1.6 MiB/s and up,
 # and over the shaped guest's 3 Mbit/s (0.36 MiB/s).
 check() {
 	local name=$1 rc=0
