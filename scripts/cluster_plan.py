@@ -131,29 +131,14 @@ def last_port(base, pairs_per_round):
     return base + 2 * pairs_per_round * PORTS_PER_PAIR - 1
 
 
-def rounds_on_paper(n, pattern):
-    """How many rounds PATTERN takes for N hosts."""
-    if n < 2:
-        return 0
-    if pattern == "all":
-        return n - 1 if n % 2 == 0 else n
-    if n == 2:
-        return 1
-    return 2 if n % 2 == 0 else 3
-
-
 # ---------------------------------------------------------------------------
 # Commands
 # ---------------------------------------------------------------------------
 
-def q(words):
-    return " ".join(shlex.quote(w) for w in words)
-
-
 def local_command(check, check_args):
     """The local check on a host, then the port's rate as ibv_devinfo
     reads it from ibv_query_port."""
-    return (f"{q([check] + check_args)}; echo \"{MARK} check $?\"; "
+    return (f"{shlex.join([check] + check_args)}; echo \"{MARK} check $?\"; "
             f"ibv_devinfo -v 2>&1; echo \"{MARK} devinfo $?\"")
 
 
@@ -191,7 +176,7 @@ def chain(steps):
     marks where each one's output ends, with its exit status."""
     text = []
     for name, words in steps:
-        text.append(f"{q(words)}; rc=$?; echo \"{MARK} {name} $rc\"; "
+        text.append(f"{shlex.join(words)}; rc=$?; echo \"{MARK} {name} $rc\"; "
                     "[ $rc -eq 0 ] || exit $rc")
     return "; ".join(text)
 

@@ -73,7 +73,6 @@ class Schedules(unittest.TestCase):
             hosts = [f"n{i:02d}" for i in range(n)]
             rounds = plan.rounds_all(hosts)
             self.assertEqual(len(rounds), n - 1 if n % 2 == 0 else n, n)
-            self.assertEqual(len(rounds), plan.rounds_on_paper(n, "all"))
             self.assert_rounds_sound(rounds)
             got = sorted(tuple(sorted(p)) for r in rounds for p in r)
             want = sorted(itertools.combinations(hosts, 2))
@@ -86,7 +85,8 @@ class Schedules(unittest.TestCase):
         for n in range(2, 12):
             hosts = [f"h{i}" for i in range(n)]
             rounds = plan.rounds_ring(hosts)
-            self.assertEqual(len(rounds), plan.rounds_on_paper(n, "ring"), n)
+            want_rounds = 1 if n == 2 else 2 if n % 2 == 0 else 3
+            self.assertEqual(len(rounds), want_rounds, n)
             self.assert_rounds_sound(rounds)
             got = sorted(tuple(sorted(p)) for r in rounds for p in r)
             want = sorted({tuple(sorted((hosts[i], hosts[(i + 1) % n])))
