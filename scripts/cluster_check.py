@@ -205,18 +205,23 @@ class Runner:
         return True, out, rc
 
 
+def proc_stat(pid):
+    """The fields of /proc/PID/stat after the command's name: state,
+    parent pid, ...; None when the process is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
 def descendants():
     """The pids of every process this one started, and theirs."""
     children = {}
     for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        children.setdefault(ppid, []).append(int(pid))
+        fields = proc_stat(pid) if pid.isdigit() else None
+        if fields:
+            children.setdefault(int(fields[1]), []).append(int(pid))
     found, todo = [], [os.getpid()]
     while todo:
         for c in children.get(todo.pop(), []):
@@ -231,11 +236,8 @@ class Interrupted(Exception):
 
 def alive(pid):
     """Whether PID runs (a zombie has ended)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return False
+    fields = proc_stat(pid)
+    return bool(fields) and fields[0] != "Z"
 
 
 def on_signal(signum, frame):
