@@ -325,6 +325,7 @@ def pair_phase(a, runner, results, ports_in_use):
     total = sum(len(r) for r in a.rounds)
     done = 0
     waits = (a.timeout, a.timeout, a.wait)
+    limits = floors(a)
     round_times = []
     for k, rnd in enumerate(a.rounds):
         started = time.monotonic()
@@ -353,7 +354,7 @@ def pair_phase(a, runner, results, ports_in_use):
             ok_s, out_s, _ = Runner.result(ws, server)
             ok_c, out_c, _ = Runner.result(wc, client)
             p = plan.judge_pair(server, client, out_s, out_c,
-                                ok_s and ok_c, floors(a),
+                                ok_s and ok_c, limits,
                                 slower_rate(results, server, client))
             failed += p["status"] == "FAIL"
             pairs.append(plan.settle(p))
