@@ -342,6 +342,7 @@ enum bench_wait_why {
 	BENCH_WHY_ONE_HOST,   /* the peer on this host: spin, then sleep */
 	BENCH_WHY_BANDWIDTH,  /* bandwidth, peer elsewhere: spin, then sleep */
 	BENCH_WHY_OTHER_HOST, /* latency, peer elsewhere: poll, then nap */
+	BENCH_WHY_ONE_SIDED,  /* READ, atomic latency: poll, then nap */
 };
 
 /* How a run told where its peer is (bench_wait.c). */

@@ -60,6 +60,10 @@ check_figures bw_write bw write 50 4096
 
 expect_rc "$R/lat_fetch_add.server.rc" 0
 expect_rc "$R/lat_fetch_add.client.rc" 0
+# An atomic's (and a READ's) latency polls as with a peer on another
+# host, though both sides share this guest: only the device answers.
+expect_line "$R/lat_fetch_add.client.out" "waits: poll for 4000 us, then nap 20 us at a time (latency of a READ or atomic: only the peer's device answers, wherever the peer is)"
+expect_text "$R/lat_fetch_add.json" '"wait": {"name": "poll-then-nap", "spin_us": 4000, "nap_us": 20, "peer_on_this_host": true,'
 check_figures lat_fetch_add lat fetch_add 10 8
 
 expect_rc "$R/bw_send_busy.server.rc" 0

@@ -44,8 +44,8 @@ expect_line "$R/lat_write.server.out" "waits: poll for 4000 us, then nap 20 us a
 check_figures lat_write lat write 20 4096
 
 expect_rc "$R/lat_read.client.rc" 0
-expect_line "$R/lat_read.client.out" "waits: poll for 4000 us, then nap 20 us at a time (latency, the peer's GID is not one of this device's: another host)"
-expect_line "$R/lat_read.server.out" "waits: poll for 4000 us, then nap 20 us at a time (latency, the peer's GID is not one of this device's: another host)"
+expect_line "$R/lat_read.client.out" "waits: poll for 4000 us, then nap 20 us at a time (latency of a READ or atomic: only the peer's device answers, wherever the peer is)"
+expect_line "$R/lat_read.server.out" "waits: poll for 4000 us, then nap 20 us at a time (latency of a READ or atomic: only the peer's device answers, wherever the peer is)"
 check_figures lat_read lat read 20 64
 
 expect_rc "$R/bw_write.client.rc" 0

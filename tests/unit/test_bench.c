@@ -1164,12 +1164,16 @@ static void expect_wait_words(const struct bench_run *run, const char *want)
 }
 
 /* Between two hosts a latency run polls as perftest's does, 4 ms, then
- * naps; on one host it spins 100 us, then sleeps on the channel. */
+ * naps; on one host it spins 100 us, then sleeps on the channel, except
+ * for a READ or atomic, which polls as between two hosts. */
 static void wait_follows_where_the_peer_is(void **state)
 {
 	struct bench_config lat = {.mode = BENCH_LAT, .op = BENCH_OP_SEND};
 	struct bench_config read = {.mode = BENCH_LAT, .op = BENCH_OP_READ};
+	struct bench_config atomic = {.mode = BENCH_LAT,
+				      .op = BENCH_OP_FETCH_ADD};
 	struct bench_config bw = {.mode = BENCH_BW, .op = BENCH_OP_SEND};
+	struct bench_config read_bw = {.mode = BENCH_BW, .op = BENCH_OP_READ};
 	struct bench_run run;
 
 	(void)state;
@@ -1182,9 +1186,24 @@ static void wait_follows_where_the_peer_is(void **state)
 		&run,
 		"poll for 4000 us, then nap 20 us at a time (latency, the peer's GID is not one of this device's: another host)");
 	assert_string_equal(bench_wait_name(run.wait_why), "poll-then-nap");
+	/* READ and atomic latency poll the same way, on one host too */
 	run = wait_for(&read, true, false, false);
-	assert_int_equal(run.wait_why, BENCH_WHY_OTHER_HOST);
+	assert_int_equal(run.wait_why, BENCH_WHY_ONE_SIDED);
 	assert_int_equal(run.spin_ns, 4000000);
+	run = wait_for(&read, true, false, true);
+	assert_int_equal(run.wait_why, BENCH_WHY_ONE_SIDED);
+	assert_true(run.own_cpu);
+	assert_int_equal(run.spin_ns, 4000000);
+	assert_int_equal(run.nap_ns, 20000);
+	assert_true(run.peer_here);
+	expect_wait_words(
+		&run,
+		"poll for 4000 us, then nap 20 us at a time (latency of a READ or atomic: only the peer's device answers, wherever the peer is)");
+	assert_string_equal(bench_wait_name(run.wait_why), "poll-then-nap");
+	run = wait_for(&atomic, true, false, true);
+	assert_int_equal(run.wait_why, BENCH_WHY_ONE_SIDED);
+	run = wait_for(&read_bw, true, false, true);
+	assert_int_equal(run.wait_why, BENCH_WHY_ONE_HOST);
 
 	run = wait_for(&lat, true, false, true);
 	assert_int_equal(run.wait_why, BENCH_WHY_ONE_HOST);
@@ -1257,6 +1276,7 @@ static void wait_reason_names_the_address_rule(void **state)
 static void wait_options_override_where(void **state)
 {
 	struct bench_config lat = {.mode = BENCH_LAT, .op = BENCH_OP_SEND};
+	struct bench_config read = {.mode = BENCH_LAT, .op = BENCH_OP_READ};
 	struct bench_run run;
 
 	(void)state;
@@ -1268,6 +1288,9 @@ static void wait_options_override_where(void **state)
 	expect_wait_words(&run, "polling only (--busy-poll)");
 	run = wait_for(&lat, false, false, true);
 	assert_false(run.own_cpu);
+	/* ... but not for a READ's latency: only the device answers it */
+	run = wait_for(&read, false, false, true);
+	assert_true(run.own_cpu);
 	run = wait_for(&lat, true, true, false);
 	assert_int_equal(run.wait_why, BENCH_WHY_EVENTS);
 	assert_int_equal(run.spin_ns, 0);
