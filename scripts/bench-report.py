@@ -486,7 +486,7 @@ def size_label(size):
     return f"{size} B"
 
 
-def plot(out, rows, guests, mode, control=None):
+def plot(out, rows, guests, mode, device, control=None):
     """One PNG: the compared figure vs message size, both tools, each op."""
     rows = [r for r in rows if r["guests"] == guests and r["mode"] == mode]
     if not rows:
@@ -515,7 +515,7 @@ def plot(out, rows, guests, mode, control=None):
     what = ("median latency [usec] (log)" if mode == "lat"
             else "average bandwidth [MiB/s] (log)")
     title = (f"{'Latency' if mode == 'lat' else 'Bandwidth'} vs message size, "
-             f"soft-RoCE, {guests} guest{'s' if guests > 1 else ''} "
+             f"{device}, {guests} guest{'s' if guests > 1 else ''} "
              f"(solid: rdma_bench, dashed: perftest)")
     if control:
         title = (f"A/A control: {tool_name(control)} in both turns, "
@@ -543,6 +543,23 @@ def plot(out, rows, guests, mode, control=None):
     return png
 
 
+# The device a run measured (bench.sh --device, left in OUT/device), as
+# the plots name it; without the file, rxe.
+DEVICE_NAMES = {"rxe": "soft-RoCE (rxe0)", "siw": "soft-iWARP (siw0)"}
+
+
+def read_device(out):
+    """The plots' name of the device bench.sh measured."""
+    try:
+        with open(os.path.join(out, "device"), encoding="utf-8") as f:
+            device = f.read().strip()
+    except FileNotFoundError:
+        device = "rxe"
+    if device not in DEVICE_NAMES:
+        raise ValueError(f"{out}/device names no device: '{device}'")
+    return DEVICE_NAMES[device]
+
+
 def main():
     if (len(sys.argv) < 3 or sys.argv[1].startswith("-")
             or not all(a in ("1", "2") for a in sys.argv[2:])):
@@ -553,6 +570,7 @@ def main():
     setups = [int(s) for s in sys.argv[2:]]
     try:
         control = read_control(out)
+        device = read_device(out)
     except ValueError as e:
         print(f"bench-report: {e}", file=sys.stderr)
         return 2
@@ -584,7 +602,7 @@ def main():
         print(f"\n{len(missing)} measurement(s) of the plan did not run:")
         for r in missing:
             print(f"  {measurement_text(r)}")
-    pngs = [plot(out, rows, g, m, control)
+    pngs = [plot(out, rows, g, m, device, control)
             for g in setups for m in ("lat", "bw")]
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump({"control": control, "measurements": records,

@@ -320,7 +320,9 @@ cmake --build "$BUILD" >&2 || die "failed to bring $BUILD up to date (cmake --bu
 [ -n "$OUT" ] || OUT=$BUILD/bench-$(date -u +%Y%m%d-%H%M%S)
 mkdir -p "$OUT"
 OUT=$(readlink -f "$OUT")
-# bench-report.py reads which tool an A/A run ran in both turns from here.
+# bench-report.py reads the device its plots name from here, and which
+# tool an A/A run ran in both turns.
+echo "$DEVICE" >"$OUT/device"
 if [ -n "$CONTROL" ]; then
 	echo "$CONTROL" >"$OUT/control"
 else

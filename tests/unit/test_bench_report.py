@@ -157,6 +157,33 @@ def turn(block, name):
     return " ".join(fields) + "\n" + rest
 
 
+class DeviceName(unittest.TestCase):
+    """The plots name the device bench.sh measured (OUT/device)."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def with_device(self, text):
+        with open(os.path.join(self.dir.name, "device"), "w") as f:
+            f.write(text)
+        return report.read_device(self.dir.name)
+
+    def test_siw(self):
+        self.assertEqual(self.with_device("siw\n"), "soft-iWARP (siw0)")
+
+    def test_rxe_and_none(self):
+        self.assertEqual(report.read_device(self.dir.name),
+                         "soft-RoCE (rxe0)")
+        self.assertEqual(self.with_device("rxe\n"), "soft-RoCE (rxe0)")
+
+    def test_a_device_file_that_names_no_device(self):
+        with self.assertRaisesRegex(ValueError, "names no device: 'mlx5'"):
+            self.with_device("mlx5\n")
+
+
 class ControlRun(unittest.TestCase):
     """An A/A run (bench.sh --control): one tool in both turns."""
 
