@@ -34,7 +34,7 @@ rxe_pair poll --signal client INT server "bad_peer: synced, now dying" \
 	"$P -p $port --connect-timeout 50 -t 50 \"\$RXE_ADDR\""
 # A benchmark far too long to finish: one guest often completes a READ
 # within ibv_post_send, so its loop must look at the signal itself.
-rxe_pair bench --signal client INT client "waits: poll for 100 us, then sleep on the completion channel" \
+rxe_pair bench --signal client INT client "waits: poll for 4000 us, then nap 20 us at a time" \
 	"$B lat --op read -s 65536 -n 1000000 -p $port --accept-timeout 50" \
 	"$B lat --op read -s 65536 -n 1000000 -p $port --connect-timeout 50 \"\$RXE_ADDR\""
 # A peer that stops (SIGSTOP) or dies (SIGKILL) in the middle of a run:
