@@ -130,12 +130,12 @@ int bench_peer_on_this_host(struct ibv_context *ctx, uint8_t ports,
  *   --busy-poll never yields there. No program of the peer takes part,
  *   only its device, so there is no side to hand the CPU to. With both
  *   sides on one guest, siw0 (whose work runs in kernel threads) was
- *   slower with the yields and the sleep: by the median, 64 KiB READ
- *   took 354-600 us polling 100 us with yields and then sleeping,
- *   237-264 polling only, and perftest 247-270; 4 KiB 115-136 against
- *   97-98. Over rxe0 the two waits were even at 4 KiB, 64 KiB and
- *   fetch_add (on the rig; why the kernel's scheduling does this is not
- *   traced).
+ *   slower with the yields and the sleep: in four rounds, by the median,
+ *   64 KiB READ took 354-599 us polling 100 us with yields and then
+ *   sleeping, 237-464 polling only (three rounds under 264), perftest
+ *   252-686; 4 KiB 115-136, 97-120 and 98-131. Over rxe0 the two waits
+ *   were even at 4 KiB, 64 KiB and fetch_add (on the rig; why the
+ *   kernel's scheduling does this is not traced).
  */
 void bench_wait_choose(struct bench_run *run, bool has_channel, bool use_events,
 		       bool peer_here)
