@@ -156,20 +156,16 @@ void bench_wait_choose(struct bench_run *run, bool has_channel, bool use_events,
 	} else if (use_events) {
 		run->spin_ns = 0;
 		run->wait_why = BENCH_WHY_EVENTS;
-	} else if (one_sided) {
-		run->wait_why = BENCH_WHY_ONE_SIDED;
-	} else if (peer_here) {
+	} else if (peer_here && !one_sided) {
 		run->wait_why = BENCH_WHY_ONE_HOST;
 	} else if (bc->mode == BENCH_BW) {
 		run->wait_why = BENCH_WHY_BANDWIDTH;
 	} else {
-		run->wait_why = BENCH_WHY_OTHER_HOST;
-	}
-	if (run->wait_why == BENCH_WHY_ONE_SIDED ||
-	    run->wait_why == BENCH_WHY_OTHER_HOST) {
 		run->own_cpu = true;
 		run->spin_ns = (uint64_t)BENCH_LONG_SPIN_US * 1000;
 		run->nap_ns = (uint64_t)BENCH_NAP_US * 1000;
+		run->wait_why =
+			one_sided ? BENCH_WHY_ONE_SIDED : BENCH_WHY_OTHER_HOST;
 	}
 }
 
