@@ -1163,6 +1163,18 @@ static void expect_wait_words(const struct bench_run *run, const char *want)
 		fail_msg("waits: '%s', expected '%s'", line, want);
 }
 
+/* The wait of a latency run that polls 4 ms, then naps 20 us, for @why. */
+static void expect_poll_then_nap(const struct bench_run *run,
+				 enum bench_wait_why why, const char *words)
+{
+	assert_int_equal(run->wait_why, why);
+	assert_true(run->own_cpu);
+	assert_int_equal(run->spin_ns, 4000000);
+	assert_int_equal(run->nap_ns, 20000);
+	expect_wait_words(run, words);
+	assert_string_equal(bench_wait_name(run->wait_why), "poll-then-nap");
+}
+
 /* Between two hosts a latency run polls as perftest's does, 4 ms, then
  * naps; on one host it spins 100 us, then sleeps on the channel, except
  * for a READ or atomic, which polls as between two hosts. */
@@ -1174,32 +1186,21 @@ static void wait_follows_where_the_peer_is(void **state)
 				      .op = BENCH_OP_FETCH_ADD};
 	struct bench_config bw = {.mode = BENCH_BW, .op = BENCH_OP_SEND};
 	struct bench_config read_bw = {.mode = BENCH_BW, .op = BENCH_OP_READ};
+	const char *one_sided_words =
+		"poll for 4000 us, then nap 20 us at a time (latency of a READ or atomic: only the peer's device answers, wherever the peer is)";
 	struct bench_run run;
 
 	(void)state;
 	run = wait_for(&lat, true, false, false);
-	assert_int_equal(run.wait_why, BENCH_WHY_OTHER_HOST);
-	assert_true(run.own_cpu);
-	assert_int_equal(run.spin_ns, 4000000);
-	assert_int_equal(run.nap_ns, 20000);
-	expect_wait_words(
-		&run,
+	expect_poll_then_nap(
+		&run, BENCH_WHY_OTHER_HOST,
 		"poll for 4000 us, then nap 20 us at a time (latency, the peer's GID is not one of this device's: another host)");
-	assert_string_equal(bench_wait_name(run.wait_why), "poll-then-nap");
 	/* READ and atomic latency poll the same way, on one host too */
 	run = wait_for(&read, true, false, false);
-	assert_int_equal(run.wait_why, BENCH_WHY_ONE_SIDED);
-	assert_int_equal(run.spin_ns, 4000000);
+	expect_poll_then_nap(&run, BENCH_WHY_ONE_SIDED, one_sided_words);
 	run = wait_for(&read, true, false, true);
-	assert_int_equal(run.wait_why, BENCH_WHY_ONE_SIDED);
-	assert_true(run.own_cpu);
-	assert_int_equal(run.spin_ns, 4000000);
-	assert_int_equal(run.nap_ns, 20000);
+	expect_poll_then_nap(&run, BENCH_WHY_ONE_SIDED, one_sided_words);
 	assert_true(run.peer_here);
-	expect_wait_words(
-		&run,
-		"poll for 4000 us, then nap 20 us at a time (latency of a READ or atomic: only the peer's device answers, wherever the peer is)");
-	assert_string_equal(bench_wait_name(run.wait_why), "poll-then-nap");
 	run = wait_for(&atomic, true, false, true);
 	assert_int_equal(run.wait_why, BENCH_WHY_ONE_SIDED);
 	run = wait_for(&read_bw, true, false, true);
