@@ -111,17 +111,23 @@ def ours_figures(lines):
     return result
 
 
+def read_word(out, name, allowed, what, missing=None):
+    """The word bench.sh left in OUT/NAME, one of @allowed, or @missing
+    without the file; ValueError naming @what for any other word."""
+    try:
+        with open(os.path.join(out, name), encoding="utf-8") as f:
+            word = f.read().strip()
+    except FileNotFoundError:
+        return missing
+    if word not in allowed:
+        raise ValueError(f"{out}/{name} names no {what}: '{word}'")
+    return word
+
+
 def read_control(out):
     """The tool an A/A run (bench.sh --control) ran in both turns, or None
     for a run of both tools."""
-    try:
-        with open(os.path.join(out, "control"), encoding="utf-8") as f:
-            tool = f.read().strip()
-    except FileNotFoundError:
-        return None
-    if tool not in ("ours", "perftest"):
-        raise ValueError(f"{out}/control names no tool: '{tool}'")
-    return tool
+    return read_word(out, "control", ("ours", "perftest"), "tool")
 
 
 def parse_output(path, control=None):
@@ -550,14 +556,8 @@ DEVICE_NAMES = {"rxe": "soft-RoCE (rxe0)", "siw": "soft-iWARP (siw0)"}
 
 def read_device(out):
     """The plots' name of the device bench.sh measured."""
-    try:
-        with open(os.path.join(out, "device"), encoding="utf-8") as f:
-            device = f.read().strip()
-    except FileNotFoundError:
-        device = "rxe"
-    if device not in DEVICE_NAMES:
-        raise ValueError(f"{out}/device names no device: '{device}'")
-    return DEVICE_NAMES[device]
+    return DEVICE_NAMES[read_word(out, "device", DEVICE_NAMES, "device",
+                                  "rxe")]
 
 
 def main():
