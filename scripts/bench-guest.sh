@@ -12,7 +12,14 @@
 #   === END rc=N
 # A server that fails prints its output after the same header, as
 #   === SERVER FAILED SETUP RUN INDEX TOOL MODE OP SIZE ITERS
-# on guest a's stdout with two guests, after the client's block with one.
+# on guest a's stdout with two guests, after the client's block with one
+# (" (attempt K)" after it when the measurement ran again).
+# RETRIES: a measurement in which either side failed runs again, on both
+# sides, at most this many times, each time on a port of its own from
+# RETRY_PORT on. The block of an attempt that runs again ends with
+#   === END rc=N, server rc=M: runs again
+# (M is "none" if the server's guest did not say); the last block of a
+# measurement is the one that counts.
 # CONTROL=ours or CONTROL=perftest (bench.sh --control) runs that tool in
 # both tools' turns; TOOL in the markers still names the turn.
 # PROGRESS, when set, is a file that bench.sh shows as it grows: the side
@@ -39,6 +46,16 @@ SERVER_BOUND=${BENCH_SERVER_BOUND:-300}
 # guests, and a pause of a whole second would be lost in most measurements.
 CONNECT_WINDOW=${BENCH_CONNECT_WINDOW:-60}
 RETRY_PAUSE=0.2
+# A server still running this long after its client ended is stopped: it
+# waits for a client that has gone (perftest's can, after a failed run).
+SERVER_GRACE=${BENCH_SERVER_GRACE:-30}
+RETRIES=${RETRIES:-0}
+RETRY_PORT=${RETRY_PORT:-40000}
+# Retries so far in this guest: both sides retry the same measurements in
+# the same order, so the count gives both the same port.
+RETRIED=0
+PORT_STEP=1
+[ "$DEVICE" = siw ] && PORT_STEP=2
 # Two guests: before each measurement, each side leaves a mark in its job
 # folder and waits for the other's mark of the same measurement. Without
 # it, a server that hangs until its bound (perftest's can, on siw) leaves
@@ -119,7 +136,7 @@ meet_peer() {
 			echo "bench-guest.sh: the other guest did not reach measurement $SEQ within $SYNC_BOUND s; going on" >&2
 			return 0
 		fi
-		sleep 0.1
+		pause 0.1
 	done
 }
 
@@ -181,49 +198,122 @@ progress() {
 	echo "$*" >>"$PROGRESS"
 }
 
+# A pause of about $1 seconds that starts no process: a guest that starts
+# one ten times a second takes CPU from the measurement it waits beside.
+mkfifo "$WORK/tick" && exec {TICK}<>"$WORK/tick" || exit 1
+pause() {
+	read -r -t "$1" -u "$TICK" _ || true
+}
+
+# With two guests: tell the other guest that this side of measurement
+# number SEQ ended with status $1, and wait, within SYNC_BOUND seconds, for
+# its side's status; PEER_RC: that status, or "none" without two guests or
+# when the other guest did not say in time.
+share_outcome() {
+	local end=$((SECONDS + SYNC_BOUND))
+	PEER_RC=none
+	[ -n "$SYNC_MINE" ] || return 0
+	echo "$1" >"$SYNC_MINE/rc.$SEQ.new" && mv "$SYNC_MINE/rc.$SEQ.new" "$SYNC_MINE/rc.$SEQ"
+	while [ ! -e "$SYNC_PEER/rc.$SEQ" ]; do
+		if [ "$SECONDS" -ge "$end" ]; then
+			echo "bench-guest.sh: the other guest did not end measurement $SEQ within $SYNC_BOUND s; going on" >&2
+			return 0
+		fi
+		pause 0.1
+	done
+	PEER_RC=$(<"$SYNC_PEER/rc.$SEQ")
+}
+
+# Wait for the server, process PID, to end; once its client has ended
+# (here, or with two guests when the client's guest says so), it has
+# SERVER_GRACE seconds, and is then stopped. SERVER_RC: its exit status.
+wait_server() {
+	local pid=$1 watcher
+	(
+		while [ "$ROLE" != both ] && [ ! -e "$SYNC_PEER/rc.$SEQ" ]; do
+			pause 0.5
+		done
+		pause "$SERVER_GRACE"
+		echo "bench-guest.sh: the server of measurement $SEQ still ran $SERVER_GRACE s after its client ended; stopping it" >&2
+		kill "$pid" 2>/dev/null
+	) &
+	watcher=$!
+	wait "$pid"
+	SERVER_RC=$?
+	kill "$watcher" 2>/dev/null
+	wait "$watcher" 2>/dev/null
+	return 0
+}
+
 # One measurement of the plan, in this guest's role (the fields of a plan
-# line; INDEX "warm" for the warm-up, which says nothing of its own).
+# line; INDEX "warm" for the warm-up, which says nothing of its own). If
+# either side failed, both run it again (see RETRIES at the top).
 measure() {
 	local setup=$1 run=$2 idx=$3 turn=$4 mode=$5 op=$6 size=$7 iters=$8 port=$9
 	local tool=${CONTROL:-$4} server head where='' who=$4 guests="$1 guests"
+	local attempt=1 again='' client_rc server_rc
 	head="$setup $run $idx $turn $mode $op $size $iters"
 	[ "$setup" = 1 ] && guests="1 guest"
 	[ "$idx" = warm ] ||
 		where="measurement $((idx + 1)) of $TOTAL ($guests, round $run): $mode $op $size B, $iters iterations"
 	[ "$tool" = "$turn" ] || who="$tool, in the turn of $turn"
-	if [ "$tool" = ours ]; then
-		ours_command "$mode" "$op" "$size" "$iters" "$port"
-	elif ! perftest_command "$mode" "$op" "$size" "$iters" "$port"; then
-		[ -z "$where" ] || progress "$where: skipped, perftest has no tool for $op"
-		return 0
-	fi
-	SEQ=$((SEQ + 1))
-	meet_peer
-	[ -z "$where" ] || progress "$where: ${CMD[0]##*/} ($who)"
-	case "$ROLE" in
-	server)
-		# Only a failure's output is kept: it tells why the client's
-		# measurement of the same index failed or stalled.
-		run_server "$tool" >"server.$idx" 2>&1 ||
-			show_failed_server "server.$idx" "$head"
+	while :; do
+		if [ "$tool" = ours ]; then
+			ours_command "$mode" "$op" "$size" "$iters" "$port"
+		elif ! perftest_command "$mode" "$op" "$size" "$iters" "$port"; then
+			[ -z "$where" ] || progress "$where: skipped, perftest has no tool for $op"
+			return 0
+		fi
+		SEQ=$((SEQ + 1))
+		meet_peer
+		[ -z "$where" ] || progress "$where: ${CMD[0]##*/} ($who)$again"
+		case "$ROLE" in
+		server)
+			# Only a failure's output is kept: it tells why the
+			# client's measurement of the same index failed or stalled.
+			run_server "$tool" >"server.$idx" 2>&1 &
+			wait_server $!
+			server_rc=$SERVER_RC
+			share_outcome "$server_rc"
+			client_rc=$PEER_RC
+			;;
+		both)
+			run_server "$tool" >"server.$idx" 2>&1 &
+			server=$!
+			echo "=== RESULT $head"
+			run_client "$tool" "$idx" 2>&1
+			client_rc=$?
+			wait_server "$server"
+			server_rc=$SERVER_RC
+			;;
+		client)
+			echo "=== RESULT $head"
+			run_client "$tool" "$idx" 2>&1
+			client_rc=$?
+			share_outcome "$client_rc"
+			server_rc=$PEER_RC
+			;;
+		esac
+		if [ "$ROLE" != client ] && [ "$server_rc" != 0 ]; then
+			show_failed_server "server.$idx" "$head${again:+ (attempt $attempt)}"
+		fi
 		rm -f "server.$idx"
-		;;
-	both)
-		run_server "$tool" >"server.$idx" 2>&1 &
-		server=$!
-		echo "=== RESULT $head"
-		run_client "$tool" "$idx" 2>&1
-		echo "=== END rc=$?"
-		wait "$server" ||
-			show_failed_server "server.$idx" "$head"
-		rm -f "server.$idx"
-		;;
-	client)
-		echo "=== RESULT $head"
-		run_client "$tool" "$idx" 2>&1
-		echo "=== END rc=$?"
-		;;
-	esac
+		# Run again only when both sides said how they ended: a guest
+		# that did not is out of step, and would not run it again.
+		if [ "$client_rc" = 0 ] && [ "$server_rc" = 0 ] ||
+			[ "$client_rc" = none ] || [ "$server_rc" = none ] ||
+			[ "$idx" = warm ] || [ "$attempt" -gt "$RETRIES" ] ||
+			[ $((RETRY_PORT + PORT_STEP * (RETRIED + 1))) -gt 65535 ]; then
+			[ "$ROLE" = server ] || echo "=== END rc=$client_rc"
+			return 0
+		fi
+		[ "$ROLE" = server ] ||
+			echo "=== END rc=$client_rc, server rc=$server_rc: runs again"
+		port=$((RETRY_PORT + PORT_STEP * RETRIED))
+		RETRIED=$((RETRIED + 1))
+		attempt=$((attempt + 1))
+		again=", again on port $port (attempt $attempt of $((RETRIES + 1)))"
+	done
 }
 
 # COMMANDS_ONLY=1 (the plan's unit test): print each measurement's client

@@ -15,7 +15,9 @@ latency, perftest / ours for bandwidth: above 1, ours did worse): behind
 if its median is above 1.03 and the Wilcoxon signed-rank p over the rounds
 is below 0.05, ahead if the median is below 0.97 and p below 0.05, even
 otherwise. Exits 1 if a cell is behind, or a measurement gave no figures
-or did not run.
+or did not run. A measurement that failed and ran again (bench.sh
+--retries) counts by its last attempt; every failed attempt before it is
+listed after the table and kept in results.json as "retried".
 An A/A run (bench.sh --control, which leaves OUT/control naming the tool)
 ran that tool in both turns of every cell; the columns "ours" and
 "perftest" then name the turns, and the ratios are the tool against itself.
@@ -130,9 +132,28 @@ def read_control(out):
     return read_word(out, "control", ("ours", "perftest"), "tool")
 
 
+# The end of an attempt that failed and ran again (bench-guest.sh).
+AGAIN = re.compile(r"^=== END rc=(-?\d+), server rc=(\S+): runs again$")
+# The line of a failed attempt's output that says why, if one does.
+WHY = re.compile(r"error|fail|bad|unable|refused|timed out|denied|no space",
+                 re.IGNORECASE)
+
+
+def why_failed(lines):
+    """The line of a failed attempt's output that names the failure (else
+    its last line), for the list of attempts that ran again."""
+    said = [line.strip() for line in lines if line.strip()]
+    for line in said:
+        if WHY.search(line):
+            return line
+    return said[-1] if said else "no output"
+
+
 def parse_output(path, control=None):
     """Every measurement block of one guest's stdout. CONTROL: the tool
-    that ran in both turns of an A/A run (read_control)."""
+    that ran in both turns of an A/A run (read_control). A failed attempt
+    that ran again is a record with "again" set, its client's and server's
+    exit statuses and why_failed's line."""
     records = []
     header = None
     body = []
@@ -142,6 +163,20 @@ def parse_output(path, control=None):
             if line.startswith("=== RESULT "):
                 header = line.split()[2:]
                 body = []
+            elif (line.startswith("=== END rc=") and header
+                  and AGAIN.match(line)):
+                setup, run, idx, tool, mode, op, size, iters = header
+                rc, server_rc = AGAIN.match(line).groups()
+                records.append({
+                    "guests": int(setup), "run": int(run), "index": int(idx),
+                    "tool": tool, "ran": control or tool, "mode": mode,
+                    "op": op, "bytes": int(size), "iterations": int(iters),
+                    "again": True, "rc": int(rc),
+                    "server_rc": int(server_rc) if server_rc.lstrip(
+                        "-").isdigit() else None,
+                    "why": why_failed(body), "output": body,
+                })
+                header = None
             elif line.startswith("=== END rc=") and header:
                 setup, run, idx, tool, mode, op, size, iters = header
                 size = int(size)
@@ -163,6 +198,31 @@ def parse_output(path, control=None):
             elif header:
                 body.append(line)
     return records
+
+
+def split_retried(records):
+    """(kept, retried): the records that count, one per measurement, and
+    the failed attempts that ran again, in the order they ran."""
+    kept = [r for r in records if not r.get("again")]
+    retried = [r for r in records if r.get("again")]
+    return kept, retried
+
+
+def retried_text(retried):
+    """The lines after the table that list the failed attempts that ran
+    again, with how many each tool had; none without any."""
+    if not retried:
+        return []
+    tools = sorted({r["tool"] for r in retried})
+    per_tool = ", ".join(
+        f"{t} {sum(1 for r in retried if r['tool'] == t)}" for t in tools)
+    lines = [f"{len(retried)} failed attempt(s) ran again ({per_tool}):"]
+    for r in retried:
+        server = ("server did not say" if r["server_rc"] is None
+                  else f"server exit {r['server_rc']}")
+        lines.append(f"  {measurement_text(r)}: exit {r['rc']}, {server}:"
+                     f" {r['why']}")
+    return lines
 
 
 def not_run(plan_path, records):
@@ -575,6 +635,7 @@ def main():
         print(f"bench-report: {e}", file=sys.stderr)
         return 2
     records = []
+    retried = []
     missing = []
     for guests in setups:
         side = "a" if guests == 1 else "b"
@@ -584,7 +645,9 @@ def main():
             found = parse_output(path, control)
         else:
             print(f"bench-report: no {path}", file=sys.stderr)
+        found, again = split_retried(found)
         records += found
+        retried += again
         plan = os.path.join(out, f"plan-{guests}.txt")
         if os.path.exists(plan):
             missing += not_run(plan, found)
@@ -598,6 +661,8 @@ def main():
         print(f"\n{len(failed)} measurement(s) gave no figures:")
         for r in failed:
             print(f"  {measurement_text(r)} (exit {r['rc']})")
+    if retried:
+        print("\n" + "\n".join(retried_text(retried)))
     if missing:
         print(f"\n{len(missing)} measurement(s) of the plan did not run:")
         for r in missing:
@@ -606,7 +671,7 @@ def main():
             for g in setups for m in ("lat", "bw")]
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump({"control": control, "measurements": records,
-                   "medians": rows}, f, indent=1)
+                   "retried": retried, "medians": rows}, f, indent=1)
     print("\nwrote " + ", ".join(
         [os.path.join(out, "results.json"), os.path.join(out, "table.txt")]
         + [p for p in pngs if p]))

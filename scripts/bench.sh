@@ -52,6 +52,9 @@ Options:
   --max-bytes N       fewer iterations for large messages: at most N bytes
                       per measurement, never fewer than 20 iterations
                       (default 16777216; both tools get the same count)
+  --retries N         a measurement in which either side failed runs
+                      again, at most N times, whichever tool it was; the
+                      report lists every failed attempt (0 to 5, default 2)
   --out DIR           where results go (default build/bench-<date>)
   --build DIR         the build tree with rdma_bench, brought up to
                       date with cmake --build first (default build)
@@ -95,6 +98,7 @@ ONLY=
 LAT_ITERS=200
 BW_ITERS=1000
 MAX_BYTES=16777216
+RETRIES=2
 # Fewest iterations a large message is cut down to.
 MIN_ITERS=20
 OUT=
@@ -109,7 +113,7 @@ while [ $# -gt 0 ]; do
 	--dry-run) DRY_RUN=1; shift; continue ;;
 	-h | --help) usage; exit 0 ;;
 	--device | --setup | --rounds | --only | --ops | --modes | --sizes | --variants | \
-		--lat-iters | --bw-iters | --max-bytes | --out | --build | --control)
+		--lat-iters | --bw-iters | --max-bytes | --retries | --out | --build | --control)
 		[ $# -ge 2 ] || die "option $1 needs a value (see --help)"
 		;;
 	*) die "unknown option '$1' (see --help)" ;;
@@ -126,6 +130,7 @@ while [ $# -gt 0 ]; do
 	--lat-iters) LAT_ITERS=$2 ;;
 	--bw-iters) BW_ITERS=$2 ;;
 	--max-bytes) MAX_BYTES=$2 ;;
+	--retries) RETRIES=$2 ;;
 	--out) OUT=$2 ;;
 	--build) BUILD=$2 ;;
 	--control) CONTROL=$2 ;;
@@ -163,6 +168,9 @@ check_count --rounds "$ROUNDS"
 check_count --lat-iters "$LAT_ITERS"
 check_count --bw-iters "$BW_ITERS"
 check_count --max-bytes "$MAX_BYTES"
+if ! [[ "$RETRIES" =~ ^[0-5]$ ]]; then
+	die "invalid --retries value '$RETRIES' (expected a whole number from 0 to 5)"
+fi
 if [ "$LAT_ITERS" -lt 5 ] || [ "$BW_ITERS" -lt 5 ]; then
 	die "perftest needs at least 5 iterations"
 fi
@@ -274,6 +282,9 @@ iterations_for() {
 # syncs, so the ports step by 2 there and never meet the next one's.
 PORT_STEP=1
 [ "$DEVICE" = siw ] && PORT_STEP=2
+if [ $((20000 + PORT_STEP * 2 * ROUNDS * ${#CELLS[@]})) -gt 65535 ]; then
+	die "$ROUNDS rounds of ${#CELLS[@]} cells need more ports than there are (each measurement takes its own from 20000 on): fewer --rounds or cells"
+fi
 
 # The measurement plan, one line per measurement:
 #   SETUP ROUND INDEX TOOL MODE OP SIZE ITERS PORT
@@ -402,6 +413,8 @@ run_part() {
 	local runner="bash $SCRIPTS/bench-guest.sh"
 	local common="PROGRAM='$PROGRAM' PLAN='$todo' CONTROL='$CONTROL' DEVICE=$DEVICE"
 	common+=" PROGRESS='$progress' TOTAL=$total"
+	# A measurement run again takes the ports after the plan's last.
+	common+=" RETRIES=$RETRIES RETRY_PORT=$((20000 + PORT_STEP * total))"
 	# Generous: perftest in one guest can take tens of ms per round trip.
 	local timeout=$((600 + $(wc -l <"$todo") * 120))
 	# exec: the background process is rxe-vm exec itself, for cleanup.

@@ -154,12 +154,26 @@ class BenchPlan(unittest.TestCase):
     def test_bad_rounds_value_is_refused(self):
         self.check_refused("--rounds", "0")
 
+    def test_bad_retries_values_are_refused(self):
+        for value in ("6", "-1", "x"):
+            self.check_refused("--retries", value)
+
+    def test_a_plan_past_the_last_port_is_refused(self):
+        res = subprocess.run(["bash", SCRIPT, "--dry-run", "--rounds",
+                              "1000"], capture_output=True, text=True,
+                             timeout=60)
+        self.assertNotEqual(res.returncode, 0)
+        self.assertEqual(res.stdout, "")
+        self.assertEqual(res.stderr, "bench.sh: 1000 rounds of 26 cells need"
+                         " more ports than there are (each measurement takes"
+                         " its own from 20000 on): fewer --rounds or cells\n")
+
     def test_help_lists_the_options(self):
         res = subprocess.run(["bash", SCRIPT, "--help"], capture_output=True,
                              text=True, timeout=60)
         self.assertEqual(res.returncode, 0)
         for option in ("--setup one|two|both", "--rounds N", "--only CELLS",
-                       "--control TOOL", "--dry-run"):
+                       "--retries N", "--control TOOL", "--dry-run"):
             self.assertIn(option, res.stdout)
 
     def test_bad_control_value_is_refused(self):

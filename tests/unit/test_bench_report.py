@@ -149,6 +149,81 @@ class BenchReport(unittest.TestCase):
                          " no verdict)")
 
 
+# Measurement 1 (perftest) failed twice, each time run again, and gave
+# figures the third time; measurement 0 (ours) failed on the server's side
+# only and ran again once.
+RETRIED_OUTPUT = (
+    "=== RESULT 1 1 0 ours lat read 2 1000\n"
+    "benchmark: read lat on rxe0\n=== END rc=0, server rc=1: runs again\n"
+    + ours_lat(1, 0, 10.0)
+    + "=== RESULT 1 1 1 perftest lat read 2 1000\n"
+    "---------------------\n"
+    " Completion with error at client\n"
+    " Failed status 5: wr_id 0 syndrom 0xf4\n"
+    "=== END rc=17, server rc=1: runs again\n"
+    "=== RESULT 1 1 1 perftest lat read 2 1000\n"
+    "=== END rc=1, server rc=none: runs again\n"
+    + perf_lat(1, 1, 11.0))
+
+
+class Retries(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.dir.name, "guests-1.a.out")
+        with open(self.path, "w") as f:
+            f.write(RETRIED_OUTPUT)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_the_last_attempt_counts(self):
+        kept, retried = report.split_retried(report.parse_output(self.path))
+        self.assertEqual([(r["index"], r["figures"]["t_typical"])
+                          for r in kept], [(0, 10.0), (1, 11.0)])
+        self.assertEqual(
+            [(r["index"], r["rc"], r["server_rc"]) for r in retried],
+            [(0, 0, 1), (1, 17, 1), (1, 1, None)])
+
+    def test_why_is_the_line_that_names_the_failure(self):
+        _, retried = report.split_retried(report.parse_output(self.path))
+        self.assertEqual([r["why"] for r in retried],
+                         ["benchmark: read lat on rxe0",
+                          "Completion with error at client", "no output"])
+
+    def test_listed_with_each_tools_count(self):
+        _, retried = report.split_retried(report.parse_output(self.path))
+        self.assertEqual(report.retried_text(retried), [
+            "3 failed attempt(s) ran again (ours 1, perftest 2):",
+            "  1 guest(s) run 1 ours lat read 2 B: exit 0, server exit 1:"
+            " benchmark: read lat on rxe0",
+            "  1 guest(s) run 1 perftest lat read 2 B: exit 17,"
+            " server exit 1: Completion with error at client",
+            "  1 guest(s) run 1 perftest lat read 2 B: exit 1,"
+            " server did not say: no output"])
+        self.assertEqual(report.retried_text([]), [])
+
+    def test_the_report_lists_them_and_exits_0(self):
+        res = subprocess.run([sys.executable, SCRIPT, self.dir.name, "1"],
+                             capture_output=True, text=True, timeout=120)
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+        self.assertIn("\n3 failed attempt(s) ran again (ours 1, perftest 2):"
+                      "\n", res.stdout)
+        self.assertNotIn("gave no figures", res.stdout)
+        with open(os.path.join(self.dir.name, "results.json"),
+                  encoding="utf-8") as f:
+            doc = json.load(f)
+        self.assertEqual(len(doc["measurements"]), 2)
+        self.assertEqual([r["rc"] for r in doc["retried"]], [0, 17, 1])
+
+    def test_a_plan_whose_measurements_ran_again_is_whole(self):
+        plan = os.path.join(self.dir.name, "plan-1.txt")
+        with open(plan, "w") as f:
+            f.write("1 1 0 ours lat read 2 1000 20000\n"
+                    "1 1 1 perftest lat read 2 1000 20001\n")
+        kept, _ = report.split_retried(report.parse_output(self.path))
+        self.assertEqual(report.not_run(plan, kept), [])
+
+
 def turn(block, name):
     """BLOCK (one of the made-up outputs above) as run in NAME's turn."""
     head, _, rest = block.partition("\n")
