@@ -77,6 +77,13 @@ fi
 WORK=$(mktemp -d)
 cd "$WORK" || exit 1
 
+# A pause of about $1 seconds that starts no process: a guest that starts
+# one ten times a second takes CPU from the measurement it waits beside.
+mkfifo "$WORK/tick" && exec {TICK}<>"$WORK/tick" || exit 1
+pause() {
+	read -r -t "$1" -u "$TICK" _ || true
+}
+
 case "$DEVICE:$ROLE" in
 siw:both) SERVER_ADDR=${RXE_SIW_ADDR:?siw0 needed: rxe-vm start --siw} ;;
 siw:client) SERVER_ADDR=${RXE_SIW_PEER_ADDR:?two guests with siw0 needed} ;;
@@ -124,20 +131,26 @@ ours_command() {
 	return 0
 }
 
-# Wait for the other guest to reach this guest's measurement number SEQ,
-# within SYNC_BOUND seconds; past it, go on and say so.
+# Wait for the other guest's file $1 in its job folder, within SYNC_BOUND
+# seconds; past it, say that it did not $2 measurement SEQ, and fail.
 # (By the clock: under TCG a look takes longer than its 0.1 s pause.)
-meet_peer() {
+await_peer_file() {
 	local end=$((SECONDS + SYNC_BOUND))
-	[ -n "$SYNC_MINE" ] || return 0
-	: >"$SYNC_MINE/at.$SEQ"
-	while [ ! -e "$SYNC_PEER/at.$SEQ" ]; do
+	while [ ! -e "$SYNC_PEER/$1" ]; do
 		if [ "$SECONDS" -ge "$end" ]; then
-			echo "bench-guest.sh: the other guest did not reach measurement $SEQ within $SYNC_BOUND s; going on" >&2
-			return 0
+			echo "bench-guest.sh: the other guest did not $2 measurement $SEQ within $SYNC_BOUND s; going on" >&2
+			return 1
 		fi
 		pause 0.1
 	done
+}
+
+# Wait for the other guest to reach this guest's measurement number SEQ;
+# past SYNC_BOUND, go on.
+meet_peer() {
+	[ -n "$SYNC_MINE" ] || return 0
+	: >"$SYNC_MINE/at.$SEQ"
+	await_peer_file "at.$SEQ" reach || true
 }
 
 # Run a command within the bound: SIGTERM at SERVER_BOUND, SIGKILL 10 s on.
@@ -198,29 +211,15 @@ progress() {
 	echo "$*" >>"$PROGRESS"
 }
 
-# A pause of about $1 seconds that starts no process: a guest that starts
-# one ten times a second takes CPU from the measurement it waits beside.
-mkfifo "$WORK/tick" && exec {TICK}<>"$WORK/tick" || exit 1
-pause() {
-	read -r -t "$1" -u "$TICK" _ || true
-}
-
 # With two guests: tell the other guest that this side of measurement
 # number SEQ ended with status $1, and wait, within SYNC_BOUND seconds, for
 # its side's status; PEER_RC: that status, or "none" without two guests or
 # when the other guest did not say in time.
 share_outcome() {
-	local end=$((SECONDS + SYNC_BOUND))
 	PEER_RC=none
 	[ -n "$SYNC_MINE" ] || return 0
 	echo "$1" >"$SYNC_MINE/rc.$SEQ.new" && mv "$SYNC_MINE/rc.$SEQ.new" "$SYNC_MINE/rc.$SEQ"
-	while [ ! -e "$SYNC_PEER/rc.$SEQ" ]; do
-		if [ "$SECONDS" -ge "$end" ]; then
-			echo "bench-guest.sh: the other guest did not end measurement $SEQ within $SYNC_BOUND s; going on" >&2
-			return 0
-		fi
-		pause 0.1
-	done
+	await_peer_file "rc.$SEQ" end || return 0
 	PEER_RC=$(<"$SYNC_PEER/rc.$SEQ")
 }
 
