@@ -53,9 +53,17 @@ PRINTED_DECIMALS = {
 NUMBER = r"[0-9]+(?:\.[0-9]+)?|-?nan"
 
 
+# perftest's line when its estimate of the CPU's clock failed: its
+# figures are then inf (latency) or 0.00 (bandwidth), none of them measured.
+CLOCK_FAILED = re.compile(r"^Correlation coefficient r\^2: \S+ < ")
+
+
 def perftest_figures(mode, size, lines):
-    """The figures of perftest's result line for SIZE, or None."""
+    """The figures of perftest's result line for SIZE, or None (also when
+    its clock estimate failed)."""
     fields = LAT_FIELDS if mode == "lat" else BW_FIELDS
+    if any(CLOCK_FAILED.match(line.strip()) for line in lines):
+        return None
     for line in lines:
         tokens = line.split()
         if len(tokens) != 2 + len(fields):

@@ -91,6 +91,13 @@ class BenchReport(unittest.TestCase):
         self.assertIsNone(fig["t_stdev"])  # perftest's -nan
         self.assertEqual(fig["iterations"], 1000)
 
+    def test_perftest_whose_clock_failed_gave_no_figures(self):
+        lines = [" #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]",
+                 " 4096       1000             0.00               0.00   \t\t   0.000000",
+                 "Correlation coefficient r^2: 0.823765 < 0.9"]
+        self.assertIsNone(report.perftest_figures("bw", 4096, lines))
+        self.assertIsNotNone(report.perftest_figures("bw", 4096, lines[:2]))
+
     def test_ours_json_figures(self):
         ours = [r for r in self.records
                 if r["tool"] == "ours" and r["figures"]]
