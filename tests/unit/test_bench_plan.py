@@ -5,6 +5,7 @@ with the same iteration count, and which tool goes first must turn from one
 cell to the next and, for every cell, from one run to the next, whether a
 run has an odd or an even number of cells."""
 import os
+import re
 import subprocess
 import tempfile
 import unittest
@@ -153,6 +154,28 @@ class BenchPlan(unittest.TestCase):
 
     def test_bad_rounds_value_is_refused(self):
         self.check_refused("--rounds", "0")
+
+    def test_the_reference_run_is_the_plan_the_page_counts(self):
+        """docs/benchmarks.md's reference command plans the measurements
+        its next paragraph counts."""
+        with open(os.path.join(HERE, "..", "..", "docs", "benchmarks.md"),
+                  encoding="utf-8") as f:
+            page = f.read()
+        section = page.split("## The command", 1)[1].split("\n## ", 1)[0]
+        command = [line for line in section.splitlines()
+                   if line.startswith("scripts/bench.sh ")]
+        self.assertEqual(len(command), 1, section)
+        args = command[0].split()[1:]
+        for option in ("--build", "--out"):
+            at = args.index(option)
+            del args[at:at + 2]
+        counted = re.search(r"It makes (\d+) measurements, (\d+) per set-up",
+                            section)
+        self.assertIsNotNone(counted, section)
+        rows = plan(*args)
+        self.assertEqual(len(rows), int(counted.group(1)))
+        self.assertEqual(len([r for r in rows if r["setup"] == 1]),
+                         int(counted.group(2)))
 
     def test_bad_retries_values_are_refused(self):
         for value in ("6", "-1", "x"):
