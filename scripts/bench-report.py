@@ -171,10 +171,9 @@ def parse_output(path, control=None):
             if line.startswith("=== RESULT "):
                 header = line.split()[2:]
                 body = []
-            elif (line.startswith("=== END rc=") and header
-                  and AGAIN.match(line)):
+            elif header and (again := AGAIN.match(line)):
                 setup, run, idx, tool, mode, op, size, iters = header
-                rc, server_rc = AGAIN.match(line).groups()
+                rc, server_rc = again.groups()
                 records.append({
                     "guests": int(setup), "run": int(run), "index": int(idx),
                     "tool": tool, "ran": control or tool, "mode": mode,
