@@ -70,12 +70,12 @@ Options:
 The defaults with --variants b,q4 are the plan of docs/benchmarks.md's
 reference run: both set-ups, 10 rounds of 60 cells (SEND, WRITE, READ at
 2 B, 4 KiB, 64 KiB, 1 MiB and fetch_add, latency and bandwidth, and the
-four variants). perftest's write_imm
-latency and bandwidth are ib_write_lat/ib_write_bw with --write_with_imm;
-cmp_swap is ib_atomic_* -A CMP_AND_SWAP. Writes DIR/table.txt,
-DIR/results.json, DIR/*.png and the raw outputs; says on stderr as each
-measurement starts which one it is (K of N). Exits 1 if a cell is behind,
-or a measurement gave no figures or did not run.
+four variants). perftest's write_imm latency and bandwidth are
+ib_write_lat/ib_write_bw with --write_with_imm; cmp_swap is ib_atomic_*
+-A CMP_AND_SWAP. Writes DIR/table.txt, DIR/results.json, DIR/*.png and
+the raw outputs; says on stderr as each measurement starts which one it
+is (K of N). Exits 1 if a cell is behind, or a measurement gave no
+figures on any attempt or did not run.
 EOF
 }
 
