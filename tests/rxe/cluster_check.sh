@@ -40,8 +40,9 @@ on() {
 # check NAME [options]: one cluster_check run, its stdout in NAME.out,
 # stderr in NAME.err, exit status in NAME.rc, JSON in NAME.json.  The
 # runs are short (100 latency and 15 bandwidth iterations) and the floor
-# is 0.8 MiB/s: under what two pairs at once got here, 1.6 MiB/s and up,
-# and over the shaped guest's 3 Mbit/s (0.36 MiB/s).
+# is 0.5 MiB/s: under what a healthy pair got here with another pair
+# running at once, 0.75 MiB/s and up, and over what the shaped guest's
+# 3 Mbit/s (0.36 MiB/s) gave, 0.3.
 check() {
 	local name=$1 rc=0
 	shift
@@ -49,7 +50,7 @@ check() {
 	"$SOURCE_DIR/scripts/cluster_check.py" \
 		--via "$RXE_VM exec --raw --timeout 200 $session --on %h" \
 		--rdma-check "$RDMA_CHECK" --rdma-bench "$RDMA_BENCH" \
-		--lat-iters 100 --bw-iters 15 --bw-min 0.8 \
+		--lat-iters 100 --bw-iters 15 --bw-min 0.5 \
 		--json "$R/$name.json" "$@" "$hosts" \
 		>"$R/$name.out" 2>"$R/$name.err" || rc=$?
 	echo "$rc" >"$R/$name.rc"
