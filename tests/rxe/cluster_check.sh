@@ -40,9 +40,10 @@ on() {
 # check NAME [options]: one cluster_check run, its stdout in NAME.out,
 # stderr in NAME.err, exit status in NAME.rc, JSON in NAME.json.  The
 # runs are short (100 latency and 15 bandwidth iterations) and the floor
-# is 0.5 MiB/s: under what a healthy pair got here with another pair
-# running at once, 0.75 MiB/s and up, and over what the shaped guest's
-# 3 Mbit/s (0.36 MiB/s) gave, 0.3.
+# is 0.4 MiB/s: over the most the shaped guest can send at all (3 Mbit/s,
+# 0.36 MiB/s; its pairs gave 0.3), and as low under what a healthy pair
+# got here with another pair running at once (0.75 MiB/s and up) as that
+# allows.
 check() {
 	local name=$1 rc=0
 	shift
@@ -50,7 +51,7 @@ check() {
 	"$SOURCE_DIR/scripts/cluster_check.py" \
 		--via "$RXE_VM exec --raw --timeout 200 $session --on %h" \
 		--rdma-check "$RDMA_CHECK" --rdma-bench "$RDMA_BENCH" \
-		--lat-iters 100 --bw-iters 15 --bw-min 0.5 \
+		--lat-iters 100 --bw-iters 15 --bw-min 0.4 \
 		--json "$R/$name.json" "$@" "$hosts" \
 		>"$R/$name.out" 2>"$R/$name.err" || rc=$?
 	echo "$rc" >"$R/$name.rc"
