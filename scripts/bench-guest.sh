@@ -51,11 +51,11 @@ RETRY_PAUSE=0.2
 SERVER_GRACE=${BENCH_SERVER_GRACE:-30}
 RETRIES=${RETRIES:-0}
 RETRY_PORT=${RETRY_PORT:-40000}
+# How far apart bench.sh's plan puts two measurements' ports.
+PORT_STEP=${PORT_STEP:-1}
 # Retries so far in this guest: both sides retry the same measurements in
 # the same order, so the count gives both the same port.
 RETRIED=0
-PORT_STEP=1
-[ "$DEVICE" = siw ] && PORT_STEP=2
 # Two guests: before each measurement, each side leaves a mark in its job
 # folder and waits for the other's mark of the same measurement. Without
 # it, a server that hangs until its bound (perftest's can, on siw) leaves
@@ -235,9 +235,7 @@ share_outcome() {
 wait_server() {
 	local pid=$1 watcher
 	(
-		while [ "$ROLE" != both ] && [ ! -e "$SYNC_PEER/rc.$SEQ" ]; do
-			pause 0.5
-		done
+		[ "$ROLE" = both ] || await_peer_file "rc.$SEQ" end || true
 		pause "$SERVER_GRACE"
 		echo "bench-guest.sh: the server of measurement $SEQ still ran $SERVER_GRACE s after its client ended; stopping it" >&2
 		kill "$pid" 2>/dev/null
@@ -256,7 +254,7 @@ wait_server() {
 measure() {
 	local setup=$1 run=$2 idx=$3 turn=$4 mode=$5 op=$6 size=$7 iters=$8 port=$9
 	local tool=${CONTROL:-$4} server head where='' who=$4 guests="$1 guests"
-	local attempt=1 again='' client_rc server_rc
+	local attempt=1 again='' client_rc server_rc next
 	head="$setup $run $idx $turn $mode $op $size $iters"
 	[ "$setup" = 1 ] && guests="1 guest"
 	[ "$idx" = warm ] ||
@@ -305,16 +303,17 @@ measure() {
 		rm -f "server.$idx"
 		# Run again only when both sides said how they ended: a guest
 		# that did not is out of step, and would not run it again.
+		next=$((RETRY_PORT + PORT_STEP * RETRIED))
 		if [ "$client_rc" = 0 ] && [ "$server_rc" = 0 ] ||
 			[ "$client_rc" = none ] || [ "$server_rc" = none ] ||
 			[ "$idx" = warm ] || [ "$attempt" -gt "$RETRIES" ] ||
-			[ $((RETRY_PORT + PORT_STEP * (RETRIED + 1))) -gt 65535 ]; then
+			[ $((next + PORT_STEP)) -gt 65535 ]; then
 			[ "$ROLE" = server ] || echo "=== END rc=$client_rc"
 			return 0
 		fi
 		[ "$ROLE" = server ] ||
 			echo "=== END rc=$client_rc, server rc=$server_rc: runs again"
-		port=$((RETRY_PORT + PORT_STEP * RETRIED))
+		port=$next
 		RETRIED=$((RETRIED + 1))
 		attempt=$((attempt + 1))
 		again=", again on port $port (attempt $attempt of $((RETRIES + 1)))"

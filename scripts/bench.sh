@@ -415,7 +415,7 @@ run_part() {
 	local common="PROGRAM='$PROGRAM' PLAN='$todo' CONTROL='$CONTROL' DEVICE=$DEVICE"
 	common+=" PROGRESS='$progress' TOTAL=$total"
 	# A measurement run again takes the ports after the plan's last.
-	common+=" RETRIES=$RETRIES RETRY_PORT=$((20000 + PORT_STEP * total))"
+	common+=" RETRIES=$RETRIES RETRY_PORT=$((20000 + PORT_STEP * total)) PORT_STEP=$PORT_STEP"
 	# Generous: perftest in one guest can take tens of ms per round trip.
 	local timeout=$((600 + $(wc -l <"$todo") * 120))
 	# exec: the background process is rxe-vm exec itself, for cleanup.
