@@ -157,6 +157,15 @@ def why_failed(lines):
     return said[-1] if said else "no output"
 
 
+def measurement_fields(header, control):
+    """What a block's header (SETUP RUN INDEX TOOL MODE OP SIZE ITERS) says
+    of its measurement, and the tool that ran in it (see parse_output)."""
+    setup, run, idx, tool, mode, op, size, iters = header
+    return {"guests": int(setup), "run": int(run), "index": int(idx),
+            "tool": tool, "ran": control or tool, "mode": mode, "op": op,
+            "bytes": int(size), "iterations": int(iters)}
+
+
 def parse_output(path, control=None):
     """Every measurement block of one guest's stdout. CONTROL: the tool
     that ran in both turns of an A/A run (read_control). A failed attempt
@@ -172,12 +181,9 @@ def parse_output(path, control=None):
                 header = line.split()[2:]
                 body = []
             elif header and (again := AGAIN.match(line)):
-                setup, run, idx, tool, mode, op, size, iters = header
                 rc, server_rc = again.groups()
                 records.append({
-                    "guests": int(setup), "run": int(run), "index": int(idx),
-                    "tool": tool, "ran": control or tool, "mode": mode,
-                    "op": op, "bytes": int(size), "iterations": int(iters),
+                    **measurement_fields(header, control),
                     "again": True, "rc": int(rc),
                     "server_rc": int(server_rc) if server_rc.lstrip(
                         "-").isdigit() else None,
@@ -185,18 +191,14 @@ def parse_output(path, control=None):
                 })
                 header = None
             elif line.startswith("=== END rc=") and header:
-                setup, run, idx, tool, mode, op, size, iters = header
-                size = int(size)
-                ran = control or tool
-                if ran == "ours":
+                measured = measurement_fields(header, control)
+                if measured["ran"] == "ours":
                     figures = ours_figures(body)
                 else:
-                    figures = perftest_figures(mode, size, body)
+                    figures = perftest_figures(measured["mode"],
+                                               measured["bytes"], body)
                 records.append({
-                    "guests": int(setup), "run": int(run), "index": int(idx),
-                    "tool": tool, "ran": ran, "mode": mode, "op": op,
-                    "bytes": size,
-                    "iterations": int(iters),
+                    **measured,
                     "rc": int(line.split("=")[-1] or -1),
                     "figures": figures,
                     "output": body if figures is None else None,
