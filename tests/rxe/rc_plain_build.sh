@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # CI runs the scenarios with the sanitized build (RDMA_SANITIZE); this runs
-# the plain build's binary (RDMA_PLAIN_PROGRAM, set by scripts/test.sh)
+# the plain build's binary (in RDMA_PLAIN_BUILD, set by scripts/test.sh)
 # through the manual's flow in one guest, so the binary users build is
 # exercised on soft-RoCE too.
 . "$(dirname "$0")/lib.sh"
 
-: "${RDMA_PLAIN_PROGRAM:?RDMA_PLAIN_PROGRAM is not set}"
+: "${RDMA_PLAIN_BUILD:?RDMA_PLAIN_BUILD is not set}"
 # shellcheck disable=SC2034 # read by rc_common.sh
-RDMA_RC_EXAMPLE=$RDMA_PLAIN_PROGRAM
+RDMA_RC_EXAMPLE=$RDMA_PLAIN_BUILD/rdma_rc_example
 . "$(dirname "$0")/rc_common.sh"
 
 port=19961

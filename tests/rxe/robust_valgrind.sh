@@ -10,7 +10,9 @@
 # shellcheck disable=SC2034 # read by lib.sh
 RXE_RUN_LIMIT=400
 # valgrind cannot run an ASan build: in CI, take the plain one.
-RDMA_RC_EXAMPLE=${RDMA_PLAIN_PROGRAM:-$RDMA_RC_EXAMPLE}
+if [ -n "${RDMA_PLAIN_BUILD:-}" ]; then
+	RDMA_RC_EXAMPLE=$RDMA_PLAIN_BUILD/rdma_rc_example
+fi
 . "$(dirname "$0")/robust_lib.sh"
 
 # Exit status 99 means valgrind found something; the program's own otherwise.

@@ -31,7 +31,7 @@ rxe_add_test(robust_peer robust_peer.sh TIMEOUT 300)
 # One batch of at most 900 s (plus the rig's 10 s slack).
 rxe_add_test(robust_valgrind robust_valgrind.sh TIMEOUT 960)
 rxe_add_test(robust_signals robust_signals.sh TIMEOUT 300)
-if(RDMA_PLAIN_PROGRAM)
+if(RDMA_PLAIN_BUILD)
 	rxe_add_test(rc_plain_build rc_plain_build.sh TIMEOUT 200)
 endif()
 # rdma_check: a healthy pair, then each fault made for real and undone.
