@@ -14,7 +14,8 @@
 # --run-infinitely -D 5, SEND and WRITE over 2 QPs, the client stopped by
 # SIGINT after its second report: each side ends at once with status 0,
 # the client with the whole run's row; and latency -D 5 for SEND, WRITE
-# and READ, the average of the second measured.
+# and READ, the average of the second measured.  The timed runs go three
+# at a time (the bandwidth ones, then the latency ones).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/bench_lib.sh"
@@ -29,15 +30,31 @@ pair() {
 	bench_pair "$1" "$2" "$3 -g 1 --accept-timeout 60" \
 		"$3 -g 1 --connect-timeout 60 --json '$RXE_RUNS/$1.json'" --on a b
 }
+# at_once NAME:PORT:ARGS...: those pairs all started, then all waited
+# for: the timed runs last their -D whatever the load, and three at once
+# take the time of one.
+at_once() {
+	local run name port args
+	for run in "$@"; do
+		IFS=: read -r name port args <<<"$run"
+		rxe_start "$name.server" --on a "'$RDMA_BENCH' $args -g 1 --accept-timeout 60 -p $port"
+		rxe_start "$name.client" --on b "'$RDMA_BENCH' $args -g 1 --connect-timeout 60 --json '$RXE_RUNS/$name.json' -p $port \"\$RXE_PEER_ADDR\""
+	done
+	for run in "$@"; do
+		name=${run%%:*}
+		rxe_end "$name.client" --on b
+		rxe_end "$name.server" --on a
+	done
+}
 pair lat_hist 19940 "lat --op send -s 64 -n 200 -H --cpu-util"
 pair bw_counters 19942 "bw --op write -s 4096 -n 2000 --cpu-util --report-counters"
-pair bw_timed_write 19946 "bw --op write -s 4096 -D 5 --cpu-util"
-pair bw_timed_send 19948 "bw --op send -s 4096 -D 5"
+at_once "bw_timed_write:19946:bw --op write -s 4096 -D 5 --cpu-util" \
+	"bw_timed_send:19948:bw --op send -s 4096 -D 5" \
+	"bw_qps_timed:19958:bw --op write -s 4096 -D 5 -q 2"
 pair bw_bidir_write 19952 "bw --op write -s 4096 -n 1000 -b --report-counters"
 pair bw_bidir_send 19954 "bw --op send -s 4096 -n 1000 -b"
 pair bw_qps_send 19956 "bw --op send -s 4096 -n 500 -q 4 --report-counters"
 pair bw_qps_read 19957 "bw --op read -s 4096 -n 300 -q 3"
-pair bw_qps_timed 19958 "bw --op write -s 4096 -D 5 -q 2"
 pair bw_qps_bidir 19959 "bw --op send -s 4096 -n 500 -q 2 -b"
 # --signal: SIGINT 1 s after the client's row of 4096 bytes (the first,
 # at 5 s), then the second, at 10 s.
@@ -46,9 +63,9 @@ infinite() {
 		"$3 -g 1 --connect-timeout 60 --json '$RXE_RUNS/$1.json'" \
 		--on a b --signal client INT client " 4096 " --delay 6
 }
-pair lat_timed_send 19947 "lat --op send -s 64 -D 5"
-pair lat_timed_write 19949 "lat --op write -s 64 -D 5"
-pair lat_timed_read 19953 "lat --op read -s 64 -D 5"
+at_once "lat_timed_send:19947:lat --op send -s 64 -D 5" \
+	"lat_timed_write:19949:lat --op write -s 64 -D 5" \
+	"lat_timed_read:19953:lat --op read -s 64 -D 5"
 infinite bw_forever_send 19950 "bw --op send -s 4096 --run-infinitely -D 5"
 infinite bw_forever_write 19955 "bw --op write -s 4096 --run-infinitely -D 5 -q 2"
 # The loss is undone whatever happens to the run (the rig's timeout too).
