@@ -115,8 +115,10 @@ void bench_print_usage(FILE *out)
 		"      --tx-depth N         send queue depth: work requests in flight\n"
 		"                           (default %u for bw, %u for lat)\n"
 		"      --cq-mod N           signal one send in N (default %u, or\n"
-		"                           --tx-depth if smaller; at most --tx-depth;\n"
-		"                           READ and atomic latency signal every one)\n"
+		"                           --tx-depth if smaller; 1 for bw over %u\n"
+		"                           bytes without -a or -e, as perftest; at\n"
+		"                           most --tx-depth; READ and atomic latency\n"
+		"                           signal every one)\n"
 		"      --json FILE          write the figures as JSON, on the client side\n"
 		"      --gbps               bandwidth in Gb/s instead of MiB/s\n"
 		"      --busy-poll          wait for completions by polling only, as\n"
@@ -143,7 +145,8 @@ void bench_print_usage(FILE *out)
 		BENCH_DEFAULT_BW_ITERS, BENCH_DURATION_MIN, BENCH_DURATION_MAX,
 		BENCH_MARGIN_SEC, BENCH_MARGIN_SEC, BENCH_DEFAULT_PERIOD_SEC,
 		BENCH_DEFAULT_TX_DEPTH, BENCH_DEFAULT_LAT_TX_DEPTH,
-		BENCH_DEFAULT_CQ_MOD, BENCH_LONG_SPIN_US, BENCH_NAP_US,
+		BENCH_DEFAULT_CQ_MOD, BENCH_CQ_MOD_SIZE_LIMIT,
+		BENCH_LONG_SPIN_US, BENCH_NAP_US,
 		BENCH_SPIN_US, BENCH_QPS_MAX, BENCH_HIST_PER_OCTAVE);
 }
 
@@ -427,6 +430,21 @@ int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 		bc->size = BENCH_DEFAULT_BW_SIZE;
 	if (!bc->iters_set && bc->mode == BENCH_BW)
 		bc->iters = BENCH_DEFAULT_BW_ITERS;
+	/*
+	 * Large bandwidth messages: a completion for every send unless
+	 * --cq-mod says otherwise, as perftest (whose -Q is our --cq-mod)
+	 * does above the same size, so the two are compared at one setting.
+	 * A completion costs little beside a message this long, and a send
+	 * queue refilled one request at a time lets a software device send
+	 * in the caller's own ibv_post_send: siw does only when its queue
+	 * is idle, and otherwise leaves the sending to its kernel thread,
+	 * which on a guest of one CPU waits for the polling sides. Not with
+	 * --all-sizes (one setting for every size, most of them small) nor
+	 * -e (an event for every send).
+	 */
+	if (!bc->cq_mod_set && bc->mode == BENCH_BW && !bc->all_sizes &&
+	    !cfg->use_events && bc->size > BENCH_CQ_MOD_SIZE_LIMIT)
+		bc->cq_mod = 1;
 	ret = check_transport(bc, cfg, err);
 	if (!ret)
 		ret = check_json_path(cfg, err);

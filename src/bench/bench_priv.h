@@ -42,6 +42,11 @@
 /* perftest's latency tests keep one work request in the send queue. */
 #define BENCH_DEFAULT_LAT_TX_DEPTH 1u
 #define BENCH_DEFAULT_CQ_MOD	   100u
+/*
+ * Bandwidth messages larger than this ask for a completion on every send
+ * by default, as perftest's do (bench_config.c says why).
+ */
+#define BENCH_CQ_MOD_SIZE_LIMIT 8192u
 
 /*
  * -D: a timed run, as perftest's -D: the first BENCH_MARGIN_SEC seconds

@@ -567,8 +567,35 @@ static void bench_bw_defaults_are_perftest_ones(void **state)
 	assert_int_equal(r.bench.size, 65536);
 	assert_int_equal(r.bench.iters, 5000);
 	assert_int_equal(r.bench.tx_depth, 128);
-	assert_int_equal(r.bench.cq_mod, 100);
+	/* over 8192 bytes, a completion for every send (perftest's -Q 1) */
+	assert_int_equal(r.bench.cq_mod, 1);
 	free_result(&r);
+}
+
+/* The completion moderation a bandwidth run gets by default. */
+static unsigned int default_cq_mod(const char *size, const char *extra)
+{
+	struct parse_result r = parse_bench("bw", "-s", size, extra,
+					    (char *)NULL);
+	unsigned int cq_mod = r.bench.cq_mod;
+
+	assert_int_equal(r.ret, 0);
+	free_result(&r);
+	return cq_mod;
+}
+
+static void bench_bw_large_sizes_signal_every_send(void **state)
+{
+	(void)state;
+	/* perftest's limit: 8192 bytes still moderated, 8193 not */
+	assert_int_equal(default_cq_mod("8192", NULL), 100);
+	assert_int_equal(default_cq_mod("8193", NULL), 1);
+	assert_int_equal(default_cq_mod("1048576", NULL), 1);
+	/* not where one setting serves small sizes too, nor with events */
+	assert_int_equal(default_cq_mod("65536", "-a"), 100);
+	assert_int_equal(default_cq_mod("65536", "-e"), 100);
+	/* what the user asks for stands */
+	assert_int_equal(default_cq_mod("65536", "--cq-mod=50"), 50);
 }
 
 static void bench_every_option(void **state)
@@ -664,7 +691,7 @@ static void bench_atomics_are_eight_bytes(void **state)
 static void bench_cq_mod_follows_a_small_tx_depth(void **state)
 {
 	struct parse_result r =
-		parse_bench("bw", "--tx-depth", "8", (char *)NULL);
+		parse_bench("bw", "-s", "4096", "--tx-depth", "8", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
@@ -1597,6 +1624,7 @@ int main(void)
 		cmocka_unit_test(bench_help_needs_no_measurement),
 		cmocka_unit_test(bench_lat_defaults_are_perftest_ones),
 		cmocka_unit_test(bench_bw_defaults_are_perftest_ones),
+		cmocka_unit_test(bench_bw_large_sizes_signal_every_send),
 		cmocka_unit_test(bench_every_option),
 		cmocka_unit_test(bench_lat_send_queue_follows_cq_mod),
 		cmocka_unit_test(bench_all_sizes_are_perftest_ones),
