@@ -436,9 +436,10 @@ int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 	 * does above the same size, so the two are compared at one setting.
 	 * A completion costs little beside a message this long, and a send
 	 * queue refilled one request at a time lets a software device send
-	 * in the caller's own ibv_post_send: siw does only when its queue
-	 * is idle, and otherwise leaves the sending to its kernel thread,
-	 * which on a guest of one CPU waits for the polling sides. Not with
+	 * in the caller's own ibv_post_send: siw sends there only when its
+	 * queue is idle, and otherwise leaves the sending to its kernel
+	 * thread, which on a guest of one CPU waits for the polling sides
+	 * (docs/benchmarks.md has the trace). Not with
 	 * --all-sizes (one setting for every size, most of them small) nor
 	 * -e (an event for every send).
 	 */
