@@ -575,8 +575,8 @@ static void bench_bw_defaults_are_perftest_ones(void **state)
 /* The completion moderation a bandwidth run gets by default. */
 static unsigned int default_cq_mod(const char *size, const char *extra)
 {
-	struct parse_result r = parse_bench("bw", "-s", size, extra,
-					    (char *)NULL);
+	struct parse_result r =
+		parse_bench("bw", "-s", size, extra, (char *)NULL);
 	unsigned int cq_mod = r.bench.cq_mod;
 
 	assert_int_equal(r.ret, 0);
@@ -690,8 +690,8 @@ static void bench_atomics_are_eight_bytes(void **state)
 
 static void bench_cq_mod_follows_a_small_tx_depth(void **state)
 {
-	struct parse_result r =
-		parse_bench("bw", "-s", "4096", "--tx-depth", "8", (char *)NULL);
+	struct parse_result r = parse_bench("bw", "-s", "4096", "--tx-depth",
+					    "8", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
