@@ -263,9 +263,6 @@ if [ "$DEVICE" = siw ]; then
 			IFS=: read -r _ op _ <<<"$cell"
 			die "--device siw cannot measure $op: siw0 has no atomics and no immediate data (send, write and read only)"
 			;;
-		*+q4:*)
-			die "--device siw cannot measure the q4 variant: rdma_bench's -q needs the TCP exchange, and siw0 connects through RDMA_CM (-R)"
-			;;
 		esac
 	done
 fi

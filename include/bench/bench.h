@@ -94,8 +94,15 @@ bool bench_is_on(const struct bench_config *bc);
 void bench_size_resources(const struct bench_config *bc,
 			  struct resources_sizes *sizes);
 
-/* Run the benchmark on the connected QP: every size, report each. */
+struct cm;
+
+/*
+ * Run the benchmark on the connected QP: every size, report each. @cm is
+ * the RDMA_CM connection (-R) that -q's other QPs connect beside, or NULL
+ * over the TCP exchange.
+ */
 int bench_run(const struct config *cfg, const struct bench_config *bc,
-	      struct resources *res, const struct connection *conn, int sock);
+	      struct resources *res, const struct connection *conn,
+	      struct cm *cm, int sock);
 
 #endif

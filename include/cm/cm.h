@@ -63,6 +63,11 @@ struct cm {
 	/* The depth this side offers in its connect or accept. */
 	struct qp_rd_atomic_depth depth;
 	enum program_id program; /* ours, to name a peer that differs */
+	/*
+	 * One more connection beside a first one (-q): the lines the first
+	 * printed (device, peer, path MTU) are not printed again.
+	 */
+	bool lane;
 	struct trace trace;
 };
 
@@ -106,6 +111,20 @@ int cm_connect_client(struct cm *client, struct resources *res,
 		      struct ibv_qp *qp, const struct config *cfg,
 		      const struct resources_sizes *sizes, int sock,
 		      struct connection *conn);
+
+/*
+ * -q with -R: one more connection beside @first's, for @qp, a QP of @res
+ * (on its PD and CQ) still in RESET. The client resolves the server
+ * again and connects; the server takes the next connect request on
+ * @first's listener, refusing one from another client than @first_conn's
+ * (the sync port in its private data says which). Both sides call it in
+ * the same order, and sync over @sock once the QP is in RTS. The lines
+ * the first connection printed are not printed again. On failure,
+ * cm_close(@lane) frees what was made.
+ */
+int cm_connect_lane(struct cm *first, const struct connection *first_conn,
+		    struct cm *lane, struct resources *res, struct ibv_qp *qp,
+		    const struct config *cfg, int sock);
 
 /* rdma_disconnect, before the QP goes. */
 void cm_disconnect(struct cm *cm);

@@ -687,7 +687,8 @@ static void test_info_fill(struct bench_test_info *info,
 }
 
 int bench_run(const struct config *cfg, const struct bench_config *bc,
-	      struct resources *res, const struct connection *conn, int sock)
+	      struct resources *res, const struct connection *conn,
+	      struct cm *cm, int sock)
 {
 	const char *device = ibv_get_device_name(res->ctx->device);
 	struct bench_result results[BENCH_MAX_SIZES];
@@ -707,7 +708,7 @@ int bench_run(const struct config *cfg, const struct bench_config *bc,
 		ret = run_init(&run, cfg, bc, res, conn);
 	if (ret)
 		return ret;
-	ret = bench_lanes_connect(&run, cfg, res, conn, sock);
+	ret = bench_lanes_connect(&run, cfg, res, conn, cm, sock);
 	if (ret)
 		goto out;
 	run.sock = sock;

@@ -376,12 +376,6 @@ int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 			BENCH_PROGRAM);
 		return -EINVAL;
 	}
-	if (bc->qps > 1 && cfg->use_rdma_cm) {
-		fprintf(err,
-			"%s: option --qps above 1 needs the TCP exchange, not -R (RDMA_CM connects one QP)\n",
-			BENCH_PROGRAM);
-		return -EINVAL;
-	}
 	if (bc->duration && bc->histogram) {
 		fprintf(err,
 			"%s: option --histogram needs every sample: give -n, not --duration\n",

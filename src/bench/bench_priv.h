@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 
 #include "bench/bench.h"
+#include "cm/cm.h"
 #include "exchange.h"
 #include "common/interrupt.h"
 
@@ -367,6 +368,7 @@ enum bench_peer_rule {
 /* One QP of the run and what went through it in this size. */
 struct bench_lane {
 	struct ibv_qp *qp;
+	struct cm cm; /* -R: its own connection (lanes after the first) */
 	uint64_t sends_posted;
 	uint64_t sends_completed; /* up to the last signalled one seen */
 	uint64_t recvs_posted;
@@ -736,12 +738,13 @@ int bench_make_room(struct bench_run *run, const struct bench_lane *lane,
 		    uint32_t count);
 
 /*
- * bench_qps.c, -q: create, connect (with the peer over @sock) and free the
- * lanes after the first. Connect does nothing with one QP.
+ * bench_qps.c, -q: create, connect (with the peer over @sock, or each
+ * through RDMA_CM beside @cm's connection with -R) and free the lanes
+ * after the first. Connect does nothing with one QP.
  */
 int bench_lanes_connect(struct bench_run *run, const struct config *cfg,
 			struct resources *res, const struct connection *conn,
-			int sock);
+			struct cm *cm, int sock);
 int bench_lanes_destroy(struct bench_run *run);
 
 /* bench_lat.c and bench_bw.c: one size each, filling tposted/tcompleted. */

@@ -2,12 +2,19 @@
 /*
  * -q N: N - 1 more RC QPs beside the one the manual's steps connected, on
  * the same PD, CQ and memory region, so that a bandwidth run spreads its
- * messages over N QPs, as perftest's -q. Each new QP goes to INIT, RTR
- * and RTS through the manual's functions (qp.c) with the first QP's path;
- * the two sides swap only what differs from one QP to the next, its
- * number and first PSN, over the TCP connection, in network byte order:
+ * messages over N QPs, as perftest's -q.
+ *
+ * Over the TCP exchange, each new QP goes to INIT, RTR and RTS through the
+ * manual's functions (qp.c) with the first QP's path; the two sides swap
+ * only what differs from one QP to the next, its number and first PSN,
+ * over the TCP connection, in network byte order:
  *
  *   for each QP after the first: QP number u32, first PSN u32
+ *
+ * With -R, each new QP has an RDMA_CM connection of its own, made as the
+ * first one was (the client connects them one after another, the server
+ * takes them from its listener in that order), so that the CM sets its
+ * path and READ depth; on iWARP there is no other way to connect a QP.
  */
 #include <err.h>
 #include <errno.h>
@@ -46,9 +53,9 @@ static int query_first(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 	return 0;
 }
 
-/* Create lane @k's QP as the first was made, and bring it to INIT. */
+/* Create lane @k's QP as the first was made; it stays in RESET. */
 static int create_lane(struct bench_run *run, unsigned int k,
-		       struct resources *res, const struct config *cfg,
+		       struct resources *res,
 		       const struct ibv_qp_init_attr *first)
 {
 	struct ibv_qp_init_attr attr = {
@@ -70,9 +77,7 @@ static int create_lane(struct bench_run *run, unsigned int k,
 	run->lanes[k].qp = qp;
 	trace_step(&res->trace, "created RC QP 0x%06x, %u of %u (-q)",
 		   qp->qp_num, k + 1, run->qps);
-	return modify_qp_to_init(qp, TRANSPORT_RC, cfg->ib_port,
-				 res->mr_access & QP_REMOTE_ACCESS,
-				 &res->trace);
+	return 0;
 }
 
 /*
@@ -100,27 +105,26 @@ static int peer_lane(const struct connection *conn, const uint8_t *in,
 	return 0;
 }
 
-int bench_lanes_connect(struct bench_run *run, const struct config *cfg,
-			struct resources *res, const struct connection *conn,
-			int sock)
+/* Over the TCP exchange: INIT, the numbers swapped, RTR and RTS. */
+static int connect_over_tcp(struct bench_run *run, const struct config *cfg,
+			    struct resources *res,
+			    const struct connection *conn,
+			    const struct ibv_qp_attr *attr, int sock)
 {
 	uint8_t out[(BENCH_QPS_MAX - 1) * LANE_WIRE_SIZE];
 	uint8_t in[sizeof(out)];
 	size_t len = lane_offset(run->qps);
 	int timeout_ms = config_timeout_ms(cfg);
-	struct ibv_qp_init_attr init;
-	struct ibv_qp_attr attr;
 	struct qp_path path;
 	unsigned int k;
-	int ret;
+	int ret = 0;
 
-	if (run->qps < 2)
-		return 0;
-	ret = query_first(res->qp, &attr, &init);
-	for (k = 1; !ret && k < run->qps; k++) {
-		ret = create_lane(run, k, res, cfg, &init);
-		put_u32(out + lane_offset(k),
-			run->lanes[k].qp ? run->lanes[k].qp->qp_num : 0);
+	for (k = 1; !ret && k < run->qps; k++)
+		ret = modify_qp_to_init(
+			run->lanes[k].qp, TRANSPORT_RC, cfg->ib_port,
+			res->mr_access & QP_REMOTE_ACCESS, &res->trace);
+	for (k = 1; k < run->qps; k++) {
+		put_u32(out + lane_offset(k), run->lanes[k].qp->qp_num);
 		put_u32(out + lane_offset(k) + 4, lane_psn(conn, k));
 	}
 	if (!ret)
@@ -128,9 +132,9 @@ int bench_lanes_connect(struct bench_run *run, const struct config *cfg,
 	path = (struct qp_path){
 		.port = cfg->ib_port,
 		.gid_index = res->gid.index,
-		.mtu = attr.path_mtu,
-		.max_rd_atomic = attr.max_rd_atomic,
-		.max_dest_rd_atomic = attr.max_dest_rd_atomic,
+		.mtu = attr->path_mtu,
+		.max_rd_atomic = attr->max_rd_atomic,
+		.max_dest_rd_atomic = attr->max_dest_rd_atomic,
 	};
 	for (k = 1; !ret && k < run->qps; k++) {
 		struct qp_info remote;
@@ -148,17 +152,45 @@ int bench_lanes_connect(struct bench_run *run, const struct config *cfg,
 	return ret ? ret : sock_sync(sock, timeout_ms);
 }
 
+int bench_lanes_connect(struct bench_run *run, const struct config *cfg,
+			struct resources *res, const struct connection *conn,
+			struct cm *cm, int sock)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr attr;
+	unsigned int k;
+	int ret;
+
+	if (run->qps < 2)
+		return 0;
+	ret = query_first(res->qp, &attr, &init);
+	for (k = 1; !ret && k < run->qps; k++)
+		ret = create_lane(run, k, res, &init);
+	if (ret)
+		return ret;
+	if (!cm)
+		return connect_over_tcp(run, cfg, res, conn, &attr, sock);
+	/* Each lane's connection syncs the two sides once its QP is in RTS. */
+	for (k = 1; !ret && k < run->qps; k++)
+		ret = cm_connect_lane(cm, conn, &run->lanes[k].cm, res,
+				      run->lanes[k].qp, cfg, sock);
+	return ret;
+}
+
 int bench_lanes_destroy(struct bench_run *run)
 {
 	unsigned int k;
 	int first = 0;
 
 	for (k = 1; k < run->qps; k++) {
-		if (!run->lanes[k].qp)
-			continue;
-		resources_note_failure(&first, ibv_destroy_qp(run->lanes[k].qp),
-				       "destroy QP");
-		run->lanes[k].qp = NULL;
+		struct bench_lane *lane = &run->lanes[k];
+
+		cm_disconnect(&lane->cm);
+		if (lane->qp)
+			resources_note_failure(&first, ibv_destroy_qp(lane->qp),
+					       "destroy QP");
+		lane->qp = NULL;
+		cm_close(&lane->cm);
 	}
 	return first;
 }

@@ -2,7 +2,7 @@
 /*
  * rdma_bench: what perftest's ib_*_lat and ib_*_bw measure, measured the
  * same way, on an RC QP that the manual's steps (src/) connect, over the
- * TCP exchange or with -R through RDMA_CM.
+ * TCP exchange or with -R through RDMA_CM (and -q's other QPs beside it).
  *
  *   rdma_bench lat|bw [options]            the server: waits for one client
  *   rdma_bench lat|bw [options] SERVER     the client
@@ -52,7 +52,7 @@ static int bench_over_cm(const struct config *cfg,
 	ret = cm_connect_qp(&cm, &res, cfg, sizes, sock, &conn);
 	if (ret)
 		goto close_sock;
-	ret = bench_run(cfg, bc, &res, &conn, sock);
+	ret = bench_run(cfg, bc, &res, &conn, &cm, sock);
 	cm_disconnect(&cm);
 	destroy_ret = resources_destroy(&res);
 	if (!ret)
@@ -81,7 +81,7 @@ static int bench_over_tcp(const struct config *cfg,
 		goto destroy_resources;
 	ret = connect_qp(&res, cfg, sock, &conn);
 	if (!ret)
-		ret = bench_run(cfg, bc, &res, &conn, sock);
+		ret = bench_run(cfg, bc, &res, &conn, NULL, sock);
 	close(sock);
 destroy_resources:
 	destroy_ret = resources_destroy(&res);

@@ -418,6 +418,21 @@ int cm_open(struct cm *cm, const struct config *cfg,
 	return ret;
 }
 
+int cm_open_lane(struct cm *lane, const struct cm *first,
+		 const struct config *cfg)
+{
+	int ret;
+
+	*lane = (struct cm){
+		.program = first->program, .lane = true, .trace = first->trace};
+	ret = cm_event_channel_create(&lane->channel);
+	if (!ret)
+		ret = resolve_server(lane, cfg);
+	if (ret)
+		cm_close(lane);
+	return ret;
+}
+
 void cm_close(struct cm *cm)
 {
 	if (cm->id && rdma_destroy_id(cm->id))

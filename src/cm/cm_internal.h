@@ -34,4 +34,11 @@ int cm_wait_event(struct cm *cm, int timeout_sec,
  */
 int cm_check_device(struct cm *cm, const struct config *cfg);
 
+/*
+ * Client, -q: a channel and an id of @lane's own, resolved to the server
+ * as cm_open resolves it (the device was checked on the first id).
+ */
+int cm_open_lane(struct cm *lane, const struct cm *first,
+		 const struct config *cfg);
+
 #endif

@@ -151,9 +151,11 @@ static int cm_note_gid(struct cm *cm, struct resources *res,
 		res->gid.ndev_ifindex = entry->ndev_ifindex;
 		device_free_gid_table(&table);
 	}
-	printf("RDMA_CM connection on device %s port %u, GID index %d (%s)\n",
-	       ibv_get_device_name(cm->id->verbs->device), cm->id->port_num,
-	       res->gid.index, gid_to_str(&res->gid.gid, text, sizeof(text)));
+	if (!cm->lane)
+		printf("RDMA_CM connection on device %s port %u, GID index %d (%s)\n",
+		       ibv_get_device_name(cm->id->verbs->device),
+		       cm->id->port_num, res->gid.index,
+		       gid_to_str(&res->gid.gid, text, sizeof(text)));
 	trace_step(&res->trace,
 		   "the CM's address vector sends from GID index %d, type %s",
 		   res->gid.index, gid_type_str(res->gid.type));
@@ -423,8 +425,10 @@ static int connect_on_id(struct cm *cm, struct resources *res,
 			       : server_accept(cm, cfg, res, conn);
 	if (ret)
 		return ret;
-	qp_print_remote(&conn->remote);
-	qp_print_path_mtu(res);
+	if (!cm->lane) {
+		qp_print_remote(&conn->remote);
+		qp_print_path_mtu(res);
+	}
 	/* The server checked the request before accepting it. */
 	ret = cfg->server_name
 		      ? qp_info_match(&conn->local, &conn->remote, &why)
@@ -541,6 +545,7 @@ int cm_connect_qp(struct cm *cm, struct resources *res,
 int cm_next_client(struct cm *listener, const struct config *cfg,
 		   struct cm *client, struct connection *conn)
 {
+	struct rdma_cm_id *own = listener->id; /* -q: the first connection's */
 	int ret;
 
 	*client = (struct cm){.program = listener->program,
@@ -550,7 +555,7 @@ int cm_next_client(struct cm *listener, const struct config *cfg,
 	/* The request's id is the client's, whatever came of it. */
 	client->id = listener->id;
 	client->request_depth = listener->request_depth;
-	listener->id = NULL;
+	listener->id = own;
 	if (ret)
 		return ret;
 	ret = cm_event_channel_create(&client->channel);
@@ -587,37 +592,97 @@ static int create_on_id(struct cm *client, struct resources *res,
 	return ret;
 }
 
+/*
+ * Connect @qp, a QP of @res, on @cm's id: lend it res->qp's place for the
+ * steps, which connect res->qp, then sync over @sock.
+ */
+static int connect_lent_qp(struct cm *cm, struct resources *res,
+			   struct ibv_qp *qp, const struct config *cfg,
+			   int sock, struct connection *conn)
+{
+	struct ibv_qp *own = res->qp;
+	int ret;
+
+	res->qp = qp;
+	conn->qp = qp;
+	ret = connect_on_id(cm, res, cfg, sock, conn);
+	res->qp = own;
+	if (ret)
+		return ret;
+	note_address(&conn->local_addr, rdma_get_local_addr(cm->id));
+	note_address(&conn->peer_addr, rdma_get_peer_addr(cm->id));
+	return sock_sync(sock, config_timeout_ms(cfg));
+}
+
+/* A later connection on the first one's device, or one line and -ENODEV. */
+static int same_device(const struct cm *cm, const struct resources *res,
+		       const char *what)
+{
+	if (cm->id->verbs == res->ctx)
+		return 0;
+	warnx("failed to take %s: its connection is on device %s, and the first one on %s (%s)",
+	      what, ibv_get_device_name(cm->id->verbs->device),
+	      ibv_get_device_name(res->ctx->device), strerror(ENODEV));
+	return -ENODEV;
+}
+
 int cm_connect_client(struct cm *client, struct resources *res,
 		      struct ibv_qp *qp, const struct config *cfg,
 		      const struct resources_sizes *sizes, int sock,
 		      struct connection *conn)
 {
-	struct ibv_qp *own;
-	int ret = 0;
+	int ret;
 
 	if (!qp) {
 		ret = create_on_id(client, res, cfg, sizes);
 		qp = res->qp;
-	} else if (client->id->verbs != res->ctx) {
-		warnx("failed to take the client: its request came on device %s, and the other clients' on %s (%s)",
-		      ibv_get_device_name(client->id->verbs->device),
-		      ibv_get_device_name(res->ctx->device), strerror(ENODEV));
-		ret = -ENODEV;
+	} else {
+		ret = same_device(client, res, "the client");
 	}
 	if (ret) {
 		rdma_reject(client->id, NULL, 0);
 		return ret;
 	}
-	/* The steps below connect res->qp: lend @qp its place. */
-	own = res->qp;
-	res->qp = qp;
-	conn->qp = qp;
-	ret = connect_on_id(client, res, cfg, sock, conn);
-	res->qp = own;
-	if (ret)
-		return ret;
-	note_address(&conn->local_addr, rdma_get_local_addr(client->id));
-	return sock_sync(sock, config_timeout_ms(cfg));
+	return connect_lent_qp(client, res, qp, cfg, sock, conn);
+}
+
+/* Server, -q: the request must come from the first connection's client. */
+static int same_client(const struct connection *first_conn,
+		       const struct connection *conn)
+{
+	if (conn->remote.sync_port == first_conn->remote.sync_port)
+		return 0;
+	warnx("failed to connect one more QP (-q): a connect request came from another client (sync port %u, not %u) (%s)",
+	      conn->remote.sync_port, first_conn->remote.sync_port,
+	      strerror(EPROTO));
+	return -EPROTO;
+}
+
+int cm_connect_lane(struct cm *first, const struct connection *first_conn,
+		    struct cm *lane, struct resources *res, struct ibv_qp *qp,
+		    const struct config *cfg, int sock)
+{
+	struct connection conn = {0};
+	int ret;
+
+	if (cfg->server_name) {
+		ret = cm_open_lane(lane, first, cfg);
+		if (!ret)
+			ret = same_device(lane, res, "one more QP (-q)");
+	} else {
+		ret = cm_next_client(first, cfg, lane, &conn);
+		lane->lane = true;
+		if (ret)
+			return ret;
+		ret = same_client(first_conn, &conn);
+		if (!ret)
+			ret = same_device(lane, res, "one more QP (-q)");
+		if (ret)
+			rdma_reject(lane->id, NULL, 0);
+	}
+	if (!ret)
+		ret = connect_lent_qp(lane, res, qp, cfg, sock, &conn);
+	return ret;
 }
 
 void cm_disconnect(struct cm *cm)

@@ -3,7 +3,8 @@
 # manual's flow on one guest and between two, --ops send,read,write, -e,
 # sge (scatter/gather) between two, the server for two clients on an SRQ,
 # rdma_bench lat and bw for send, write and read (and the wait each chose,
-# on one guest and on two); each lesson iWARP cannot do
+# on one guest and on two), bw READ over three QPs (-q 3) between two,
+# each QP at depth; each lesson iWARP cannot do
 # refused, with its line and status, by the server and by the client
 # before any connection; -d siw0 without -R refused with the iWARP line.
 # One guest's cases run on b while the two-guest ones run from a to b.
@@ -58,6 +59,10 @@ for bench in lat bw; do
 done
 # Between the guests, for the wait of two hosts.
 siw_pair lat_send_two 20030 a b "--op send -n 20" "$B lat"
+# -q over iWARP, between the guests: READ over three QPs, each connected
+# through RDMA_CM (the only way iWARP connects a QP).
+siw_pair bw_qps_read 20046 a b \
+	"--op read -n 20 -q 3 -v --json '$RXE_RUNS/bw_qps_read.json'" "$B bw"
 # Each side alone (servers on a, clients on b, at once): the server
 # refuses before it listens, the client once its address resolved to
 # siw0, before it connects.
@@ -147,6 +152,24 @@ for run in lat_read bw_read; do
 		expect_regex "$R/$run.$side.out" "^\[verbs\] QP 0x[0-9a-f]+ INIT -> RTS by the iWARP CM, once MPA over TCP connected: max rd atomic ${issue:-none}, max dest rd atomic ${serve:-none}\$"
 	done
 done
+
+# The three QPs of -q: each side's MPA exchanges settled all three at
+# that depth, and the client's QPs each did their 20 READs, adding up to
+# the row (tests/rxe/bench_extras.py).
+rc_expect_clean bw_qps_read
+for side in server client; do
+	expect_regex "$R/bw_qps_read.$side.out" '^QPs: 3, each with the iterations and the tx depth above:( 0x[0-9a-f]{6}){3}$'
+	grep -c "^\[verbs\] QP 0x[0-9a-f]* INIT -> RTS by the iWARP CM, once MPA over TCP connected: max rd atomic ${issue:-none}, max dest rd atomic ${serve:-none}\$" \
+		"$R/bw_qps_read.$side.out" >"$R/bw_qps_read.$side.deep"
+	expect_line "$R/bw_qps_read.$side.deep" 3
+done
+if out=$(python3 "$(dirname "$0")/bench_extras.py" qps \
+	"$R/bw_qps_read.client.out" "$R/bw_qps_read.json" 3 count); then
+	_rxe_pass "bw_qps_read: $(grep -c '^ok:' <<<"$out") checks of qps"
+else
+	RXE_FAILED=$((RXE_FAILED + 1))
+	echo "$out"
+fi
 
 # siw keeps no port counters: --report-counters says so, and runs.
 for side in server client; do

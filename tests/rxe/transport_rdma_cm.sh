@@ -4,7 +4,8 @@
 # address (no -d, no -g). Then, on one guest, the same over IPv6 (the
 # server's one listener takes both families) and rnr with a short -t (the
 # RNR timer is the TCP path's, not the CM's 655 ms). Last, rdma_bench bw
-# --op read -R: both QPs as deep as rxe0 allows for READs, as over TCP.
+# --op read -R -q 2: every QP of both sides, each connected through
+# RDMA_CM, as deep as rxe0 allows for READs, as over TCP.
 . "$(dirname "$0")/transport_lib.sh"
 
 # A documentation address of guest a, added for the IPv6 run and removed
@@ -29,8 +30,8 @@ rxe_step "ip -6 addr del $V6_ADDR/64 dev eth0"
 tp_pair rnr 19897 -R -t 3 -o rnr
 rxe_solo unreachable "$P -p 19898 -R -t 3 $V6_UNREACHABLE"
 rxe_solo limits "ibv_devinfo -v -d rxe0"
-rxe_pair bench_read "$B bw -R -v -p 19899 --accept-timeout 60 --op read -n 20" \
-	"$B bw -R -v -p 19899 --connect-timeout 60 --op read -n 20 192.0.2.1"
+rxe_pair bench_read "$B bw -R -v -p 19899 --accept-timeout 60 --op read -n 20 -q 2" \
+	"$B bw -R -v -p 19899 --connect-timeout 60 --op read -n 20 -q 2 192.0.2.1"
 rxe_go transport_rdma_cm_more 150
 R=$RXE_RUNS
 
@@ -92,9 +93,18 @@ fi
 [ "$issue" -gt 255 ] && issue=255
 expect_rc "$R/bench_read.server.rc" 0
 expect_rc "$R/bench_read.client.rc" 0
+# Both QPs of -q 2, each with an RDMA_CM connection of its own.
 for side in server client; do
-	expect_regex "$R/bench_read.$side.out" "^\[verbs\] QP 0x[0-9a-f]+ INIT -> RTR \(RDMA_CM\): .*, max dest rd atomic $serve, min RNR timer 12\$"
-	expect_regex "$R/bench_read.$side.out" "^\[verbs\] QP 0x[0-9a-f]+ RTR -> RTS \(RDMA_CM\): .*, max rd atomic $issue\$"
+	out=$R/bench_read.$side.out
+	grep -cE "^\[verbs\] QP 0x[0-9a-f]+ INIT -> RTR \(RDMA_CM\): .*, max dest rd atomic $serve, min RNR timer 12\$" \
+		"$out" >"$out.rtr"
+	expect_line "$out.rtr" 2
+	grep -cE "^\[verbs\] QP 0x[0-9a-f]+ RTR -> RTS \(RDMA_CM\): .*, max rd atomic $issue\$" \
+		"$out" >"$out.rts"
+	expect_line "$out.rts" 2
+	expect_regex "$out" '^QPs: 2, each with the iterations and the tx depth above:( 0x[0-9a-f]{6}){2}$'
+	grep -c '^RDMA_CM connection on device' "$out" >"$out.lines"
+	expect_line "$out.lines" 1
 done
 expect_regex "$R/bench_read.client.out" "^benchmark: read bw on rxe0, 20 iterations per size"
 finish

@@ -865,9 +865,12 @@ static void bench_bad_combinations(void **state)
 	expect_usage_error(
 		parse_bench("lat", "-q", "2", (char *)NULL),
 		"rdma_bench: option --qps needs bw (a latency sample is one QP's round trip)\n");
-	expect_usage_error(
-		parse_bench("bw", "-q", "2", "-R", (char *)NULL),
-		"rdma_bench: option --qps above 1 needs the TCP exchange, not -R (RDMA_CM connects one QP)\n");
+	/* -R connects each QP through RDMA_CM. */
+	rr = parse_bench("bw", "-q", "4", "-R", (char *)NULL);
+	assert_int_equal(rr.ret, 0);
+	assert_int_equal(rr.bench.qps, 4);
+	assert_true(rr.cfg.use_rdma_cm);
+	free_result(&rr);
 	expect_usage_error(
 		parse_bench("bw", "--qps", "17", (char *)NULL),
 		"rdma_bench: invalid --qps value '17' (expected a number from 1 to 16)\n");

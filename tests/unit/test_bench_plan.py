@@ -274,14 +274,16 @@ class BenchPlan(unittest.TestCase):
             "ib_write_bw -d rxe0 -x 1 -F -p 20001 -n 256 -q 4 -s 65536 "
             "192.0.2.1"]))
 
-    def test_siw_refuses_four_qps(self):
-        res = subprocess.run(["bash", SCRIPT, "--dry-run", "--device", "siw",
-                              "--only", "bw:send+q4:65536"],
-                             capture_output=True, text=True, timeout=60)
-        self.assertNotEqual(res.returncode, 0)
-        self.assertEqual(res.stdout, "")
-        self.assertIn("--device siw cannot measure the q4 variant",
-                      res.stderr)
+    def test_siw_four_qp_cells_connect_each_qp_through_rdma_cm(self):
+        rows = plan("--device", "siw", "--setup", "two", "--rounds", "1",
+                    "--only", "bw:send+q4:65536")
+        out = guest_commands(rows, DEVICE="siw",
+                             RXE_SIW_PEER_ADDR="198.51.100.1")
+        self.assertEqual(sorted(out), sorted([
+            "/p bw --op send -s 65536 -n 256 -R -p 20000 -t 60 -q 4 "
+            "198.51.100.1",
+            "ib_send_bw -R -d siw0 -F -p 20002 -n 256 -q 4 -s 65536 "
+            "198.51.100.1"]))
 
     def test_bad_variants_are_refused(self):
         self.check_refused("--variants", "q")
