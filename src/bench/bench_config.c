@@ -289,6 +289,29 @@ static int check_transport(const struct bench_config *bc,
 }
 
 /*
+ * The CQ moderation without --cq-mod: perftest's 100, never more than the
+ * send queue holds; and for large bandwidth messages a completion for
+ * every send, as perftest (whose -Q is our --cq-mod) does above the same
+ * size, so the two are compared at one setting. A completion costs little
+ * beside a message this long, and a send queue refilled one request at a
+ * time lets a software device send in the caller's own ibv_post_send: siw
+ * sends there only when its queue is idle, and otherwise leaves the
+ * sending to its kernel thread, which on a guest of one CPU waits for the
+ * polling sides (docs/benchmarks.md has the trace). Not with --all-sizes
+ * (one setting for every size, most of them small) nor -e (an event for
+ * every send).
+ */
+static uint32_t default_cq_mod(const struct bench_config *bc,
+			       const struct config *cfg)
+{
+	if (bc->mode == BENCH_BW && !bc->all_sizes && !cfg->use_events &&
+	    bc->size > BENCH_CQ_MOD_SIZE_LIMIT)
+		return 1;
+	return BENCH_DEFAULT_CQ_MOD < bc->tx_depth ? BENCH_DEFAULT_CQ_MOD
+						   : bc->tx_depth;
+}
+
+/*
  * The client writes --json after the run: refuse, before it starts, a path
  * it could not write then. Nothing is created or truncated here: an
  * existing file must be writable, a new one's folder writable.
@@ -414,8 +437,6 @@ int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 			BENCH_PROGRAM, bc->cq_mod, bc->tx_depth);
 		return -EINVAL;
 	}
-	if (!bc->cq_mod_set && bc->cq_mod > bc->tx_depth)
-		bc->cq_mod = bc->tx_depth;
 	if (bench_op_is_atomic(bc->op))
 		bc->size = BENCH_ATOMIC_SIZE;
 	else if (!bc->size_set && bc->all_sizes)
@@ -424,22 +445,8 @@ int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 		bc->size = BENCH_DEFAULT_BW_SIZE;
 	if (!bc->iters_set && bc->mode == BENCH_BW)
 		bc->iters = BENCH_DEFAULT_BW_ITERS;
-	/*
-	 * Large bandwidth messages: a completion for every send unless
-	 * --cq-mod says otherwise, as perftest (whose -Q is our --cq-mod)
-	 * does above the same size, so the two are compared at one setting.
-	 * A completion costs little beside a message this long, and a send
-	 * queue refilled one request at a time lets a software device send
-	 * in the caller's own ibv_post_send: siw sends there only when its
-	 * queue is idle, and otherwise leaves the sending to its kernel
-	 * thread, which on a guest of one CPU waits for the polling sides
-	 * (docs/benchmarks.md has the trace). Not with
-	 * --all-sizes (one setting for every size, most of them small) nor
-	 * -e (an event for every send).
-	 */
-	if (!bc->cq_mod_set && bc->mode == BENCH_BW && !bc->all_sizes &&
-	    !cfg->use_events && bc->size > BENCH_CQ_MOD_SIZE_LIMIT)
-		bc->cq_mod = 1;
+	if (!bc->cq_mod_set)
+		bc->cq_mod = default_cq_mod(bc, cfg);
 	ret = check_transport(bc, cfg, err);
 	if (!ret)
 		ret = check_json_path(cfg, err);
