@@ -24,11 +24,12 @@ cache=${RXE_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/rdma-rc-exampl
 kroot=$(sed -n 's|^KERNEL=\(.*\)/boot/.*|\1|p' "$cache/current")
 mp="modprobe -d '$kroot'"
 
-# pair NAME PORT ARGS: server on guest a, client on guest b, the client's
-# JSON in $RXE_RUNS/NAME.json.
+# pair NAME PORT ARGS [rxe_pair options]: server on guest a, client on
+# guest b, the client's JSON in $RXE_RUNS/NAME.json.
 pair() {
 	bench_pair "$1" "$2" "$3 -g 1 --accept-timeout 60" \
-		"$3 -g 1 --connect-timeout 60 --json '$RXE_RUNS/$1.json'" --on a b
+		"$3 -g 1 --connect-timeout 60 --json '$RXE_RUNS/$1.json'" --on a b \
+		"${@:4}"
 }
 # at_once NAME:PORT:ARGS...: those pairs all started, then all waited
 # for: the timed runs last their -D whatever the load, and three at once
@@ -37,8 +38,7 @@ at_once() {
 	local run name port args
 	for run in "$@"; do
 		IFS=: read -r name port args <<<"$run"
-		rxe_start "$name.server" --on a "'$RDMA_BENCH' $args -g 1 --accept-timeout 60 -p $port"
-		rxe_start "$name.client" --on b "'$RDMA_BENCH' $args -g 1 --connect-timeout 60 --json '$RXE_RUNS/$name.json' -p $port \"\$RXE_PEER_ADDR\""
+		pair "$name" "$port" "$args" --started
 	done
 	for run in "$@"; do
 		name=${run%%:*}

@@ -20,7 +20,7 @@
 #   expect_line "$RXE_RUNS/flow.client.out" "test result is 0"
 #   finish
 #
-# rxe_pair NAME [--on GS GC] [--ready TEXT]
+# rxe_pair NAME [--on GS GC] [--ready TEXT] [--started]
 #          [--signal SIDE SIG WHOSE TEXT [--delay S]] SERVER_CMD CLIENT_CMD
 #   Adds a server and its client to the plan; rxe_go runs it.
 #   --on a a (the default): both on guest a, where the client reaches the
@@ -34,6 +34,9 @@
 #   has a line containing TEXT, and S seconds more (--delay, default 1),
 #   SIDE (server or client) gets signal SIG (INT, TERM, ...), from its own
 #   guest.  The signalled side is waited for first.
+#   --started: both are started and left running, for pairs that run at
+#   the same time; the caller ends them (rxe_end NAME.client --on GC,
+#   rxe_end NAME.server --on GS).
 # rxe_solo NAME [--on G] [--signal SIG TEXT [--delay S]] CMD
 #   One command alone, on guest G (default a); with --signal, it gets SIG
 #   once its own stdout has a line containing TEXT, and S seconds more.
@@ -306,11 +309,13 @@ exit 1"
 
 rxe_pair() {
 	local name=$1 gs=a gc=a ready='' side='' sig='' whose='' text='' delay=1 g
+	local started=0
 	shift
 	while [ $# -gt 2 ]; do
 		case $1 in
 		--on) gs=$2 gc=$3; shift 3 ;;
 		--ready) ready=$2; shift 2 ;;
+		--started) started=1; shift ;;
 		--signal) side=$2 sig=$3 whose=$4 text=$5; shift 5 ;;
 		--delay) delay=$2; shift 2 ;;
 		*) echo "lib.sh: rxe_pair $name: unknown option $1" >&2; exit 1 ;;
@@ -323,6 +328,7 @@ rxe_pair() {
 	rxe_start "$name.server" --on "$gs" "${bound_server[@]}" "$1"
 	[ -n "$ready" ] && rxe_wait_text "$name.server" "$ready" --on "$gc"
 	rxe_start "$name.client" --on "$gc" "${bound_client[@]}" "$2"
+	[ "$started" -eq 1 ] && return 0
 	if [ -n "$sig" ]; then
 		g=$gs
 		[ "$side" = client ] && g=$gc
