@@ -17,11 +17,7 @@
 . "$(dirname "$0")/lib.sh"
 
 : "${SOURCE_DIR:?}" "${BUILD_DIR:?}" "${RDMA_CHECK:?}" "${RDMA_BENCH:?}"
-# In CI, the plain build's programs (tests/rxe/CMakeLists.txt says why).
-if [ -n "${RDMA_PLAIN_BUILD:-}" ]; then
-	RDMA_CHECK=$RDMA_PLAIN_BUILD/rdma_check
-	RDMA_BENCH=$RDMA_PLAIN_BUILD/rdma_bench
-fi
+rxe_plain_programs
 session=$BUILD_DIR/cluster-session
 trap '"$RXE_VM" stop "$session" >/dev/null 2>&1' EXIT
 R=$RXE_OUT_DIR

@@ -121,6 +121,18 @@ if [ -n "${RXE_SESSION:-}" ]; then
 	rm -rf "$RXE_RUNS"
 fi
 
+# rxe_plain_programs: in CI (scripts/test.sh sets RDMA_PLAIN_BUILD),
+# RDMA_RC_EXAMPLE, RDMA_BENCH and RDMA_CHECK name the plain build's
+# programs instead of the sanitized ones, for the scenarios that take
+# them (tests/rxe/CMakeLists.txt says which, and why); otherwise nothing.
+# shellcheck disable=SC2034 # read by the scenario that calls it
+rxe_plain_programs() {
+	[ -n "${RDMA_PLAIN_BUILD:-}" ] || return 0
+	RDMA_RC_EXAMPLE=$RDMA_PLAIN_BUILD/rdma_rc_example
+	RDMA_BENCH=$RDMA_PLAIN_BUILD/rdma_bench
+	RDMA_CHECK=$RDMA_PLAIN_BUILD/rdma_check
+}
+
 # Where a check was called from, as file:line.
 _rxe_where() {
 	echo "$(basename "${BASH_SOURCE[2]}"):${BASH_LINENO[1]}"

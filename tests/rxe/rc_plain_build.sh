@@ -6,8 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 : "${RDMA_PLAIN_BUILD:?RDMA_PLAIN_BUILD is not set}"
-# shellcheck disable=SC2034 # read by rc_common.sh
-RDMA_RC_EXAMPLE=$RDMA_PLAIN_BUILD/rdma_rc_example
+rxe_plain_programs
 . "$(dirname "$0")/rc_common.sh"
 
 port=19961

@@ -6,13 +6,11 @@
 # between the two guests (each has a CPU of its own on the host), the flow
 # across the link.
 . "$(dirname "$0")/lib.sh"
+# valgrind cannot run an ASan build: in CI, take the plain one.
+rxe_plain_programs
 . "$(dirname "$0")/rc_common.sh"
 # shellcheck disable=SC2034 # read by lib.sh
 RXE_RUN_LIMIT=400
-# valgrind cannot run an ASan build: in CI, take the plain one.
-if [ -n "${RDMA_PLAIN_BUILD:-}" ]; then
-	RDMA_RC_EXAMPLE=$RDMA_PLAIN_BUILD/rdma_rc_example
-fi
 . "$(dirname "$0")/robust_lib.sh"
 
 # Exit status 99 means valgrind found something; the program's own otherwise.
