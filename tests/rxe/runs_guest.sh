@@ -68,12 +68,29 @@ _run_has_text() {
 	return 1
 }
 
+# _run_ended NAME: NAME was started on this guest and has ended (a zombie
+# until run_end waits for it), read from /proc without starting a process.
+_run_ended() {
+	local pid=${RUN_PID[$1]:-} stat
+	[ -n "$pid" ] || return 1
+	read -r stat 2>/dev/null <"/proc/$pid/stat" || return 0
+	stat=${stat##*) }
+	[[ $stat == Z* ]]
+}
+
 # run_wait_text NAME TEXT: wait, at most LIMIT s, until RUNS/NAME.out has a
 # line containing TEXT.  NAME may run on the other guest: the file is
-# shared.  Giving up is said on stderr and fails the script, not the step.
+# shared.  If it runs on this one and ends without the line, the wait ends
+# then.  Giving up is said on stderr and fails the script, not the step.
 run_wait_text() {
 	local deadline=$((${EPOCHREALTIME/./} + LIMIT * 1000000))
 	until _run_has_text "$RUNS/$1.out" "$2"; do
+		# Its last lines may have come since the check above.
+		if _run_ended "$1" && ! _run_has_text "$RUNS/$1.out" "$2"; then
+			echo "gave up waiting for a line with '$2' in $RUNS/$1.out: $1 ended without it" >&2
+			RUN_STATUS=1
+			return 1
+		fi
 		if ((${EPOCHREALTIME/./} >= deadline)); then
 			echo "gave up after $LIMIT s waiting for a line with '$2' in $RUNS/$1.out" >&2
 			RUN_STATUS=1
