@@ -141,7 +141,11 @@ def read_control(out):
 
 
 # The end of an attempt that failed and ran again (bench-guest.sh).
-AGAIN = re.compile(r"^=== END rc=(-?\d+), server rc=(\S+): runs again$")
+# An attempt that the stopped link cut short has no exit status ("none":
+# bench.sh's attempts_after).
+AGAIN = re.compile(r"^=== END rc=(-?\d+|none), server rc=(\S+): runs again$")
+# Why an attempt with no exit status failed.
+CUT_SHORT = "the link between the guests stopped under it (link-events.txt)"
 # The line of a failed attempt's output that says why, if one does.
 WHY = re.compile(r"error|fail|bad|unable|refused|timed out|denied|no space",
                  re.IGNORECASE)
@@ -184,10 +188,13 @@ def parse_output(path, control=None):
                 rc, server_rc = again.groups()
                 records.append({
                     **measurement_fields(header, control),
-                    "again": True, "rc": int(rc),
+                    "again": True,
+                    "rc": None if rc == "none" else int(rc),
                     "server_rc": int(server_rc) if server_rc.lstrip(
                         "-").isdigit() else None,
-                    "why": why_failed(body), "output": body,
+                    "why": (CUT_SHORT if rc == "none"
+                            else why_failed(body)),
+                    "output": body,
                 })
                 header = None
             elif line.startswith("=== END rc=") and header:
@@ -229,7 +236,9 @@ def retried_text(retried):
     for r in retried:
         server = ("server did not say" if r["server_rc"] is None
                   else f"server exit {r['server_rc']}")
-        lines.append(f"  {measurement_text(r)}: exit {r['rc']}, {server}:"
+        client = ("no exit status" if r["rc"] is None
+                  else f"exit {r['rc']}")
+        lines.append(f"  {measurement_text(r)}: {client}, {server}:"
                      f" {r['why']}")
     return lines
 

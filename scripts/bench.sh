@@ -375,12 +375,33 @@ last_success() {
 		END { print (last == "" ? -1 : last) }' "$1"
 }
 
+# The number of FILE's line that ends measurement INDEX's block (0: none).
+block_end() {
+	awk -v idx="$2" '/^=== RESULT /{ i = $5 }
+		/^=== END rc=/ && i == idx { n = NR } END { print n + 0 }' "$1"
+}
+
 # FILE's lines up to the end of measurement INDEX's block.
 output_through() {
-	local file=$1 idx=$2 n
-	n=$(awk -v idx="$idx" '/^=== RESULT /{ i = $5 }
-		/^=== END rc=/ && i == idx { n = NR } END { print n + 0 }' "$file")
-	head -n "$n" "$file"
+	head -n "$(block_end "$1" "$2")" "$1"
+}
+
+# FILE's blocks after measurement INDEX's: the attempts that the stopped
+# link cut short or failed. Each is ended as an attempt that runs again,
+# as it does on the new guests, so that the report lists it with the
+# failed attempts; one that never ended has no exit status ("none").
+attempts_after() {
+	tail -n "+$(($(block_end "$1" "$2") + 1))" "$1" | awk '
+		function cut() {
+			if (open)
+				print "=== END rc=none, server rc=none: runs again"
+			open = 0
+		}
+		/^=== RESULT / { cut(); open = 1; print; next }
+		/^=== END rc=.*: runs again$/ { open = 0; print; next }
+		/^=== END rc=/ { open = 0; print $0 ", server rc=none: runs again"; next }
+		{ print }
+		END { cut() }'
 }
 
 # Show the lines FILE gets, each after "bench.sh: ", until process PID
@@ -468,6 +489,7 @@ run_setup() {
 		# met the stopped link: it runs again on the new guests.
 		last=$(last_success "$prefix.part$part.$client.out")
 		output_through "$prefix.part$part.$client.out" "$last" >>"$prefix.$client.out"
+		attempts_after "$prefix.part$part.$client.out" "$last" >>"$prefix.$client.out"
 		[ "$setup" = 1 ] || cat "$prefix.part$part.a.out" >>"$prefix.a.out"
 		echo "guests $setup, part $part: ${line#*] }; measurements after $last run again" >>"$OUT/link-events.txt"
 		awk -v last="$last" '$3 > last' "$todo" >"$todo.next"

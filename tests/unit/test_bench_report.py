@@ -222,6 +222,21 @@ class Retries(unittest.TestCase):
         self.assertEqual(len(doc["measurements"]), 2)
         self.assertEqual([r["rc"] for r in doc["retried"]], [0, 17, 1])
 
+    def test_an_attempt_the_stopped_link_cut_short(self):
+        # bench.sh's attempts_after: it never ended, and ran on new guests.
+        with open(self.path, "w") as f:
+            f.write("=== RESULT 2 1 3 ours lat send 64 20\n"
+                    "=== END rc=none, server rc=none: runs again\n"
+                    + ours_lat(1, 3, 12.0).replace("RESULT 1 1", "RESULT 2 1"))
+        kept, retried = report.split_retried(report.parse_output(self.path))
+        self.assertEqual([r["index"] for r in kept], [3])
+        self.assertEqual([(r["index"], r["rc"], r["server_rc"])
+                          for r in retried], [(3, None, None)])
+        self.assertEqual(report.retried_text(retried)[1:], [
+            "  2 guest(s) run 1 ours lat send 64 B: no exit status,"
+            " server did not say: the link between the guests stopped under"
+            " it (link-events.txt)"])
+
     def test_a_plan_whose_measurements_ran_again_is_whole(self):
         plan = os.path.join(self.dir.name, "plan-1.txt")
         with open(plan, "w") as f:
