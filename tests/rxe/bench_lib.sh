@@ -1,7 +1,8 @@
 # shellcheck shell=bash
-# Shared by the bench_* scenarios (after lib.sh and rc_common.sh): run
-# rdma_bench's server and client, check one benchmark's figures with
-# bench_check.py.
+# Shared by the bench_* scenarios and siw_rc (after lib.sh and
+# rc_common.sh): run rdma_bench's server and client, check one
+# benchmark's figures with bench_check.py and its other reports with
+# bench_extras.py.
 
 : "${RDMA_BENCH:?RDMA_BENCH is not set: build rdma_bench first}"
 
@@ -11,6 +12,21 @@ _bench_here=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
 # for rdma_bench; each ARGS starts with the measurement, lat or bw.
 bench_pair() {
 	program_pair "$RDMA_BENCH" "$@"
+}
+
+# bench_extras NAME CHECK ARGS: bench_extras.py's CHECK (histogram,
+# CPU shares, counters, -D, -b, -q, ...) on ARGS, its lines counted as
+# checks here.
+bench_extras() {
+	local name=$1 out
+	shift
+	if out=$(python3 "$_bench_here/bench_extras.py" "$@"); then
+		_rxe_pass "$name: $(grep -c '^ok:' <<<"$out") checks of $1"
+	else
+		RXE_FAILED=$((RXE_FAILED + 1))
+		echo "FAIL: $name: bench_extras.py $*:"
+		printf '%s\n' "$out" | sed 's/^/  | /'
+	fi
 }
 
 # check_figures NAME MODE OP ITERS SIZES: check run NAME's client output

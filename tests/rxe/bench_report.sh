@@ -76,20 +76,6 @@ pair bw_lossy 19944 "bw --op write -s 4096 -n 500 --report-counters"
 rxe_step --on b "tc qdisc del dev eth0 root"
 rxe_go bench_report 420
 R=$RXE_RUNS
-X="$(dirname "$0")/bench_extras.py"
-
-# extras NAME CHECK ARGS: bench_extras.py's lines, counted as checks here.
-extras() {
-	local name=$1 out
-	shift
-	if out=$(python3 "$X" "$@"); then
-		_rxe_pass "$name: $(grep -c '^ok:' <<<"$out") checks of $1"
-	else
-		RXE_FAILED=$((RXE_FAILED + 1))
-		echo "FAIL: $name: bench_extras.py $*:"
-		printf '%s\n' "$out" | sed 's/^/  | /'
-	fi
-}
 
 for run in lat_hist bw_counters bw_lossy bw_timed_write bw_timed_send \
 	bw_bidir_write bw_bidir_send bw_qps_send bw_qps_read bw_qps_timed \
@@ -98,45 +84,45 @@ for run in lat_hist bw_counters bw_lossy bw_timed_write bw_timed_send \
 	rc_expect_clean "$run"
 done
 for run in bw_forever_send bw_forever_write; do
-	extras "$run" infinite "$R/$run.client.out" "$R/$run.json" 5
+	bench_extras "$run" infinite "$R/$run.client.out" "$R/$run.json" 5
 	# The client ends its sends and the size at once: no wait for -t.
 	expect_stopped_within "$run.client" 8000
 done
-extras lat_timed_send lattimed "$R/lat_timed_send.client.out" "$R/lat_timed_send.json" 5 2
-extras lat_timed_write lattimed "$R/lat_timed_write.client.out" "$R/lat_timed_write.json" 5 2
-extras lat_timed_read lattimed "$R/lat_timed_read.client.out" "$R/lat_timed_read.json" 5 1
-extras bw_forever_write qps "$R/bw_forever_write.client.out" "$R/bw_forever_write.json" 2 timed
-extras lat_hist hist "$R/lat_hist.client.out" "$R/lat_hist.json" 200
-extras lat_hist cpu "$R/lat_hist.client.out" "$R/lat_hist.json"
-extras bw_counters cpu "$R/bw_counters.client.out" "$R/bw_counters.json"
+bench_extras lat_timed_send lattimed "$R/lat_timed_send.client.out" "$R/lat_timed_send.json" 5 2
+bench_extras lat_timed_write lattimed "$R/lat_timed_write.client.out" "$R/lat_timed_write.json" 5 2
+bench_extras lat_timed_read lattimed "$R/lat_timed_read.client.out" "$R/lat_timed_read.json" 5 1
+bench_extras bw_forever_write qps "$R/bw_forever_write.client.out" "$R/bw_forever_write.json" 2 timed
+bench_extras lat_hist hist "$R/lat_hist.client.out" "$R/lat_hist.json" 200
+bench_extras lat_hist cpu "$R/lat_hist.client.out" "$R/lat_hist.json"
+bench_extras bw_counters cpu "$R/bw_counters.client.out" "$R/bw_counters.json"
 # Each side reads its own port: the client sent every message (4 KiB is
 # four packets at MTU 1024), the server received them.
-extras bw_counters counters "$R/bw_counters.client.out" sent_pkts 2000
-extras bw_counters counters "$R/bw_counters.server.out" rcvd_pkts 2000
+bench_extras bw_counters counters "$R/bw_counters.client.out" sent_pkts 2000
+bench_extras bw_counters counters "$R/bw_counters.server.out" rcvd_pkts 2000
 expect_regex "$R/bw_counters.client.out" '^port counters of this side \(/sys/class/infiniband/rxe0/ports/1\), moved over the run:$'
 expect_text "$R/bw_counters.json" '"counters": {"port_dir": "/sys/class/infiniband/rxe0/ports/1", "moved": {'
 for run in bw_timed_write bw_timed_send; do
-	extras "$run" timed "$R/$run.client.out" "$R/$run.json" 5
+	bench_extras "$run" timed "$R/$run.client.out" "$R/$run.json" 5
 done
 for run in bw_bidir_write bw_bidir_send; do
-	extras "$run" bidir "$R/$run.client.out" "$R/$run.json"
+	bench_extras "$run" bidir "$R/$run.client.out" "$R/$run.json"
 done
 for side in client server; do
-	extras bw_bidir_write counters "$R/bw_bidir_write.$side.out" sent_pkts 1000
-	extras bw_bidir_write counters "$R/bw_bidir_write.$side.out" rcvd_pkts 1000
+	bench_extras bw_bidir_write counters "$R/bw_bidir_write.$side.out" sent_pkts 1000
+	bench_extras bw_bidir_write counters "$R/bw_bidir_write.$side.out" rcvd_pkts 1000
 done
-extras bw_qps_send qps "$R/bw_qps_send.client.out" "$R/bw_qps_send.json" 4 count
-extras bw_qps_send counters "$R/bw_qps_send.server.out" rcvd_pkts 2000
-extras bw_qps_read qps "$R/bw_qps_read.client.out" "$R/bw_qps_read.json" 3 count
-extras bw_qps_timed qps "$R/bw_qps_timed.client.out" "$R/bw_qps_timed.json" 2 timed
-extras bw_qps_timed timed "$R/bw_qps_timed.client.out" "$R/bw_qps_timed.json" 5
-extras bw_qps_bidir qps "$R/bw_qps_bidir.client.out" "$R/bw_qps_bidir.json" 2 count
-extras bw_qps_bidir bidir "$R/bw_qps_bidir.client.out" "$R/bw_qps_bidir.json"
+bench_extras bw_qps_send qps "$R/bw_qps_send.client.out" "$R/bw_qps_send.json" 4 count
+bench_extras bw_qps_send counters "$R/bw_qps_send.server.out" rcvd_pkts 2000
+bench_extras bw_qps_read qps "$R/bw_qps_read.client.out" "$R/bw_qps_read.json" 3 count
+bench_extras bw_qps_timed qps "$R/bw_qps_timed.client.out" "$R/bw_qps_timed.json" 2 timed
+bench_extras bw_qps_timed timed "$R/bw_qps_timed.client.out" "$R/bw_qps_timed.json" 5
+bench_extras bw_qps_bidir qps "$R/bw_qps_bidir.client.out" "$R/bw_qps_bidir.json" 2 count
+bench_extras bw_qps_bidir bidir "$R/bw_qps_bidir.client.out" "$R/bw_qps_bidir.json"
 # The server created its own QPs: its banner names as many.
 expect_regex "$R/bw_qps_send.server.out" '^QPs: 4, each with the iterations and the tx depth above:( 0x[0-9a-f]{6}){4}$'
 # The lossy path: the client went back and sent again, and says so.
 expect_regex "$R/bw_lossy.client.out" '^  completer_retry_err +\+[1-9][0-9]*  times this side went back and sent again'
 expect_regex "$R/bw_lossy.client.out" '^resent: this side sent packets again [1-9][0-9]* time\(s\): packets were lost on the way$'
-extras bw_lossy counters "$R/bw_lossy.server.out" out_of_seq_request 1
+bench_extras bw_lossy counters "$R/bw_lossy.server.out" out_of_seq_request 1
 expect_regex "$R/bw_lossy.json" '"resent": [1-9][0-9]*\}'
 finish

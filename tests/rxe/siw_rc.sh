@@ -12,6 +12,7 @@
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/ops_common.sh"
 . "$(dirname "$0")/serve_lib.sh"
+. "$(dirname "$0")/bench_lib.sh"
 
 P="'$RDMA_RC_EXAMPLE'"
 B="'$RDMA_BENCH'"
@@ -163,13 +164,8 @@ for side in server client; do
 		"$R/bw_qps_read.$side.out" >"$R/bw_qps_read.$side.deep"
 	expect_line "$R/bw_qps_read.$side.deep" 3
 done
-if out=$(python3 "$(dirname "$0")/bench_extras.py" qps \
-	"$R/bw_qps_read.client.out" "$R/bw_qps_read.json" 3 count); then
-	_rxe_pass "bw_qps_read: $(grep -c '^ok:' <<<"$out") checks of qps"
-else
-	RXE_FAILED=$((RXE_FAILED + 1))
-	echo "$out"
-fi
+bench_extras bw_qps_read qps "$R/bw_qps_read.client.out" \
+	"$R/bw_qps_read.json" 3 count
 
 # siw keeps no port counters: --report-counters says so, and runs.
 for side in server client; do
