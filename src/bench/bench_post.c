@@ -20,7 +20,17 @@
 
 /* Completions taken per ibv_poll_cq call. */
 #define BENCH_POLL_BATCH 16
-/* Work requests chained into one ibv_post_send / ibv_post_recv call. */
+/*
+ * Work requests chained into one ibv_post_send / ibv_post_recv call: one
+ * doorbell for many small messages. With -b, sends of messages longer
+ * than BENCH_CQ_MOD_SIZE_LIMIT go one to a call, as perftest posts them.
+ * siw sends a request in the caller's own ibv_post_send only while its
+ * send queue is idle: with both sides sending on one CPU, a chain stalled
+ * there and left the rest of it, and every request after, to siw's kernel
+ * thread, which waits behind the two polling sides (docs/benchmarks.md
+ * has the trace). One way, chains measured faster there, and a doorbell
+ * costs little beside a message this long either way.
+ */
 #define BENCH_CHAIN_MAX 64
 /* The immediate value of WRITE with immediate; the receiver ignores it. */
 #define BENCH_IMM_DATA 0x42454e43u /* "BENC" */
@@ -137,12 +147,15 @@ int bench_post_sends(struct bench_run *run, struct bench_lane *lane,
 		     uint64_t total)
 {
 	struct ibv_send_wr chain[BENCH_CHAIN_MAX], *bad_wr = NULL;
+	uint32_t most = run->bc->bidir && run->size > BENCH_CQ_MOD_SIZE_LIMIT
+				? 1
+				: BENCH_CHAIN_MAX;
 	int ret = stop_if_interrupted(run);
 
 	if (ret)
 		return ret;
 	while (count > 0) {
-		uint32_t n = count < BENCH_CHAIN_MAX ? count : BENCH_CHAIN_MAX;
+		uint32_t n = count < most ? count : most;
 		uint32_t i;
 
 		for (i = 0; i < n; i++) {
