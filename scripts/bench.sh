@@ -381,17 +381,12 @@ block_end() {
 		/^=== END rc=/ && i == idx { n = NR } END { print n + 0 }' "$1"
 }
 
-# FILE's lines up to the end of measurement INDEX's block.
-output_through() {
-	head -n "$(block_end "$1" "$2")" "$1"
-}
-
-# FILE's blocks after measurement INDEX's: the attempts that the stopped
-# link cut short or failed. Each is ended as an attempt that runs again,
-# as it does on the new guests, so that the report lists it with the
-# failed attempts; one that never ended has no exit status ("none").
+# FILE's blocks after line END (a block_end): the attempts that the
+# stopped link cut short or failed. Each is ended as an attempt that runs
+# again, as it does on the new guests, so that the report lists it with
+# the failed attempts; one that never ended has no exit status ("none").
 attempts_after() {
-	tail -n "+$(($(block_end "$1" "$2") + 1))" "$1" | awk '
+	tail -n "+$(($2 + 1))" "$1" | awk '
 		function cut() {
 			if (open)
 				print "=== END rc=none, server rc=none: runs again"
@@ -464,7 +459,7 @@ run_part() {
 # measurements kept end up in guests-SETUP.a.out (and .b.out) for
 # bench-report.py, each part's whole outputs in guests-SETUP.partN.*.
 run_setup() {
-	local setup=$1 part=1 client=b last line g total
+	local setup=$1 part=1 client=b last end line g total
 	local plan=$OUT/plan-$setup.txt todo=$OUT/todo-$setup.txt
 	local prefix=$OUT/guests-$setup
 	[ "$setup" = 1 ] && client=a
@@ -488,8 +483,9 @@ run_setup() {
 		# Whatever ran after the last measurement with figures may have
 		# met the stopped link: it runs again on the new guests.
 		last=$(last_success "$prefix.part$part.$client.out")
-		output_through "$prefix.part$part.$client.out" "$last" >>"$prefix.$client.out"
-		attempts_after "$prefix.part$part.$client.out" "$last" >>"$prefix.$client.out"
+		end=$(block_end "$prefix.part$part.$client.out" "$last")
+		head -n "$end" "$prefix.part$part.$client.out" >>"$prefix.$client.out"
+		attempts_after "$prefix.part$part.$client.out" "$end" >>"$prefix.$client.out"
 		[ "$setup" = 1 ] || cat "$prefix.part$part.a.out" >>"$prefix.a.out"
 		echo "guests $setup, part $part: ${line#*] }; measurements after $last run again" >>"$OUT/link-events.txt"
 		awk -v last="$last" '$3 > last' "$todo" >"$todo.next"
