@@ -28,8 +28,8 @@
  * send queue is idle: with both sides sending on one CPU, a chain stalled
  * there and left the rest of it, and every request after, to siw's kernel
  * thread, which waits behind the two polling sides (docs/benchmarks.md
- * has the trace). One way, chains measured faster there, and a doorbell
- * costs little beside a message this long either way.
+ * has the trace). Sending one way, chains measured faster on siw, so they
+ * stay there.
  */
 #define BENCH_CHAIN_MAX 64
 /* The immediate value of WRITE with immediate; the receiver ignores it. */
