@@ -7,10 +7,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <getopt.h>
+
 #include "common/program.h"
 #include "op_id.h"
-
-struct option;
 
 /* The transport of the QP; the number travels in the QP-info message. */
 enum transport {
@@ -55,44 +55,221 @@ struct config {
 	unsigned int clients;
 	bool use_srq;
 
+	/*
+	 * The path's settings, where a program offers them (rdma_bench's
+	 * perftest options): service level and traffic class of the address
+	 * (the TCP exchange), RDMA_CM's type of service (-R), the path MTU
+	 * (enum ibv_mtu, 0: the smaller of the two ports') and the ack
+	 * timeout (4.096 us * 2^N).
+	 */
+	uint8_t sl;
+	uint8_t traffic_class;
+	int tos; /* -1: RDMA_CM's default */
+	uint8_t path_mtu;
+	int ack_timeout; /* -1: QP_ACK_TIMEOUT (qp.h) */
+
 	/* Bounds on every wait, in seconds. */
 	int timeout_sec;
 	int connect_timeout_sec;
 	int accept_timeout_sec;
 
-	/* Output: the verbs trace; a tool's results as JSON. */
+	/* Output: the verbs trace. */
 	bool verbose;
-	const char *json_path; /* --json FILE (the tools only), NULL: none */
+};
+
+/* Turn a number macro into text, for --help lines that name a default. */
+#define CONFIG_STR_(x) #x
+#define CONFIG_STR(x)  CONFIG_STR_(x)
+
+/*
+ * The options config.c applies itself: what connecting needs, the same in
+ * every program whatever a program calls them. A program's own options
+ * take ids from CONFIG_OPT_PROGRAM up.
+ */
+enum config_option_id {
+	CONFIG_OPT_PORT = 256,
+	CONFIG_OPT_DEVICE,
+	CONFIG_OPT_IB_PORT,
+	CONFIG_OPT_GID,
+	CONFIG_OPT_RDMA_CM,
+	CONFIG_OPT_EVENTS,
+	CONFIG_OPT_TIMEOUT,
+	CONFIG_OPT_CONNECT_TIMEOUT,
+	CONFIG_OPT_ACCEPT_TIMEOUT,
+	CONFIG_OPT_VERBOSE,
+	CONFIG_OPT_SL,
+	CONFIG_OPT_TCLASS,
+	CONFIG_OPT_TOS,
+	CONFIG_OPT_MTU,
+	CONFIG_OPT_ACK_TIMEOUT,
+	CONFIG_OPT_HELP,
+	CONFIG_OPT_VERSION,
+	CONFIG_OPT_PROGRAM = 512,
 };
 
 /*
- * A tool built on the same steps (a program beside the example), as its main
- * hands it to config_parse: the tool's rows join the options table, the
- * options config.c does not know go to @parse, and once all are read
- * @finish checks them against the rest of the command line. A tool also
- * takes --json FILE.
+ * One row of a program's option table: how the option is typed and what
+ * --help says of it. Each program has one table; getopt_long's rows, its
+ * short letters, --help and the checks of the man page and the shell
+ * completion all come from it. A row with no name and a help text is a
+ * heading in --help; the table ends with a row of zeros.
+ */
+struct config_option {
+	const char *name; /* the long name, without "--" */
+	int letter;	  /* the short letter; 0: long only */
+	int has_arg;	  /* no_argument or required_argument */
+	int id;		  /* enum config_option_id, or the program's own */
+	const char *arg;  /* the value's name in --help ("PORT") */
+	const char *help; /* --help's text, '\n' between its lines; NULL:
+			   * accepted, and no line (it changes nothing) */
+};
+
+/* --help's text of the options every program shares. */
+#define CONFIG_HELP_PORT                                                                 \
+	"TCP port for the QP-info exchange (default " CONFIG_STR(                        \
+		CONFIG_DEFAULT_TCP_PORT) ");\n"                                          \
+					 "with -R, RDMA_CM's port, and the syncs take\n" \
+					 "PORT+1 (on iWARP RDMA_CM owns the TCP port)"
+#define CONFIG_HELP_DEVICE                                 \
+	"RDMA device (default: the first one found that\n" \
+	"is not iWARP, unless there are only iWARP ones)"
+#define CONFIG_HELP_IB_PORT \
+	"port of that device (default " CONFIG_STR(CONFIG_DEFAULT_IB_PORT) ")"
+#define CONFIG_HELP_GID                                      \
+	"GID index (default: a RoCE v2 IPv4-mapped GID on\n" \
+	"Ethernet, no GRH on InfiniBand)"
+#define CONFIG_HELP_RDMA_CM                                \
+	"connect through RDMA_CM on PORT instead of the\n" \
+	"TCP exchange (RC only; device from the address)"
+#define CONFIG_HELP_EVENTS                               \
+	"wait for completions on a completion channel\n" \
+	"instead of busy polling"
+#define CONFIG_HELP_TIMEOUT                             \
+	"bound on each wait that sees no progress\n"    \
+	"(no completion, byte or word from the peer)\n" \
+	"(default " CONFIG_STR(CONFIG_DEFAULT_TIMEOUT_SEC) ")"
+#define CONFIG_HELP_CONNECT_TIMEOUT              \
+	"client: how long to retry connecting\n" \
+	"(default " CONFIG_STR(CONFIG_DEFAULT_CONNECT_TIMEOUT_SEC) ")"
+#define CONFIG_HELP_ACCEPT_TIMEOUT                \
+	"server: how long to wait for a client\n" \
+	"(default " CONFIG_STR(CONFIG_DEFAULT_ACCEPT_TIMEOUT_SEC) ")"
+
+/*
+ * The rows of the options every program spells as the manual's example
+ * does. A program that spells one otherwise (rdma_bench takes perftest's
+ * letters) writes that row out itself.
+ */
+#define CONFIG_ROW_PORT                                                  \
+	{                                                                \
+		"port", 'p', required_argument, CONFIG_OPT_PORT, "PORT", \
+			CONFIG_HELP_PORT                                 \
+	}
+#define CONFIG_ROW_DEVICE                                                    \
+	{                                                                    \
+		"ib-dev", 'd', required_argument, CONFIG_OPT_DEVICE, "NAME", \
+			CONFIG_HELP_DEVICE                                   \
+	}
+#define CONFIG_ROW_IB_PORT                                                  \
+	{                                                                   \
+		"ib-port", 'i', required_argument, CONFIG_OPT_IB_PORT, "N", \
+			CONFIG_HELP_IB_PORT                                 \
+	}
+#define CONFIG_ROW_GID                                                  \
+	{                                                               \
+		"gid-idx", 'g', required_argument, CONFIG_OPT_GID, "N", \
+			CONFIG_HELP_GID                                 \
+	}
+#define CONFIG_ROW_RDMA_CM                                             \
+	{                                                              \
+		"rdma-cm", 'R', no_argument, CONFIG_OPT_RDMA_CM, NULL, \
+			CONFIG_HELP_RDMA_CM                            \
+	}
+#define CONFIG_ROW_EVENTS                                            \
+	{                                                            \
+		"events", 'e', no_argument, CONFIG_OPT_EVENTS, NULL, \
+			CONFIG_HELP_EVENTS                           \
+	}
+#define CONFIG_ROW_TIMEOUT                                                    \
+	{                                                                     \
+		"timeout", 't', required_argument, CONFIG_OPT_TIMEOUT, "SEC", \
+			CONFIG_HELP_TIMEOUT                                   \
+	}
+#define CONFIG_ROW_CONNECT_TIMEOUT                         \
+	{                                                  \
+		"connect-timeout", 0, required_argument,   \
+			CONFIG_OPT_CONNECT_TIMEOUT, "SEC", \
+			CONFIG_HELP_CONNECT_TIMEOUT        \
+	}
+#define CONFIG_ROW_ACCEPT_TIMEOUT                         \
+	{                                                 \
+		"accept-timeout", 0, required_argument,   \
+			CONFIG_OPT_ACCEPT_TIMEOUT, "SEC", \
+			CONFIG_HELP_ACCEPT_TIMEOUT        \
+	}
+#define CONFIG_ROW_VERBOSE                                             \
+	{                                                              \
+		"verbose", 'v', no_argument, CONFIG_OPT_VERBOSE, NULL, \
+			"trace every verbs step"                       \
+	}
+#define CONFIG_ROW_HELP                                          \
+	{                                                        \
+		"help", 'h', no_argument, CONFIG_OPT_HELP, NULL, \
+			"show this help"                         \
+	}
+#define CONFIG_ROW_VERSION                                             \
+	{                                                              \
+		"version", 'V', no_argument, CONFIG_OPT_VERSION, NULL, \
+			"show the version"                             \
+	}
+
+/*
+ * A program's command line, as its main hands it to config_parse: its
+ * table (the shared rows among its own), and what to do with the options
+ * config.c does not apply. @settings is the program's own struct.
  */
 struct config_tool {
 	enum program_id program;
 	const char *synopsis; /* after the name in "usage: NAME ..." */
 	const char *roles;    /* the line under it: which side is which */
-	const struct option *long_options; /* ends with a row of zeros */
-	const char *short_options;	   /* for getopt_long's string */
-	void *settings;			   /* the mode's own struct */
-	/* 0; -ENOENT if @opt is not the mode's; -EINVAL after one line */
-	int (*parse)(void *settings, int opt, const char *arg, FILE *err);
+	const struct config_option *options; /* ends with a row of zeros */
+	void *settings;
 	/* 0, or -EINVAL after one line on @err */
-	int (*finish)(void *settings, const struct config *cfg, FILE *err);
-	/* the tool's lines at the end of --help */
+	int (*parse)(void *settings, int id, const char *arg, FILE *err);
+	/*
+	 * A word that is not an option and not SERVER (rdma_bench's lat|bw):
+	 * 1 if the program took it, 0 if it is not the program's, -EINVAL
+	 * after one line. NULL: the program takes no words.
+	 */
+	int (*word)(void *settings, const char *word, FILE *err);
+	/*
+	 * An option typed (@name without "--", or @letter) that is not in the
+	 * table: 1 after one line saying whose it is, 0 if the program knows
+	 * nothing of it. NULL: the program knows no others.
+	 */
+	int (*refuse)(const char *name, int letter, FILE *err);
+	/* 0, or -EINVAL after one line on @err */
+	int (*finish)(void *settings, struct config *cfg, FILE *out, FILE *err);
+	/* more lines at the end of --help; NULL: none */
 	void (*print_usage)(FILE *out);
 };
+
+/* The rows of @options with a name: how many, for a getopt table. */
+size_t config_option_count(const struct config_option *options);
+
+/*
+ * @text as a decimal number in [min, max] (no sign, spaces or suffix) into
+ * *@value: 0, or -EINVAL after "PROGRAM: invalid OPTION value ..." on @err.
+ */
+int config_parse_number(enum program_id program, const char *option,
+			const char *text, unsigned long min, unsigned long max,
+			unsigned long *value, FILE *err);
 
 /* Fill @cfg with the defaults of every option. */
 void config_defaults(struct config *cfg);
 
 /*
- * Parse the command line into @cfg, and the options of @tool (NULL:
- * rdma_rc_example, the manual's options and the lessons') into its
+ * Parse the command line into @cfg, and the options of @tool's own into its
  * settings. Pure: no
  * exit(), no globals kept, safe to call repeatedly (getopt is reset);
  * strings in @cfg point into @argv, and GNU getopt may reorder @argv. Help

@@ -72,7 +72,21 @@ struct qp_path {
 	uint8_t max_rd_atomic;
 	/* READs and atomics of the peer's we take in flight (as responder) */
 	uint8_t max_dest_rd_atomic;
+	/* The address's service level and, with a GRH, traffic class */
+	uint8_t sl;
+	uint8_t traffic_class;
+	/* RC: how long to wait for an ack, 4.096 us * 2^N (0: for ever) */
+	uint8_t ack_timeout;
 };
+
+/*
+ * Lower res->mtu to the path MTU @cfg asks for (rdma_bench's -m), if any:
+ * 0, or -EINVAL after one line if the port's active MTU is smaller.
+ */
+int qp_cap_mtu(struct resources *res, const struct config *cfg);
+
+/* The ack timeout @cfg asks for (-u), or QP_ACK_TIMEOUT. */
+uint8_t qp_ack_timeout(const struct config *cfg);
 
 /*
  * ibv_modify_qp to attr->qp_state refused with errno @err (positive): the
@@ -106,7 +120,7 @@ int modify_qp_to_rtr(struct ibv_qp *qp, enum transport transport,
 		     const struct qp_path *path, const struct qp_info *remote,
 		     const struct trace *tr);
 int modify_qp_to_rts(struct ibv_qp *qp, enum transport transport, uint32_t psn,
-		     uint8_t max_rd_atomic, const struct trace *tr);
+		     const struct qp_path *path, const struct trace *tr);
 
 /*
  * READs and atomics in flight a QP of @res may have: @initiator as the

@@ -123,11 +123,11 @@ perftest_command() {
 ours_command() {
 	local mode=$1 op=${2%%+*} size=$3 iters=$4 port=$5
 	variant_options "$2"
-	CMD=("$PROGRAM" "$mode" --op "$op" -s "$size" -n "$iters" -g 1
-		-p "$port" -t 60 "${VARY[@]}")
+	CMD=("$PROGRAM" "$mode" --op "$op" -s "$size" -n "$iters" -x 1
+		-p "$port" --timeout 60 "${VARY[@]}")
 	[ "$DEVICE" = siw ] &&
 		CMD=("$PROGRAM" "$mode" --op "$op" -s "$size" -n "$iters" -R
-			-p "$port" -t 60 "${VARY[@]}")
+			-p "$port" --timeout 60 "${VARY[@]}")
 	return 0
 }
 
@@ -173,7 +173,7 @@ run_client() {
 	local tool=$1 idx=$2 deadline rc=1
 	if [ "$tool" = ours ]; then
 		bounded "${CMD[@]}" --connect-timeout "$CONNECT_WINDOW" \
-			--json "$WORK/$idx.json" "$SERVER_ADDR"
+			--out_json_file "$WORK/$idx.json" "$SERVER_ADDR"
 		rc=$?
 		[ -e "$WORK/$idx.json" ] && { echo "=== JSON"; cat "$WORK/$idx.json"; }
 		return $rc

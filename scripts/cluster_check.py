@@ -128,8 +128,8 @@ def options(argv):
                    "long each side of a pair waits for the other to connect "
                    "(default 60)")
     p.add_argument("--wait", type=positive(int), default=20, metavar="S",
-                   help="how long a pair waits for each completion (-t of "
-                   "rdma_check and rdma_bench; default 20)")
+                   help="how long a pair waits for each completion "
+                   "(rdma_check's -t, rdma_bench's --timeout; default 20)")
     p.add_argument("--round-timeout", type=positive(int), metavar="S",
                    help="how long a round may take before its pairs that "
                    "have not answered fail (default: 4 x --timeout)")

@@ -142,11 +142,27 @@ def local_command(check, check_args):
             f"ibv_devinfo -v 2>&1; echo \"{MARK} devinfo $?\"")
 
 
+# rdma_bench spells two of rdma_check's options as perftest does: the GID
+# index is -x (its -g is perftest's multicast, refused) and the bound on
+# each wait --timeout (its -t is the send queue's depth).
+BENCH_SPELLING = {"-g": "-x", "-t": "--timeout"}
+
+
+def bench_args(check_args):
+    """rdma_check's options CHECK_ARGS (each with its value, as
+    cluster_check.py's common_args gives them) as rdma_bench spells
+    them."""
+    return [BENCH_SPELLING.get(w, w) if i % 2 == 0 else w
+            for i, w in enumerate(check_args)]
+
+
 def pair_commands(check, bench, check_args, ports, server_addr, waits,
                   iters=(None, None)):
     """The server's and the client's command for one pair: the pair
     check, then (when it passed) the latency and the bandwidth runs.
 
+    CHECK_ARGS: the device, port and GID options, as rdma_check spells
+    them (rdma_bench gets them as it spells them, bench_args).
     WAITS: (connect, accept, each) seconds: how long a client retries
     its connect, a server waits for its client, and every wait after.
     """
@@ -155,17 +171,20 @@ def pair_commands(check, bench, check_args, ports, server_addr, waits,
     bw = BW_ARGS + (["-n", str(iters[1])] if iters[1] else [])
     side = ["--accept-timeout", str(accept), "-t", str(each)]
     client = ["--connect-timeout", str(connect), "-t", str(each)]
+    b_args = bench_args(check_args)
+    b_side = bench_args(side)
+    b_client = bench_args(client)
     p_check, p_lat, p_bw = (str(p) for p in ports)
     steps_s = [
         ("check", [check, "--pair", "-p", p_check] + check_args + side),
-        ("lat", [bench] + lat + ["-p", p_lat] + check_args + side),
-        ("bw", [bench] + bw + ["-p", p_bw] + check_args + side),
+        ("lat", [bench] + lat + ["-p", p_lat] + b_args + b_side),
+        ("bw", [bench] + bw + ["-p", p_bw] + b_args + b_side),
     ]
     steps_c = [
         ("check", [check, "-p", p_check] + check_args + client + [server_addr]),
-        ("lat", [bench] + lat + ["-p", p_lat] + check_args + client
+        ("lat", [bench] + lat + ["-p", p_lat] + b_args + b_client
          + [server_addr]),
-        ("bw", [bench] + bw + ["-p", p_bw] + check_args + client
+        ("bw", [bench] + bw + ["-p", p_bw] + b_args + b_client
          + [server_addr]),
     ]
     return chain(steps_s), chain(steps_c)

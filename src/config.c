@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* The command line: getopt_long into one struct config, with validation. */
+/*
+ * The command line: getopt_long over one program's option table into one
+ * struct config (what connecting needs) and the program's own settings.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -8,21 +11,10 @@
 
 #include "config.h"
 #include "common/opt_error.h"
-#include "ops/ops.h"
-#include "ops/transport.h"
 
 #ifndef PROGRAM_VERSION
 #define PROGRAM_VERSION "unknown" /* CMake defines it, from project() */
 #endif
-
-/* Long-only options get values outside the character range. */
-enum long_only_option {
-	OPT_CONNECT_TIMEOUT = 256,
-	OPT_ACCEPT_TIMEOUT,
-	OPT_JSON,
-	OPT_CLIENTS,
-	OPT_SRQ,
-};
 
 /* Short for the name the program's messages start with. */
 #define NAME(cfg) program_name((cfg)->program)
@@ -30,36 +22,13 @@ enum long_only_option {
 /* Upper bound on every timeout option: one day. */
 #define TIMEOUT_MAX_SEC 86400
 
-static const struct option long_options[] = {
-	{"port", required_argument, NULL, 'p'},
-	{"ib-dev", required_argument, NULL, 'd'},
-	{"ib-port", required_argument, NULL, 'i'},
-	{"gid-idx", required_argument, NULL, 'g'},
-	{"ops", required_argument, NULL, 'o'},
-	{"connection", required_argument, NULL, 'c'},
-	{"rdma-cm", no_argument, NULL, 'R'},
-	{"timeout", required_argument, NULL, 't'},
-	{"events", no_argument, NULL, 'e'},
-	{"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
-	{"accept-timeout", required_argument, NULL, OPT_ACCEPT_TIMEOUT},
-	{"verbose", no_argument, NULL, 'v'},
-	{"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, 'V'},
-};
-#define OWN_OPTION_COUNT (sizeof(long_options) / sizeof(long_options[0]))
-/* The server for many clients is rdma_rc_example's alone, not a tool's. */
-static const struct option server_options[] = {
-	{"clients", required_argument, NULL, OPT_CLIENTS},
-	{"srq", no_argument, NULL, OPT_SRQ},
-};
-#define SERVER_OPTION_COUNT (sizeof(server_options) / sizeof(server_options[0]))
-/* What every tool takes beside the manual's options: where its results go. */
-static const struct option json_option = {"json", required_argument, NULL,
-					  OPT_JSON};
-/* Room for the tool's rows beside ours, and for the closing row of zeros. */
-#define OPTION_TABLE_MAX  64
-#define SHORT_OPTIONS	  ":p:d:i:g:o:c:Rt:evhV"
-#define SHORT_OPTIONS_MAX 64
+/* Room for the rows of the longest table, and getopt's row of zeros. */
+#define OPTION_TABLE_MAX 96
+/* ':' first, then each letter and its ':' if it takes a value. */
+#define SHORT_OPTIONS_MAX (2 * OPTION_TABLE_MAX + 2)
+
+/* Where an option's help text starts in --help. */
+#define HELP_COLUMN 27
 
 void config_defaults(struct config *cfg)
 {
@@ -79,75 +48,67 @@ void config_defaults(struct config *cfg)
 		.timeout_sec = CONFIG_DEFAULT_TIMEOUT_SEC,
 		.connect_timeout_sec = CONFIG_DEFAULT_CONNECT_TIMEOUT_SEC,
 		.accept_timeout_sec = CONFIG_DEFAULT_ACCEPT_TIMEOUT_SEC,
+		.tos = -1,
+		.ack_timeout = -1,
 		.verbose = false,
-		.json_path = NULL,
 		.program = PROGRAM_RC_EXAMPLE,
 	};
 }
 
-/* What the SERVER argument means, in --help. */
-#define SERVER_ROLE "without SERVER, run as the server and wait for a client"
+size_t config_option_count(const struct config_option *options)
+{
+	size_t n = 0;
 
-/* Under an operation that leaves the QP in the error state, in --help. */
-#define LAST_ONLY_NOTE \
-	"             must be last: leaves the QP in the error state\n"
+	for (; options->name || options->help; options++)
+		n += options->name != NULL;
+	return n;
+}
+
+/* One row of --help: "  -p, --port PORT", then its text at HELP_COLUMN. */
+static void print_option(const struct config_option *o, FILE *out)
+{
+	const char *line = o->help;
+	int used;
+
+	if (o->letter)
+		used = fprintf(out, "  -%c, --%s", o->letter, o->name);
+	else
+		used = fprintf(out, "      --%s", o->name);
+	if (o->arg)
+		used += fprintf(out, " %s", o->arg);
+	/* A long spelling takes a line of its own. */
+	if (used > HELP_COLUMN - 2) {
+		fputc('\n', out);
+		used = 0;
+	}
+	for (;;) {
+		size_t len = strcspn(line, "\n");
+
+		fprintf(out, "%*s%.*s\n", HELP_COLUMN - used, "", (int)len,
+			line);
+		if (line[len] == '\0')
+			break;
+		line += len + 1;
+		used = 0;
+	}
+}
 
 static void print_usage(const struct config *cfg,
 			const struct config_tool *tool, FILE *out)
 {
-	size_t count, i;
-	const struct op_desc *ops = ops_table(&count);
+	const struct config_option *o;
 
-	fprintf(out, "usage: %s %s\n  %s\n", NAME(cfg),
-		tool ? tool->synopsis : "[options] [SERVER]",
-		tool ? tool->roles : SERVER_ROLE);
-	fprintf(out,
-		"\n"
-		"  -p, --port PORT          TCP port for the QP-info exchange (default %d);\n"
-		"                           with -R, RDMA_CM's port, and the syncs take\n"
-		"                           PORT+1 (on iWARP RDMA_CM owns the TCP port)\n"
-		"  -d, --ib-dev NAME        RDMA device (default: the first one found that\n"
-		"                           is not iWARP, unless there are only iWARP ones)\n"
-		"  -i, --ib-port N          port of that device (default %d)\n"
-		"  -g, --gid-idx N          GID index (default: a RoCE v2 IPv4-mapped GID on\n"
-		"                           Ethernet, no GRH on InfiniBand)\n"
-		"  -o, --ops LIST           operations to run, in order\n"
-		"                           (default send,read,write)\n"
-		"  -c, --connection TYPE    QP transport: rc, uc or ud (default rc)\n"
-		"  -R, --rdma-cm            connect through RDMA_CM on PORT instead of the\n"
-		"                           TCP exchange (RC only; device from the address)\n"
-		"  -e, --events             wait for completions on a completion channel\n"
-		"                           instead of busy polling\n"
-		"  -t, --timeout SEC        bound on each wait that sees no progress\n"
-		"                           (no completion, byte or word from the peer)\n"
-		"                           (default %d)\n"
-		"      --connect-timeout SEC\n"
-		"                           client: how long to retry connecting\n"
-		"                           (default %d)\n"
-		"      --accept-timeout SEC\n"
-		"                           server: how long to wait for a client\n"
-		"                           (default %d)\n"
-		"  -v, --verbose            trace every verbs step\n"
-		"  -h, --help               show this help\n"
-		"  -V, --version            show the version\n",
-		CONFIG_DEFAULT_TCP_PORT, CONFIG_DEFAULT_IB_PORT,
-		CONFIG_DEFAULT_TIMEOUT_SEC, CONFIG_DEFAULT_CONNECT_TIMEOUT_SEC,
-		CONFIG_DEFAULT_ACCEPT_TIMEOUT_SEC);
-	if (!tool)
-		fprintf(out,
-			"\nthe server, for several clients (each an ordinary client):\n"
-			"      --clients N          take N clients (1 to %d, default 1), each\n"
-			"                           on a QP of its own, and run the operations\n"
-			"                           for all of them\n"
-			"      --srq                the clients' QPs take their receives from\n"
-			"                           one shared receive queue (SRQ)\n",
-			CONFIG_CLIENTS_MAX);
-	fprintf(out, "\noperations:\n");
-	for (i = 0; i < count; i++)
-		fprintf(out, "  %-9s  %s\n%s", ops[i].name, ops[i].teaches,
-			ops[i].flags & OP_LEAVES_QP_IN_ERROR ? LAST_ONLY_NOTE
-							     : "");
-	if (tool)
+	fprintf(out, "usage: %s %s\n  %s\n\n", NAME(cfg), tool->synopsis,
+		tool->roles);
+	for (o = tool->options; o->name || o->help; o++) {
+		if (!o->help)
+			continue; /* accepted, and nothing to say: no line */
+		if (o->name)
+			print_option(o, out);
+		else
+			fprintf(out, "\n%s\n", o->help);
+	}
+	if (tool->print_usage)
 		tool->print_usage(out);
 }
 
@@ -169,292 +130,266 @@ static int parse_number(const char *text, unsigned long min, unsigned long max,
 	return 0;
 }
 
-static int parse_number_option(const struct config *cfg, const char *option,
-			       const char *text, unsigned long min,
-			       unsigned long max, unsigned long *value,
-			       FILE *err)
+int config_parse_number(enum program_id program, const char *option,
+			const char *text, unsigned long min, unsigned long max,
+			unsigned long *value, FILE *err)
 {
 	if (parse_number(text, min, max, value) == 0)
 		return 0;
 	fprintf(err,
 		"%s: invalid %s value '%s' (expected a number from %lu to %lu)\n",
-		NAME(cfg), option, text, min, max);
+		program_name(program), option, text, min, max);
 	return -EINVAL;
 }
 
-static void list_op_names(FILE *err)
+/* The row of @id in @tool's table: how the user spells it, for messages. */
+static const struct config_option *row_of(const struct config_tool *tool,
+					  int id)
 {
-	size_t count, i;
-	const struct op_desc *ops = ops_table(&count);
+	const struct config_option *o;
 
-	for (i = 0; i < count; i++)
-		fprintf(err, "%s%s", i ? ", " : "", ops[i].name);
+	for (o = tool->options; o->name || o->help; o++)
+		if (o->name && o->id == id)
+			return o;
+	return NULL;
 }
 
-/* "send,read,write" -> cfg->ops; argv is not modified. */
-static int parse_ops(struct config *cfg, const char *list, FILE *err)
+/* "--port" as @tool spells the option @id. */
+static void spelling(const struct config_tool *tool, int id, char *buf,
+		     size_t len)
 {
-	const struct op_desc *bad;
-	const char *name = list;
-	size_t count = 0;
+	const struct config_option *o = row_of(tool, id);
 
-	for (;;) {
-		size_t len = strcspn(name, ",");
-		const struct op_desc *op = op_find_by_name(name, len);
-
-		if (!op) {
-			fprintf(err,
-				"%s: invalid --ops value '%s': unknown operation '%.*s' (known: ",
-				NAME(cfg), list, (int)len, name);
-			list_op_names(err);
-			fprintf(err, ")\n");
-			return -EINVAL;
-		}
-		if (count == OPS_MAX) {
-			fprintf(err,
-				"%s: invalid --ops value '%s': more than %d operations\n",
-				NAME(cfg), list, OPS_MAX);
-			return -EINVAL;
-		}
-		cfg->ops[count++] = op->id;
-		if (name[len] == '\0')
-			break;
-		name += len + 1;
-	}
-	if (ops_check_order(cfg->ops, count, &bad)) {
-		fprintf(err,
-			"%s: invalid --ops value '%s': %s leaves the QP in the error state, so it must be the last operation\n",
-			NAME(cfg), list, bad->name);
-		return -EINVAL;
-	}
-	cfg->op_count = count;
-	return 0;
+	snprintf(buf, len, "--%s", o ? o->name : "?");
 }
 
-/* Apply one option; 0, or -EINVAL after printing the reason. */
-static int apply_option(struct config *cfg, const struct config_tool *tool,
-			int opt, const char *arg, FILE *err)
+/* A number option of the shared ones, in [min, max]. */
+static int shared_number(const struct config *cfg,
+			 const struct config_tool *tool, int id,
+			 const char *arg, unsigned long min, unsigned long max,
+			 unsigned long *value, FILE *err)
+{
+	char name[64];
+
+	spelling(tool, id, name, sizeof(name));
+	return config_parse_number(cfg->program, name, arg, min, max, value,
+				   err);
+}
+
+/*
+ * An MTU in bytes, as the verbs name them (IBV_MTU_256 = 1 ... IBV_MTU_4096
+ * = 5), into *@mtu.
+ */
+static int parse_mtu(const struct config *cfg, const struct config_tool *tool,
+		     const char *arg, uint8_t *mtu, FILE *err)
+{
+	static const char *const sizes[] = {"256", "512", "1024", "2048",
+					    "4096"};
+	char name[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		if (strcmp(arg, sizes[i]) == 0) {
+			*mtu = (uint8_t)(i + 1);
+			return 0;
+		}
+	}
+	spelling(tool, CONFIG_OPT_MTU, name, sizeof(name));
+	fprintf(err,
+		"%s: invalid %s value '%s' (expected 256, 512, 1024, 2048 or 4096)\n",
+		NAME(cfg), name, arg);
+	return -EINVAL;
+}
+
+/* Apply one of the shared options; 0, or -EINVAL after printing why. */
+static int apply_shared(struct config *cfg, const struct config_tool *tool,
+			int id, const char *arg, FILE *err)
 {
 	unsigned long value = 0;
 	int ret = 0;
 
-	switch (opt) {
-	case 'p':
-		ret = parse_number_option(cfg, "--port", arg, 1, 65535, &value,
-					  err);
+	switch (id) {
+	case CONFIG_OPT_PORT:
+		ret = shared_number(cfg, tool, id, arg, 1, 65535, &value, err);
 		cfg->tcp_port = (uint16_t)value;
 		break;
-	case 'd':
+	case CONFIG_OPT_DEVICE:
 		cfg->ib_devname = arg;
 		break;
-	case 'i':
-		ret = parse_number_option(cfg, "--ib-port", arg, 1, 255, &value,
-					  err);
+	case CONFIG_OPT_IB_PORT:
+		ret = shared_number(cfg, tool, id, arg, 1, 255, &value, err);
 		cfg->ib_port = (uint8_t)value;
 		cfg->ib_port_given = true;
 		break;
-	case 'g':
+	case CONFIG_OPT_GID:
 		/* The GRH's sgid_index is 8 bits wide. */
-		ret = parse_number_option(cfg, "--gid-idx", arg, 0, 255, &value,
-					  err);
+		ret = shared_number(cfg, tool, id, arg, 0, 255, &value, err);
 		cfg->gid_idx = (int)value;
 		break;
-	case 'o':
-		ret = parse_ops(cfg, arg, err);
-		break;
-	case 'c':
-		ret = transport_parse(arg, &cfg->transport);
-		if (ret)
-			fprintf(err,
-				"%s: invalid --connection value '%s' (expected rc, uc or ud)\n",
-				NAME(cfg), arg);
-		break;
-	case 'R':
+	case CONFIG_OPT_RDMA_CM:
 		cfg->use_rdma_cm = true;
 		break;
-	case 't':
-		ret = parse_number_option(cfg, "--timeout", arg, 1,
-					  TIMEOUT_MAX_SEC, &value, err);
-		cfg->timeout_sec = (int)value;
-		break;
-	case OPT_CONNECT_TIMEOUT:
-		ret = parse_number_option(cfg, "--connect-timeout", arg, 1,
-					  TIMEOUT_MAX_SEC, &value, err);
-		cfg->connect_timeout_sec = (int)value;
-		break;
-	case OPT_ACCEPT_TIMEOUT:
-		ret = parse_number_option(cfg, "--accept-timeout", arg, 1,
-					  TIMEOUT_MAX_SEC, &value, err);
-		cfg->accept_timeout_sec = (int)value;
-		break;
-	case 'e':
+	case CONFIG_OPT_EVENTS:
 		cfg->use_events = true;
 		break;
-	case OPT_CLIENTS:
-		ret = parse_number_option(cfg, "--clients", arg, 1,
-					  CONFIG_CLIENTS_MAX, &value, err);
-		cfg->clients = (unsigned int)value;
+	case CONFIG_OPT_TIMEOUT:
+		ret = shared_number(cfg, tool, id, arg, 1, TIMEOUT_MAX_SEC,
+				    &value, err);
+		cfg->timeout_sec = (int)value;
 		break;
-	case OPT_SRQ:
-		cfg->use_srq = true;
+	case CONFIG_OPT_CONNECT_TIMEOUT:
+		ret = shared_number(cfg, tool, id, arg, 1, TIMEOUT_MAX_SEC,
+				    &value, err);
+		cfg->connect_timeout_sec = (int)value;
 		break;
-	case 'v':
+	case CONFIG_OPT_ACCEPT_TIMEOUT:
+		ret = shared_number(cfg, tool, id, arg, 1, TIMEOUT_MAX_SEC,
+				    &value, err);
+		cfg->accept_timeout_sec = (int)value;
+		break;
+	case CONFIG_OPT_VERBOSE:
 		cfg->verbose = true;
 		break;
-	case OPT_JSON:
-		if (arg[0] == '\0') {
-			fprintf(err,
-				"%s: invalid --json value '' (expected a file name)\n",
-				NAME(cfg));
-			ret = -EINVAL;
-		}
-		cfg->json_path = arg;
+	case CONFIG_OPT_SL:
+		/* 4 bits in the LRH; on RoCE, what the driver maps to a
+		 * priority */
+		ret = shared_number(cfg, tool, id, arg, 0, 15, &value, err);
+		cfg->sl = (uint8_t)value;
+		break;
+	case CONFIG_OPT_TCLASS:
+		/* the GRH's 8 bits: on RoCE v2 the IP header's DS field */
+		ret = shared_number(cfg, tool, id, arg, 0, 255, &value, err);
+		cfg->traffic_class = (uint8_t)value;
+		break;
+	case CONFIG_OPT_TOS:
+		ret = shared_number(cfg, tool, id, arg, 0, 255, &value, err);
+		cfg->tos = (int)value;
+		break;
+	case CONFIG_OPT_MTU:
+		ret = parse_mtu(cfg, tool, arg, &cfg->path_mtu, err);
+		break;
+	case CONFIG_OPT_ACK_TIMEOUT:
+		/* 5 bits: 0 waits for ever, N waits 4.096 us * 2^N */
+		ret = shared_number(cfg, tool, id, arg, 0, 31, &value, err);
+		cfg->ack_timeout = (int)value;
 		break;
 	default:
-		/* The only options getopt_long returns past ours are the tool's. */
-		ret = tool ? tool->parse(tool->settings, opt, arg, err)
-			   : -EINVAL;
+		ret = tool->parse(tool->settings, id, arg, err);
 		break;
 	}
 	return ret;
 }
 
-/* True if @cfg lists an operation with @flag. */
-static bool lists_op_with(const struct config *cfg, unsigned int flag,
-			  const struct op_desc **which)
-{
-	size_t i;
-
-	for (i = 0; i < cfg->op_count; i++) {
-		const struct op_desc *op = op_find(cfg->ops[i]);
-
-		if (op && (op->flags & flag)) {
-			*which = op;
-			return true;
-		}
-	}
-	return false;
-}
-
 /*
- * --clients, --srq and the operation the server for several clients runs
- * across all of them (hello): what they go with. That server connects RC
- * QPs (by the TCP exchange, or -R); a client does not know how the server
- * receives, which is the point of the lesson.
- */
-static int check_server_options(const struct config *cfg, const char *ops_arg,
-				FILE *err)
-{
-	const char *option = cfg->use_srq ? "--srq" : "--clients";
-	const struct op_desc *op;
-
-	if ((cfg->clients > 1 || cfg->use_srq) && cfg->server_name) {
-		fprintf(err,
-			"%s: invalid option %s for a client: it is the server's (a client connects as any other, and does not know how the server receives)\n",
-			NAME(cfg), option);
-		return -EINVAL;
-	}
-	if (lists_op_with(cfg, OP_SERVED_TOGETHER, &op))
-		option = "--ops";
-	else if (cfg->clients == 1 && !cfg->use_srq)
-		return 0;
-	if (cfg->transport != TRANSPORT_RC) {
-		fprintf(err,
-			"%s: invalid option %s with --connection %s: the server for several clients connects RC QPs\n",
-			NAME(cfg), option,
-			cfg->transport == TRANSPORT_UC ? "uc" : "ud");
-		return -EINVAL;
-	}
-	if (cfg->use_srq && lists_op_with(cfg, OP_SERVER_RECEIVES, &op)) {
-		fprintf(err,
-			"%s: invalid --ops value '%s' with --srq: operation %s needs a receive queue of the server's QP for the client, and with --srq the QPs have none: every receive comes from the shared queue\n",
-			NAME(cfg), ops_arg ? ops_arg : "", op->name);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Report what getopt rejected, in one line, naming it as it was typed. */
-static void report_bad_option(const struct config *cfg, int opt, char **argv,
-			      const struct option *table, FILE *err)
-{
-	char text[OPT_ERROR_MAX];
-
-	opt_error_text(text, sizeof(text), opt, argv, table);
-	fprintf(err, "%s: %s\n", NAME(cfg), text);
-}
-
-/*
- * Our rows, then the tool's and --json, then the row of zeros getopt_long
- * ends on; and the short options, ours then the tool's. -EINVAL if either
- * does not fit.
+ * getopt_long's rows and letters from the table: a long row returns the
+ * option's id, a letter itself (mapped to the id by id_of_letter). -EINVAL
+ * if the table does not fit.
  */
 static int build_tables(const struct config_tool *tool,
 			struct option table[OPTION_TABLE_MAX],
 			char shorts[SHORT_OPTIONS_MAX])
 {
-	size_t n = OWN_OPTION_COUNT, i, len;
+	const struct config_option *o;
+	size_t n = 0, len = 0;
 
-	memcpy(table, long_options, sizeof(long_options));
-	len = (size_t)snprintf(shorts, SHORT_OPTIONS_MAX, "%s", SHORT_OPTIONS);
-	if (!tool)
-		for (i = 0; i < SERVER_OPTION_COUNT; i++)
-			table[n++] = server_options[i];
-	if (tool) {
-		for (i = 0; tool->long_options[i].name; i++) {
-			if (n + 2 >= OPTION_TABLE_MAX)
-				return -EINVAL;
-			table[n++] = tool->long_options[i];
-		}
-		table[n++] = json_option;
-		if (len + strlen(tool->short_options) >= SHORT_OPTIONS_MAX)
+	shorts[len++] = ':';
+	for (o = tool->options; o->name || o->help; o++) {
+		if (!o->name)
+			continue;
+		if (n + 1 >= OPTION_TABLE_MAX)
 			return -EINVAL;
-		snprintf(shorts + len, SHORT_OPTIONS_MAX - len, "%s",
-			 tool->short_options);
+		table[n++] = (struct option){o->name, o->has_arg, NULL, o->id};
+		if (!o->letter)
+			continue;
+		shorts[len++] = (char)o->letter;
+		if (o->has_arg == required_argument)
+			shorts[len++] = ':';
 	}
+	shorts[len] = '\0';
 	table[n] = (struct option){0};
 	return 0;
 }
 
-int config_parse(struct config *cfg, const struct config_tool *tool, int argc,
-		 char **argv, FILE *out, FILE *err)
+/* What getopt returned for a letter, as the table's id. */
+static int id_of_letter(const struct config_tool *tool, int opt)
 {
-	struct option table[OPTION_TABLE_MAX];
-	char shorts[SHORT_OPTIONS_MAX];
-	const char *ops_arg = NULL;
-	int opt, ret;
+	const struct config_option *o;
 
-	config_defaults(cfg);
-	if (tool)
-		cfg->program = tool->program;
-	if (build_tables(tool, table, shorts)) {
-		fprintf(err, "%s: too many options to parse\n", NAME(cfg));
-		return -EINVAL;
+	if (opt >= CONFIG_OPT_PORT)
+		return opt;
+	for (o = tool->options; o->name || o->help; o++)
+		if (o->name && o->letter == opt)
+			return o->id;
+	return opt;
+}
+
+/*
+ * The option getopt refused as it was typed: its long name (without "--"
+ * and any "=value") in @name, or its letter in *@letter. An unknown long
+ * option leaves optopt 0 and is always argv[optind - 1].
+ */
+static void typed_option(char *const argv[], char *name, size_t len,
+			 int *letter)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+
+	name[0] = '\0';
+	*letter = 0;
+	if (optopt == 0 && strncmp(arg, "--", 2) == 0) {
+		snprintf(name, len, "%.*s", (int)strcspn(arg + 2, "="),
+			 arg + 2);
+		return;
 	}
-	/* 0, not 1: glibc then re-initialises all of getopt's state. */
-	optind = 0;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, shorts, table, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			print_usage(cfg, tool, out);
-			return 1;
-		case 'V':
-			fprintf(out, "%s " PROGRAM_VERSION "\n", NAME(cfg));
-			return 1;
-		case '?':
-		case ':':
-			report_bad_option(cfg, opt, argv, table, err);
+	*letter = optopt;
+}
+
+/*
+ * Report what getopt rejected, in one line: whose option it is when it is
+ * not this program's (perftest's, through the program's refuse hook, or
+ * another of ours), else naming it as it was typed.
+ */
+static void report_bad_option(const struct config *cfg,
+			      const struct config_tool *tool, int opt,
+			      char **argv, const struct option *table,
+			      FILE *err)
+{
+	char text[OPT_ERROR_MAX];
+	char name[64];
+	int letter;
+
+	if (opt == '?') {
+		typed_option(argv, name, sizeof(name), &letter);
+		if (tool->refuse && tool->refuse(name, letter, err))
+			return;
+		if (program_option_refused(cfg->program, name, letter, err))
+			return;
+	}
+	opt_error_text(text, sizeof(text), opt, argv, table);
+	fprintf(err, "%s: %s\n", NAME(cfg), text);
+}
+
+/*
+ * The words left after the options, in the order given: the program's own
+ * (rdma_bench's lat|bw, wherever they stand), then at most one SERVER.
+ */
+static int take_words(struct config *cfg, const struct config_tool *tool,
+		      int argc, char **argv, FILE *err)
+{
+	int i, ret;
+
+	for (i = optind; i < argc; i++) {
+		ret = tool->word ? tool->word(tool->settings, argv[i], err) : 0;
+		if (ret < 0)
+			return ret;
+		if (ret > 0)
+			continue;
+		if (cfg->server_name) {
+			fprintf(err, "%s: unexpected argument '%s'\n",
+				NAME(cfg), argv[i]);
 			return -EINVAL;
-		default:
-			if (apply_option(cfg, tool, opt, optarg, err))
-				return -EINVAL;
-			if (opt == 'o')
-				ops_arg = optarg;
 		}
+		cfg->server_name = argv[i];
 	}
-	if (optind < argc)
-		cfg->server_name = argv[optind++];
 	/*
 	 * "" would reach getaddrinfo, whose "Name or service not known"
 	 * hides that no name was given.
@@ -465,21 +400,44 @@ int config_parse(struct config *cfg, const struct config_tool *tool, int argc,
 			NAME(cfg));
 		return -EINVAL;
 	}
-	if (optind < argc) {
-		fprintf(err, "%s: unexpected argument '%s'\n", NAME(cfg),
-			argv[optind]);
+	return 0;
+}
+
+int config_parse(struct config *cfg, const struct config_tool *tool, int argc,
+		 char **argv, FILE *out, FILE *err)
+{
+	struct option table[OPTION_TABLE_MAX];
+	char shorts[SHORT_OPTIONS_MAX];
+	int opt, ret;
+
+	config_defaults(cfg);
+	cfg->program = tool->program;
+	if (build_tables(tool, table, shorts)) {
+		fprintf(err, "%s: too many options to parse\n", NAME(cfg));
 		return -EINVAL;
 	}
-	if (tool) {
-		ret = tool->finish(tool->settings, cfg, err);
-		if (ret)
-			return ret;
+	/* 0, not 1: glibc then re-initialises all of getopt's state. */
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, shorts, table, NULL)) != -1) {
+		if (opt == '?' || opt == ':') {
+			report_bad_option(cfg, tool, opt, argv, table, err);
+			return -EINVAL;
+		}
+		opt = id_of_letter(tool, opt);
+		if (opt == CONFIG_OPT_HELP) {
+			print_usage(cfg, tool, out);
+			return 1;
+		}
+		if (opt == CONFIG_OPT_VERSION) {
+			fprintf(out, "%s " PROGRAM_VERSION "\n", NAME(cfg));
+			return 1;
+		}
+		if (apply_shared(cfg, tool, opt, optarg, err))
+			return -EINVAL;
 	}
-	if (!tool) {
-		ret = check_server_options(cfg, ops_arg, err);
-		if (ret)
-			return ret;
-	}
-	/* Only now: -c may come after -o, and -R before or after -c. */
-	return transport_fit(cfg, ops_arg, out, err);
+	ret = take_words(cfg, tool, argc, argv, err);
+	if (ret)
+		return ret;
+	return tool->finish(tool->settings, cfg, out, err);
 }

@@ -15,6 +15,7 @@
 #include "cm/cm.h"
 #include "config.h"
 #include "common/interrupt.h"
+#include "ops/options.h"
 #include "ops/ops.h"
 #include "qp.h"
 #include "resources.h"
@@ -112,7 +113,7 @@ int main(int argc, char **argv)
 	/* Progress lines show up as they happen, also in a pipe or a log. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* Before the steps: the command line. */
-	ret = config_parse(&run.cfg, NULL, argc, argv, stdout, stderr);
+	ret = ops_parse_command_line(&run.cfg, argc, argv, stdout, stderr);
 	if (ret)
 		return ret > 0 ? EXIT_PASSED : EXIT_USAGE;
 	plan_run(&run);

@@ -125,7 +125,7 @@ static struct ibv_ah_attr qp_peer_address(const struct qp_path *path,
 {
 	struct ibv_ah_attr ah = {
 		.dlid = remote->lid,
-		.sl = 0,
+		.sl = path->sl,
 		.src_path_bits = 0,
 		.port_num = path->port,
 	};
@@ -135,7 +135,7 @@ static struct ibv_ah_attr qp_peer_address(const struct qp_path *path,
 		memcpy(ah.grh.dgid.raw, remote->gid, sizeof(remote->gid));
 		ah.grh.sgid_index = (uint8_t)path->gid_index;
 		ah.grh.hop_limit = QP_HOP_LIMIT;
-		ah.grh.traffic_class = 0;
+		ah.grh.traffic_class = path->traffic_class;
 		ah.grh.flow_label = 0;
 	}
 	return ah;
@@ -198,11 +198,25 @@ static int modify_ud_qp_to_rtr(struct ibv_qp *qp, const struct trace *tr)
 	return 0;
 }
 
+/*
+ * ", SL 3, traffic class 104" for the RTR trace line when either was asked
+ * for (rdma_bench's -S, --tclass); "" when both are 0.
+ */
+static const char *class_text(const struct qp_path *path, char *buf, size_t len)
+{
+	if (!path->sl && !path->traffic_class)
+		return "";
+	snprintf(buf, len, ", SL %u, traffic class %u", path->sl,
+		 path->traffic_class);
+	return buf;
+}
+
 int modify_qp_to_rtr(struct ibv_qp *qp, enum transport transport,
 		     const struct qp_path *path, const struct qp_info *remote,
 		     const struct trace *tr)
 {
 	struct ibv_qp_attr attr = connected_rtr_attr(path, remote);
+	char class[40];
 	int ret;
 
 	attr.max_dest_rd_atomic = path->max_dest_rd_atomic;
@@ -223,11 +237,12 @@ int modify_qp_to_rtr(struct ibv_qp *qp, enum transport transport,
 		return qp_modify_failed(qp, &attr, ret, "");
 	trace_step(
 		tr,
-		"QP 0x%06x INIT -> RTR: dest QPN 0x%06x, rq PSN 0x%06x, MTU %d, dest LID 0x%04x, %s%d, max dest rd atomic %d, min RNR timer %d",
+		"QP 0x%06x INIT -> RTR: dest QPN 0x%06x, rq PSN 0x%06x, MTU %d, dest LID 0x%04x, %s%d, max dest rd atomic %d, min RNR timer %d%s",
 		qp->qp_num, remote->qp_num, remote->psn,
 		mtu_to_bytes(path->mtu), remote->lid,
 		path->gid_index >= 0 ? "GRH with sgid index " : "no GRH ",
-		path->gid_index, path->max_dest_rd_atomic, QP_MIN_RNR_TIMER);
+		path->gid_index, path->max_dest_rd_atomic, QP_MIN_RNR_TIMER,
+		class_text(path, class, sizeof(class)));
 	return 0;
 }
 
@@ -254,16 +269,22 @@ static int modify_unacked_qp_to_rts(struct ibv_qp *qp, enum transport transport,
 	return 0;
 }
 
+uint8_t qp_ack_timeout(const struct config *cfg)
+{
+	return cfg->ack_timeout >= 0 ? (uint8_t)cfg->ack_timeout
+				     : QP_ACK_TIMEOUT;
+}
+
 int modify_qp_to_rts(struct ibv_qp *qp, enum transport transport, uint32_t psn,
-		     uint8_t max_rd_atomic, const struct trace *tr)
+		     const struct qp_path *path, const struct trace *tr)
 {
 	struct ibv_qp_attr attr = {
 		.qp_state = IBV_QPS_RTS,
 		.sq_psn = psn,
-		.timeout = QP_ACK_TIMEOUT,
+		.timeout = path->ack_timeout,
 		.retry_cnt = QP_RETRY_CNT,
 		.rnr_retry = QP_RNR_RETRY,
-		.max_rd_atomic = max_rd_atomic,
+		.max_rd_atomic = path->max_rd_atomic,
 	};
 	int ret;
 
@@ -281,8 +302,8 @@ int modify_qp_to_rts(struct ibv_qp *qp, enum transport transport, uint32_t psn,
 	trace_step(
 		tr,
 		"QP 0x%06x RTR -> RTS: sq PSN 0x%06x, ack timeout %d, retry count %d, RNR retry %d, max rd atomic %d",
-		qp->qp_num, psn, QP_ACK_TIMEOUT, QP_RETRY_CNT, QP_RNR_RETRY,
-		max_rd_atomic);
+		qp->qp_num, psn, attr.timeout, QP_RETRY_CNT, QP_RNR_RETRY,
+		attr.max_rd_atomic);
 	return 0;
 }
 
@@ -430,6 +451,24 @@ void qp_print_path_mtu(const struct resources *res)
 	device_warn_small_netdev(&res->gid, res->mtu);
 }
 
+int qp_cap_mtu(struct resources *res, const struct config *cfg)
+{
+	enum ibv_mtu asked = (enum ibv_mtu)cfg->path_mtu;
+
+	if (!asked || asked == res->mtu)
+		return 0;
+	if (asked > res->mtu) {
+		warnx("failed to use a path MTU of %d bytes: port %u's active MTU is %d",
+		      mtu_to_bytes(asked), cfg->ib_port,
+		      mtu_to_bytes(res->mtu));
+		return -EINVAL;
+	}
+	trace_step(&res->trace, "path MTU %d as asked (this port's is %d)",
+		   mtu_to_bytes(asked), mtu_to_bytes(res->mtu));
+	res->mtu = asked;
+	return 0;
+}
+
 static int exchange_info(struct resources *res, const struct config *cfg,
 			 int sock, struct connection *conn)
 {
@@ -437,7 +476,10 @@ static int exchange_info(struct resources *res, const struct config *cfg,
 	const char *why;
 	int ret;
 
-	ret = qp_describe_local(res, cfg, &conn->local);
+	/* The MTU this side offers the peer: the port's, or less if asked. */
+	ret = qp_cap_mtu(res, cfg);
+	if (!ret)
+		ret = qp_describe_local(res, cfg, &conn->local);
 	if (ret)
 		return ret;
 	ret = sock_exchange_qp_info(sock, &conn->local, &conn->remote,
@@ -542,6 +584,9 @@ static struct qp_path agreed_path(const struct resources *res,
 		.mtu = res->mtu, /* now the smaller of the two ports' */
 		.max_dest_rd_atomic = conn->local.max_dest_rd_atomic,
 		.max_rd_atomic = agreed_rd_atomic(res, &conn->remote),
+		.sl = cfg->sl,
+		.traffic_class = cfg->traffic_class,
+		.ack_timeout = qp_ack_timeout(cfg),
 	};
 }
 
@@ -568,7 +613,7 @@ int connect_qp(struct resources *res, const struct config *cfg, int sock,
 				       &conn->remote, &res->trace);
 	if (!ret)
 		ret = modify_qp_to_rts(res->qp, cfg->transport, conn->local.psn,
-				       path.max_rd_atomic, &res->trace);
+				       &path, &res->trace);
 	if (!ret && cfg->transport == TRANSPORT_UD)
 		ret = create_peer_ah(res, &path, &conn->remote);
 	if (ret)

@@ -21,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "config.h"
 #include "qp.h"
@@ -43,6 +44,17 @@ enum bench_op {
 	BENCH_OP_LAST = BENCH_OP_CMP_SWAP,
 };
 
+/* --output: the whole table, or one number per size. */
+enum bench_output {
+	BENCH_OUTPUT_TABLE = 0,
+	BENCH_OUTPUT_BANDWIDTH = 1,
+	BENCH_OUTPUT_MESSAGE_RATE = 2,
+	BENCH_OUTPUT_LATENCY = 3,
+};
+
+/* --out_json without --out_json_file writes here, in the working folder. */
+#define BENCH_JSON_DEFAULT "rdma_bench_out.json"
+
 /* Everything the bench options decide; main keeps it beside struct config. */
 struct bench_config {
 	enum bench_mode mode;
@@ -60,10 +72,16 @@ struct bench_config {
 	uint32_t duration; /* -D: seconds per size instead of -n, 0: -n */
 	bool bidir;	   /* -b: bw both ways at once */
 	uint32_t qps;	   /* -q: bw over this many RC QPs, each -n */
-	bool infinite;	   /* --run-infinitely: bw until stopped, -D a period */
+	bool infinite;	   /* --run_infinitely: bw until stopped, -D a period */
+	uint32_t rx_depth; /* -r: receives kept posted, 0: as many as fit */
+	uint32_t post_list;	  /* -l: sends per ibv_post_send, 0: ours */
+	uint32_t inline_size;	  /* -I: inline data asked of the QP */
+	enum bench_output output; /* --output */
+	bool json_wanted;	  /* --out_json */
+	const char *json_path;	  /* --out_json_file, NULL: no JSON */
 
 	/* What the user gave explicitly, to apply the right defaults. */
-	bool size_set, iters_set, tx_depth_set, cq_mod_set;
+	bool size_set, iters_set, tx_depth_set, cq_mod_set, inline_set;
 };
 
 /* The program's name, as its messages start, and what it is given. */
@@ -97,12 +115,13 @@ void bench_size_resources(const struct bench_config *bc,
 struct cm;
 
 /*
- * Run the benchmark on the connected QP: every size, report each. @cm is
+ * Run the benchmark on the connected QP: every size, report each on
+ * @report (the client's table, or --output's one number a size). @cm is
  * the RDMA_CM connection (-R) that -q's other QPs connect beside, or NULL
  * over the TCP exchange.
  */
 int bench_run(const struct config *cfg, const struct bench_config *bc,
 	      struct resources *res, const struct connection *conn,
-	      struct cm *cm, int sock);
+	      struct cm *cm, int sock, FILE *report);
 
 #endif

@@ -25,9 +25,10 @@
 /* The program's name, as its messages start. */
 #define CHECK_PROGRAM "rdma_check"
 
-/* What rdma_check's own option decides; main keeps it beside struct config. */
+/* What rdma_check's own options decide; main keeps it beside struct config. */
 struct check_config {
-	bool pair; /* --pair: be the server of a pair check */
+	bool pair;	       /* --pair: be the server of a pair check */
+	const char *json_path; /* --json FILE, NULL: none */
 };
 
 /* Set @cc to the defaults and @tool to rdma_check's, for config_parse. */

@@ -64,6 +64,14 @@ struct cm {
 	struct qp_rd_atomic_depth depth;
 	enum program_id program; /* ours, to name a peer that differs */
 	/*
+	 * What the command line asks of the path (rdma_bench's -T, -m, -u):
+	 * the type of service (-1: the CM's default), a path MTU below the
+	 * route's (0: the route's), the ack timeout.
+	 */
+	int tos;
+	uint8_t path_mtu;
+	uint8_t ack_timeout;
+	/*
 	 * One more connection beside a first one (-q): the lines the first
 	 * printed (device, peer, path MTU) are not printed again.
 	 */

@@ -2,7 +2,9 @@
 #ifndef PROGRAM_H
 #define PROGRAM_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * The programs built from the manual's steps. Each sends its own magic
@@ -30,5 +32,13 @@ int program_of_magic(uint32_t magic, uint8_t *program);
  * runs X, this side Y: ..."); a static string.
  */
 const char *program_mismatch(uint8_t local, uint8_t remote);
+
+/*
+ * An option typed to @program (@name without "--", or @letter) that is not
+ * its own but another program's: print "PROGRAM: option '--NAME' is
+ * OWNER's ..." on @err and return true; false if no other program has it.
+ */
+bool program_option_refused(enum program_id program, const char *name,
+			    int letter, FILE *err);
 
 #endif

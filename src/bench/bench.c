@@ -688,7 +688,7 @@ static void test_info_fill(struct bench_test_info *info,
 
 int bench_run(const struct config *cfg, const struct bench_config *bc,
 	      struct resources *res, const struct connection *conn,
-	      struct cm *cm, int sock)
+	      struct cm *cm, int sock, FILE *report)
 {
 	const char *device = ibv_get_device_name(res->ctx->device);
 	struct bench_result results[BENCH_MAX_SIZES];
@@ -712,6 +712,7 @@ int bench_run(const struct config *cfg, const struct bench_config *bc,
 	if (ret)
 		goto out;
 	run.sock = sock;
+	run.report = report;
 	run.beat_at = UINT64_MAX;
 	test_info_fill(&info, cfg, res, device);
 	if (bc->counters) {
@@ -727,19 +728,25 @@ int bench_run(const struct config *cfg, const struct bench_config *bc,
 	}
 	print_banner(bc, &run, device);
 	if (run.client)
-		bench_print_header(bc, stdout);
+		bench_print_header(bc, report);
 	slack = tighten_timer_slack(&run);
 	for (done = 0; done < count && !ret; done++) {
+		if (bc->mode == BENCH_BW)
+			trace_step(
+				&res->trace,
+				"%u-byte messages: up to %u sends to one ibv_post_send",
+				sizes[done], bench_post_list(bc, sizes[done]));
 		ret = run_size(&run, sock, sizes[done], &results[done]);
 		if (ret)
 			break;
-		if (run.client && bc->infinite)
-			printf(" the whole run, %.3f s:\n",
-			       (double)(run.sample_end_ns -
-					run.sample_start_ns) /
-				       1e9);
+		if (run.client && bc->infinite &&
+		    bc->output == BENCH_OUTPUT_TABLE)
+			fprintf(report, " the whole run, %.3f s:\n",
+				(double)(run.sample_end_ns -
+					 run.sample_start_ns) /
+					1e9);
 		if (run.client)
-			bench_print_result(bc, &results[done], stdout);
+			bench_print_result(bc, &results[done], report);
 	}
 	restore_timer_slack(slack);
 	if (counters) {
@@ -749,8 +756,8 @@ int bench_run(const struct config *cfg, const struct bench_config *bc,
 		info.counters_after = &counters[1];
 	}
 	/* The sizes that completed are kept, even when a later one failed. */
-	if (run.client && cfg->json_path) {
-		json_ret = bench_write_json(bc, cfg->json_path, &run, &info,
+	if (run.client && bc->json_path) {
+		json_ret = bench_write_json(bc, bc->json_path, &run, &info,
 					    results, done, !ret);
 		if (!ret)
 			ret = json_ret;

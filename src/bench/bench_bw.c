@@ -172,7 +172,7 @@ static int bw_client_timed(struct bench_run *run, const struct ibv_send_wr *wr)
 }
 
 /*
- * --run-infinitely, the client: post on every QP until a stop signal,
+ * --run_infinitely, the client: post on every QP until a stop signal,
  * and every -D seconds print the figures of the seconds since the last
  * report. The signal is this loop's normal end: the sends in flight
  * complete, the size ends as any other, and its row is the whole run's,
@@ -196,7 +196,7 @@ static int bw_client_infinite(struct bench_run *run,
 		if (!ret && now - last_ns >= period) {
 			ret = bench_report_period(
 				run, now - last_ns,
-				run->sends_completed - last_sends, stdout);
+				run->sends_completed - last_sends, run->report);
 			last_ns = now;
 			last_sends = run->sends_completed;
 		}
@@ -239,7 +239,7 @@ static int bw_receiver_timed(struct bench_run *run)
 }
 
 /*
- * --run-infinitely, the server of send and write_imm: keep the receives
+ * --run_infinitely, the server of send and write_imm: keep the receives
  * up until the client's end of size byte comes, looking for it every
  * BENCH_LOOK_MS. Its messages, or its beats, must keep coming: -t of
  * neither ends the run, as at the end of any size.

@@ -26,6 +26,8 @@
  */
 #define BENCH_INLINE_SEND  236u
 #define BENCH_INLINE_WRITE 220u
+/* -I: more than any device offers (mlx5's is 1 KiB at most, rxe's 256). */
+#define BENCH_INLINE_MAX 1024
 
 static const char *const mode_names[] = {
 	[BENCH_LAT] = "lat",
@@ -65,110 +67,173 @@ void bench_config_defaults(struct bench_config *bc)
 		.gbps = false,
 		.busy_poll = false,
 		.qps = 1,
+		.output = BENCH_OUTPUT_TABLE,
 	};
 }
 
-/* The getopt_long rows of the bench options, for config_parse's table. */
-static const struct option bench_long_options[] = {
-	{"op", required_argument, NULL, BENCH_OPT_OP},
-	{"size", required_argument, NULL, 's'},
-	{"all-sizes", no_argument, NULL, 'a'},
-	{"iters", required_argument, NULL, 'n'},
-	{"tx-depth", required_argument, NULL, BENCH_OPT_TX_DEPTH},
-	{"cq-mod", required_argument, NULL, BENCH_OPT_CQ_MOD},
-	{"gbps", no_argument, NULL, BENCH_OPT_GBPS},
-	{"busy-poll", no_argument, NULL, BENCH_OPT_BUSY_POLL},
-	{"histogram", no_argument, NULL, 'H'},
-	{"duration", required_argument, NULL, 'D'},
-	{"bidirectional", no_argument, NULL, 'b'},
-	{"qps", required_argument, NULL, 'q'},
-	{"run-infinitely", no_argument, NULL, BENCH_OPT_RUN_INFINITELY},
-	{"cpu-util", no_argument, NULL, BENCH_OPT_CPU_UTIL},
-	{"report-counters", no_argument, NULL, BENCH_OPT_REPORT_COUNTERS},
-	{NULL, 0, NULL, 0},
+/*
+ * rdma_bench's table: perftest's spelling for every option it shares with
+ * ib_{send,write,read,atomic}_{lat,bw} (-t is the send queue's depth and
+ * -x the GID index, as there; the timeout keeps its long name), then the
+ * options of its own. A row without help is perftest's and accepted, but
+ * changes nothing: it asks for what rdma_bench does anyway.
+ */
+static const struct config_option bench_options[] = {
+	{"ib-dev", 'd', required_argument, CONFIG_OPT_DEVICE, "NAME",
+	 CONFIG_HELP_DEVICE},
+	{"ib-port", 'i', required_argument, CONFIG_OPT_IB_PORT, "N",
+	 CONFIG_HELP_IB_PORT},
+	{"gid-index", 'x', required_argument, CONFIG_OPT_GID, "N",
+	 CONFIG_HELP_GID},
+	{"port", 'p', required_argument, CONFIG_OPT_PORT, "PORT",
+	 CONFIG_HELP_PORT},
+	{"rdma_cm", 'R', no_argument, CONFIG_OPT_RDMA_CM, NULL,
+	 CONFIG_HELP_RDMA_CM},
+	{"connection", 'c', required_argument, BENCH_OPT_CONNECTION, "RC",
+	 "the transport: RC, the only one measured"},
+	{"events", 'e', no_argument, CONFIG_OPT_EVENTS, NULL,
+	 "sleep on the completion channel at once, as\n"
+	 "perftest's -e"},
+	{"mtu", 'm', required_argument, CONFIG_OPT_MTU, "BYTES",
+	 "path MTU: 256, 512, 1024, 2048 or 4096, at most\n"
+	 "the port's (default: the smaller of the two\n"
+	 "ports' active MTU)"},
+	{"sl", 'S', required_argument, CONFIG_OPT_SL, "SL",
+	 "service level of the address, 0 to 15 (default\n"
+	 "0; not with -R)"},
+	{"tclass", 0, required_argument, CONFIG_OPT_TCLASS, "N",
+	 "traffic class in the GRH, 0 to 255: on RoCE v2\n"
+	 "the IP DS field (default 0; not with -R)"},
+	{"tos", 'T', required_argument, CONFIG_OPT_TOS, "N",
+	 "with -R: RDMA_CM's type of service, 0 to 255,\n"
+	 "which sets the traffic class and the SL"},
+	{"qp-timeout", 'u', required_argument, CONFIG_OPT_ACK_TIMEOUT, "N",
+	 "ack timeout, 4.096 us * 2^N, 0 to 31 (default\n"
+	 "18; 0: wait for ever)"},
+	{NULL, 0, 0, 0, NULL,
+	 "what to measure (lat or bw, anywhere on the line; the same options\n"
+	 "on both sides):"},
+	{"op", 0, required_argument, BENCH_OPT_OP, "OP",
+	 "send, write, read, write_imm, fetch_add,\n"
+	 "cmp_swap (default send)"},
+	{"atomic_type", 'A', required_argument, BENCH_OPT_ATOMIC_TYPE, "TYPE",
+	 "FETCH_AND_ADD or CMP_AND_SWAP: --op fetch_add\n"
+	 "or cmp_swap, as perftest's ib_atomic_*"},
+	{"size", 's', required_argument, BENCH_OPT_SIZE, "BYTES",
+	 "message size, 1 to 8388608 (default " CONFIG_STR(BENCH_DEFAULT_LAT_SIZE) " for lat,\n" CONFIG_STR(
+		 BENCH_DEFAULT_BW_SIZE) " for bw, 8 for atomics)"},
+	{"all", 'a', no_argument, BENCH_OPT_ALL, NULL,
+	 "every power of two from 2 bytes to 8 MiB\n"
+	 "(to --size if given)"},
+	{"iters", 'n', required_argument, BENCH_OPT_ITERS, "N",
+	 "iterations per size, at least 5 (default " CONFIG_STR(
+		 BENCH_DEFAULT_LAT_ITERS) "\nfor lat, " CONFIG_STR(BENCH_DEFAULT_BW_ITERS) " for bw)"},
+	{"duration", 'D', required_argument, BENCH_OPT_DURATION, "SEC",
+	 "run for SEC seconds (" CONFIG_STR(BENCH_DURATION_MIN) " to " CONFIG_STR(
+		 BENCH_DURATION_MAX) ") instead of\n"
+				     "-n, and measure the seconds between the\n"
+				     "first " CONFIG_STR(BENCH_MARGIN_SEC) " (warm-up) and the last " CONFIG_STR(
+					     BENCH_MARGIN_SEC) " (drain);\n"
+							       "lat: their average alone, as perftest's -D"},
+	{"run_infinitely", 0, no_argument, BENCH_OPT_RUN_INFINITELY, NULL,
+	 "bw: one size until SIGINT or SIGTERM, a row\n"
+	 "for every -D seconds (default " CONFIG_STR(
+		 BENCH_DEFAULT_PERIOD_SEC) "), then the\n"
+					   "whole run's row"},
+	{"bidirectional", 'b', no_argument, BENCH_OPT_BIDIR, NULL,
+	 "bw: both sides send at once; each direction\n"
+	 "and the sum are reported"},
+	{"qp", 'q', required_argument, BENCH_OPT_QPS, "N",
+	 "bw: spread the messages over N RC QPs (1 to\n" CONFIG_STR(
+		 BENCH_QPS_MAX) "), each with -n and -t of its own; each\n"
+				"QP is reported too"},
+	{NULL, 0, 0, 0, NULL, "the queues:"},
+	{"tx-depth", 't', required_argument, BENCH_OPT_TX_DEPTH, "N",
+	 "send queue depth: work requests in flight\n"
+	 "(default " CONFIG_STR(BENCH_DEFAULT_TX_DEPTH) " for bw, " CONFIG_STR(
+		 BENCH_DEFAULT_LAT_TX_DEPTH) " for lat)"},
+	{"rx-depth", 'r', required_argument, BENCH_OPT_RX_DEPTH, "N",
+	 "SEND and WRITE with immediate: receives kept\n"
+	 "posted (default: the iterations, at most " CONFIG_STR(
+		 BENCH_RX_DEPTH_MAX) "\n"
+				     "over all QPs, and never fewer than -t + 64)"},
+	{"cq-mod", 'Q', required_argument, BENCH_OPT_CQ_MOD, "N",
+	 "signal one send in N (default " CONFIG_STR(
+		 BENCH_DEFAULT_CQ_MOD) ", or -t if\n"
+				       "smaller; 1 for bw over " CONFIG_STR(
+					       BENCH_CQ_MOD_SIZE_LIMIT) " bytes without\n"
+									"-a or -e, as perftest; at most -t; READ and\n"
+									"atomic latency signal every one)"},
+	{"post_list", 'l', required_argument, BENCH_OPT_POST_LIST, "N",
+	 "bw: post at most N sends in one ibv_post_send,\n"
+	 "1 to " CONFIG_STR(BENCH_CHAIN_MAX) " (default: up to " CONFIG_STR(
+		 BENCH_CHAIN_MAX) ", and one for -b\n"
+				  "over " CONFIG_STR(
+					  BENCH_CQ_MOD_SIZE_LIMIT) " bytes)"},
+	{"inline_size", 'I', required_argument, BENCH_OPT_INLINE, "BYTES",
+	 "inline data asked of the QP, 0 to 1024\n"
+	 "(default 236 for SEND, 220 for WRITE)"},
+	{"busy-poll", 0, no_argument, BENCH_OPT_BUSY_POLL, NULL,
+	 "wait for completions by polling only, as\n"
+	 "perftest does (default: latency with the\n"
+	 "peer on another host polls for " CONFIG_STR(
+		 BENCH_LONG_SPIN_US) " us, then\n"
+				     "naps " CONFIG_STR(
+					     BENCH_NAP_US) " us at a time; bandwidth, and any run\n"
+							   "with the peer on this host, polls for " CONFIG_STR(
+								   BENCH_SPIN_US) " us,\n"
+										  "then sleeps on a completion channel)"},
+	{NULL, 0, 0, 0, NULL, "the report (the client's):"},
+	{"report-histogram", 'H', no_argument, BENCH_OPT_HISTOGRAM, NULL,
+	 "lat: the distribution of the samples, in\n"
+	 "buckets " CONFIG_STR(
+		 BENCH_HIST_PER_OCTAVE) " to a doubling, after each size"},
+	{"report_gbits", 0, no_argument, BENCH_OPT_GBITS, NULL,
+	 "bandwidth in Gb/s instead of MiB/s"},
+	{"cpu_util", 0, no_argument, BENCH_OPT_CPU_UTIL, NULL,
+	 "the share of a CPU each side spent on each\n"
+	 "size, in two more columns"},
+	{"report-counters", 0, no_argument, BENCH_OPT_REPORT_COUNTERS, NULL,
+	 "what the port's counters (sysfs counters and\n"
+	 "hw_counters) moved over the run, on each\n"
+	 "side: packets sent, received, sent again"},
+	{"output", 0, required_argument, BENCH_OPT_OUTPUT, "WHAT",
+	 "print only one number per size, for scripts:\n"
+	 "bandwidth or message_rate (bw), latency (lat:\n"
+	 "the average, in usec)"},
+	{"out_json", 0, no_argument, BENCH_OPT_OUT_JSON, NULL,
+	 "write the figures as JSON to the file below"},
+	{"out_json_file", 0, required_argument, BENCH_OPT_OUT_JSON_FILE, "FILE",
+	 "the JSON file (default " BENCH_JSON_DEFAULT ";\n"
+	 "implies --out_json)"},
+	{NULL, 0, 0, 0, NULL, "waiting and the rest:"},
+	{"timeout", 0, required_argument, CONFIG_OPT_TIMEOUT, "SEC",
+	 CONFIG_HELP_TIMEOUT},
+	{"connect-timeout", 0, required_argument, CONFIG_OPT_CONNECT_TIMEOUT,
+	 "SEC", CONFIG_HELP_CONNECT_TIMEOUT},
+	{"accept-timeout", 0, required_argument, CONFIG_OPT_ACCEPT_TIMEOUT,
+	 "SEC", CONFIG_HELP_ACCEPT_TIMEOUT},
+	CONFIG_ROW_VERBOSE,
+	CONFIG_ROW_HELP,
+	CONFIG_ROW_VERSION,
+	/* perftest's, asking what rdma_bench always does (docs/benchmark-mode.md) */
+	{"CPU-freq", 'F', no_argument, BENCH_OPT_SAME, NULL, NULL},
+	{"report-both", 0, no_argument, BENCH_OPT_SAME, NULL, NULL},
+	{"use_old_post_send", 0, no_argument, BENCH_OPT_SAME, NULL, NULL},
+	{0},
 };
-/* Their short letters, for getopt_long's string. */
-#define BENCH_SHORT_OPTIONS "s:an:HD:bq:"
 
-void bench_print_usage(FILE *out)
-{
-	fprintf(out,
-		"\n"
-		"lat or bw: measure latency or bandwidth, as perftest's ib_*_lat and\n"
-		"ib_*_bw do; give the same options on both sides:\n"
-		"      --op OP              send, write, read, write_imm, fetch_add,\n"
-		"                           cmp_swap (default send)\n"
-		"  -s, --size BYTES         message size, 1 to %u (default %u for lat,\n"
-		"                           %u for bw, 8 for atomics)\n"
-		"  -a, --all-sizes          every power of two from 2 bytes to 8 MiB\n"
-		"                           (to --size if given)\n"
-		"  -n, --iters N            iterations per size, at least %d (default %u\n"
-		"                           for lat, %u for bw)\n"
-		"  -D, --duration SEC       run for SEC seconds (%u to %u) instead of\n"
-		"                           -n, and measure the seconds between the\n"
-		"                           first %u (warm-up) and the last %u (drain);\n"
-		"                           lat: their average alone, as perftest's -D\n"
-		"      --run-infinitely     bw: one size until SIGINT or SIGTERM, a row\n"
-		"                           for every -D seconds (default %u), then the\n"
-		"                           whole run's row, as perftest's\n"
-		"                           run_infinitely\n"
-		"      --tx-depth N         send queue depth: work requests in flight\n"
-		"                           (default %u for bw, %u for lat)\n"
-		"      --cq-mod N           signal one send in N (default %u, or\n"
-		"                           --tx-depth if smaller; 1 for bw over %u\n"
-		"                           bytes without -a or -e, as perftest; at\n"
-		"                           most --tx-depth; READ and atomic latency\n"
-		"                           signal every one)\n"
-		"      --json FILE          write the figures as JSON, on the client side\n"
-		"      --gbps               bandwidth in Gb/s instead of MiB/s\n"
-		"      --busy-poll          wait for completions by polling only, as\n"
-		"                           perftest does (default: latency with the\n"
-		"                           peer on another host polls for %u us, then\n"
-		"                           naps %u us at a time; bandwidth, and any run\n"
-		"                           with the peer on this host, polls for %u us,\n"
-		"                           then sleeps on a completion channel; with\n"
-		"                           -e: sleep at once, as perftest's -e)\n"
-		"  -b, --bidirectional      bw: both sides send at once; each direction\n"
-		"                           and the sum are reported\n"
-		"  -q, --qps N              bw: spread the messages over N RC QPs (1 to\n"
-		"                           %u), each with -n and --tx-depth of its own,\n"
-		"                           as perftest's -q; each QP is reported too\n"
-		"  -H, --histogram          lat: the distribution of the samples, in\n"
-		"                           buckets %d to a doubling, after each size\n"
-		"      --cpu-util           the share of a CPU each side spent on each\n"
-		"                           size, in two more columns\n"
-		"      --report-counters    what the port's counters (sysfs counters and\n"
-		"                           hw_counters) moved over the run, on each\n"
-		"                           side: packets sent, received, sent again\n",
-		BENCH_SIZE_MAX, BENCH_DEFAULT_LAT_SIZE, BENCH_DEFAULT_BW_SIZE,
-		BENCH_ITERS_MIN, BENCH_DEFAULT_LAT_ITERS,
-		BENCH_DEFAULT_BW_ITERS, BENCH_DURATION_MIN, BENCH_DURATION_MAX,
-		BENCH_MARGIN_SEC, BENCH_MARGIN_SEC, BENCH_DEFAULT_PERIOD_SEC,
-		BENCH_DEFAULT_TX_DEPTH, BENCH_DEFAULT_LAT_TX_DEPTH,
-		BENCH_DEFAULT_CQ_MOD, BENCH_CQ_MOD_SIZE_LIMIT,
-		BENCH_LONG_SPIN_US, BENCH_NAP_US, BENCH_SPIN_US, BENCH_QPS_MAX,
-		BENCH_HIST_PER_OCTAVE);
-}
-
-/* A decimal number in [min, max], nothing else (no sign, spaces, suffix). */
+/* A number option of rdma_bench's: its long name for the message. */
 static int parse_u32(const char *option, const char *text, unsigned long min,
 		     unsigned long max, uint32_t *value, FILE *err)
 {
 	unsigned long v;
-	char *end;
+	int ret = config_parse_number(PROGRAM_BENCH, option, text, min, max, &v,
+				      err);
 
-	if (text[0] >= '0' && text[0] <= '9') {
-		errno = 0;
-		v = strtoul(text, &end, 10);
-		if (!errno && *end == '\0' && v >= min && v <= max) {
-			*value = (uint32_t)v;
-			return 0;
-		}
-	}
-	fprintf(err,
-		"%s: invalid %s value '%s' (expected a number from %lu to %lu)\n",
-		BENCH_PROGRAM, option, text, min, max);
-	return -EINVAL;
+	if (!ret)
+		*value = (uint32_t)v;
+	return ret;
 }
 
 /* Index of @text in @names[first..last], or -1. */
@@ -183,19 +248,23 @@ static int find_name(const char *const *names, int first, int last,
 	return -1;
 }
 
-static int parse_mode(struct bench_config *bc, const char *arg, FILE *err)
+/* "lat" or "bw", wherever it stands on the line: 1 if it was one. */
+static int take_mode(void *settings, const char *word, FILE *err)
 {
-	int i = find_name(mode_names, BENCH_LAT, BENCH_BW, arg);
+	struct bench_config *bc = settings;
+	int i = find_name(mode_names, BENCH_LAT, BENCH_BW, word);
 
-	if (i < 0) {
+	if (i < 0)
+		return 0;
+	if (bc->mode != BENCH_OFF) {
 		fprintf(err,
-			"%s: unknown measurement '%s' (expected lat or bw first: " BENCH_SYNOPSIS
+			"%s: two measurements given, %s and %s (expected one: " BENCH_SYNOPSIS
 			")\n",
-			BENCH_PROGRAM, arg);
+			BENCH_PROGRAM, bench_mode_name(bc->mode), word);
 		return -EINVAL;
 	}
 	bc->mode = (enum bench_mode)i;
-	return 0;
+	return 1;
 }
 
 static int parse_op(struct bench_config *bc, const char *arg, FILE *err)
@@ -212,20 +281,86 @@ static int parse_op(struct bench_config *bc, const char *arg, FILE *err)
 	return 0;
 }
 
+/* perftest's -A: its names of the two atomics. */
+static int parse_atomic_type(struct bench_config *bc, const char *arg,
+			     FILE *err)
+{
+	if (strcmp(arg, "FETCH_AND_ADD") == 0) {
+		bc->op = BENCH_OP_FETCH_ADD;
+	} else if (strcmp(arg, "CMP_AND_SWAP") == 0) {
+		bc->op = BENCH_OP_CMP_SWAP;
+	} else {
+		fprintf(err,
+			"%s: invalid --atomic_type value '%s' (expected FETCH_AND_ADD or CMP_AND_SWAP)\n",
+			BENCH_PROGRAM, arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* perftest's -c: RC is what rdma_bench measures; the others are refused. */
+static int parse_connection(const char *arg, FILE *err)
+{
+	if (strcmp(arg, "RC") == 0 || strcmp(arg, "rc") == 0)
+		return 0;
+	fprintf(err,
+		"%s: invalid --connection value '%s': rdma_bench measures RC only (perftest's UC, UD, XRC, DC and SRD are not offered)\n",
+		BENCH_PROGRAM, arg);
+	return -EINVAL;
+}
+
+static const char *const output_names[] = {
+	[BENCH_OUTPUT_TABLE] = "table",
+	[BENCH_OUTPUT_BANDWIDTH] = "bandwidth",
+	[BENCH_OUTPUT_MESSAGE_RATE] = "message_rate",
+	[BENCH_OUTPUT_LATENCY] = "latency",
+};
+
+static int parse_output(struct bench_config *bc, const char *arg, FILE *err)
+{
+	int i = find_name(output_names, BENCH_OUTPUT_BANDWIDTH,
+			  BENCH_OUTPUT_LATENCY, arg);
+
+	if (i < 0) {
+		fprintf(err,
+			"%s: invalid --output value '%s' (expected bandwidth, message_rate or latency)\n",
+			BENCH_PROGRAM, arg);
+		return -EINVAL;
+	}
+	bc->output = (enum bench_output)i;
+	return 0;
+}
+
+static int parse_json_file(struct bench_config *bc, const char *arg, FILE *err)
+{
+	if (arg[0] == '\0') {
+		fprintf(err,
+			"%s: invalid --out_json_file value '' (expected a file name)\n",
+			BENCH_PROGRAM);
+		return -EINVAL;
+	}
+	bc->json_path = arg;
+	return 0;
+}
+
 int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
 		       FILE *err)
 {
 	switch (opt) {
 	case BENCH_OPT_OP:
 		return parse_op(bc, arg, err);
-	case 's':
+	case BENCH_OPT_ATOMIC_TYPE:
+		return parse_atomic_type(bc, arg, err);
+	case BENCH_OPT_CONNECTION:
+		return parse_connection(arg, err);
+	case BENCH_OPT_SIZE:
 		bc->size_set = true;
 		return parse_u32("--size", arg, 1, BENCH_SIZE_MAX, &bc->size,
 				 err);
-	case 'a':
+	case BENCH_OPT_ALL:
 		bc->all_sizes = true;
 		return 0;
-	case 'n':
+	case BENCH_OPT_ITERS:
 		bc->iters_set = true;
 		return parse_u32("--iters", arg, BENCH_ITERS_MIN,
 				 BENCH_ITERS_MAX, &bc->iters, err);
@@ -233,22 +368,32 @@ int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
 		bc->tx_depth_set = true;
 		return parse_u32("--tx-depth", arg, 1, BENCH_DEPTH_MAX,
 				 &bc->tx_depth, err);
+	case BENCH_OPT_RX_DEPTH:
+		return parse_u32("--rx-depth", arg, 1, BENCH_RX_DEPTH_MAX,
+				 &bc->rx_depth, err);
 	case BENCH_OPT_CQ_MOD:
 		bc->cq_mod_set = true;
 		return parse_u32("--cq-mod", arg, 1, BENCH_DEPTH_MAX,
 				 &bc->cq_mod, err);
-	case BENCH_OPT_GBPS:
+	case BENCH_OPT_POST_LIST:
+		return parse_u32("--post_list", arg, 1, BENCH_CHAIN_MAX,
+				 &bc->post_list, err);
+	case BENCH_OPT_INLINE:
+		bc->inline_set = true;
+		return parse_u32("--inline_size", arg, 0, BENCH_INLINE_MAX,
+				 &bc->inline_size, err);
+	case BENCH_OPT_GBITS:
 		bc->gbps = true;
 		return 0;
-	case 'H':
+	case BENCH_OPT_HISTOGRAM:
 		bc->histogram = true;
 		return 0;
-	case 'b':
+	case BENCH_OPT_BIDIR:
 		bc->bidir = true;
 		return 0;
-	case 'q':
-		return parse_u32("--qps", arg, 1, BENCH_QPS_MAX, &bc->qps, err);
-	case 'D':
+	case BENCH_OPT_QPS:
+		return parse_u32("--qp", arg, 1, BENCH_QPS_MAX, &bc->qps, err);
+	case BENCH_OPT_DURATION:
 		return parse_u32("--duration", arg, BENCH_DURATION_MIN,
 				 BENCH_DURATION_MAX, &bc->duration, err);
 	case BENCH_OPT_CPU_UTIL:
@@ -260,29 +405,93 @@ int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
 	case BENCH_OPT_RUN_INFINITELY:
 		bc->infinite = true;
 		return 0;
-	default: /* BENCH_OPT_BUSY_POLL */
+	case BENCH_OPT_OUTPUT:
+		return parse_output(bc, arg, err);
+	case BENCH_OPT_OUT_JSON:
+		bc->json_wanted = true;
+		return 0;
+	case BENCH_OPT_OUT_JSON_FILE:
+		bc->json_wanted = true;
+		return parse_json_file(bc, arg, err);
+	case BENCH_OPT_BUSY_POLL:
 		bc->busy_poll = true;
 		return 0;
+	case BENCH_OPT_SAME:
+		return 0;
 	}
+	return -EINVAL;
 }
 
 /*
- * The benchmark runs where perftest's RC tests do: UC has no READ or
- * atomics, UD no RDMA at all. With -R, RDMA_CM connects the same RC QP
- * (perftest's -R): the way iWARP devices connect.
+ * What the path options go with. The TCP exchange sets the address's SL
+ * and traffic class itself (-S, --tclass); with -R, RDMA_CM makes the
+ * address from the route and takes both from the type of service (-T),
+ * as perftest's -T is for -R alone.
  */
-static int check_transport(const struct bench_config *bc,
-			   const struct config *cfg, FILE *err)
+static int check_path_options(const struct config *cfg, FILE *err)
 {
-	if (cfg->transport != TRANSPORT_RC) {
-		fprintf(err, "%s: runs over RC, not --connection %s\n",
-			BENCH_PROGRAM, transport_name(cfg->transport));
+	if (cfg->use_rdma_cm && (cfg->sl || cfg->traffic_class)) {
+		fprintf(err,
+			"%s: option %s does not go with -R: RDMA_CM takes the traffic class and the SL from the type of service, give -T/--tos\n",
+			BENCH_PROGRAM, cfg->sl ? "--sl" : "--tclass");
 		return -EINVAL;
 	}
+	if (!cfg->use_rdma_cm && cfg->tos >= 0) {
+		fprintf(err,
+			"%s: option --tos needs -R (RDMA_CM's type of service); over the TCP exchange give --tclass and --sl\n",
+			BENCH_PROGRAM);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* -e sleeps at once; --busy-poll never sleeps. */
+static int check_waits(const struct bench_config *bc, const struct config *cfg,
+		       FILE *err)
+{
 	if (cfg->use_events && bc->busy_poll) {
 		fprintf(err,
 			"%s: options -e and --busy-poll contradict (sleep on the completion channel, or never)\n",
 			BENCH_PROGRAM);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --output's number is of the measurement's kind; -l posts bw's sends. */
+static int check_report_options(const struct bench_config *bc, FILE *err)
+{
+	bool latency = bc->output == BENCH_OUTPUT_LATENCY;
+
+	if (bc->output != BENCH_OUTPUT_TABLE &&
+	    latency != (bc->mode == BENCH_LAT)) {
+		fprintf(err,
+			"%s: invalid --output value '%s' with %s (expected %s)\n",
+			BENCH_PROGRAM, output_names[bc->output],
+			bench_mode_name(bc->mode),
+			bc->mode == BENCH_LAT ? "latency"
+					      : "bandwidth or message_rate");
+		return -EINVAL;
+	}
+	if (bc->post_list && bc->mode != BENCH_BW) {
+		fprintf(err,
+			"%s: option --post_list needs bw (a latency sample posts one send)\n",
+			BENCH_PROGRAM);
+		return -EINVAL;
+	}
+	if (bc->rx_depth && bc->op != BENCH_OP_SEND &&
+	    bc->op != BENCH_OP_WRITE_IMM) {
+		fprintf(err,
+			"%s: option --rx-depth needs --op send or write_imm (only they consume receives)\n",
+			BENCH_PROGRAM);
+		return -EINVAL;
+	}
+	/* The receiver tops its ring up BENCH_RX_REFILL at a time. */
+	if (bc->rx_depth && bc->rx_depth < bc->tx_depth + BENCH_RX_REFILL) {
+		fprintf(err,
+			"%s: invalid --rx-depth value '%u' (less than --tx-depth %u + %u: the sender could run the receive queue dry)\n",
+			BENCH_PROGRAM, bc->rx_depth, bc->tx_depth,
+			BENCH_RX_REFILL);
 		return -EINVAL;
 	}
 	return 0;
@@ -297,7 +506,7 @@ static int check_transport(const struct bench_config *bc,
  * time lets a software device send in the caller's own ibv_post_send: siw
  * sends there only when its queue is idle, and otherwise leaves the
  * sending to its kernel thread, which on a guest of one CPU waits for the
- * polling sides (docs/benchmarks.md has the trace). Not with --all-sizes
+ * polling sides (docs/benchmarks.md has the trace). Not with --all
  * (one setting for every size, most of them small) nor -e (an event for
  * every send).
  */
@@ -312,13 +521,14 @@ static uint32_t default_cq_mod(const struct bench_config *bc,
 }
 
 /*
- * The client writes --json after the run: refuse, before it starts, a path
+ * The client writes --out_json_file after the run: refuse, before it starts, a path
  * it could not write then. Nothing is created or truncated here: an
  * existing file must be writable, a new one's folder writable.
  */
-static int check_json_path(const struct config *cfg, FILE *err)
+static int check_json_path(const struct bench_config *bc,
+			   const struct config *cfg, FILE *err)
 {
-	const char *path = cfg->json_path;
+	const char *path = bc->json_path;
 	char folder[PATH_MAX];
 	const char *slash;
 	struct stat st;
@@ -347,7 +557,8 @@ static int check_json_path(const struct config *cfg, FILE *err)
 	}
 	if (!ret)
 		return 0;
-	fprintf(err, "%s: invalid --json value '%s' (cannot write it: %s)\n",
+	fprintf(err,
+		"%s: invalid --out_json_file value '%s' (cannot write it: %s)\n",
 		BENCH_PROGRAM, path, strerror(ret));
 	return -EINVAL;
 }
@@ -359,27 +570,27 @@ int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 
 	if (bc->mode == BENCH_OFF) {
 		fprintf(err,
-			"%s: no measurement given (expected lat or bw first: " BENCH_SYNOPSIS
+			"%s: no measurement given: name lat or bw (" BENCH_SYNOPSIS
 			")\n",
 			BENCH_PROGRAM);
 		return -EINVAL;
 	}
 	if (bc->histogram && bc->mode != BENCH_LAT) {
 		fprintf(err,
-			"%s: option --histogram needs lat (bandwidth has no latency samples)\n",
+			"%s: option --report-histogram needs lat (bandwidth has no latency samples)\n",
 			BENCH_PROGRAM);
 		return -EINVAL;
 	}
 	if (bc->infinite && bc->mode != BENCH_BW) {
-		fprintf(err, "%s: option --run-infinitely needs bw\n",
+		fprintf(err, "%s: option --run_infinitely needs bw\n",
 			BENCH_PROGRAM);
 		return -EINVAL;
 	}
 	if (bc->infinite && (bc->all_sizes || bc->iters_set || bc->bidir)) {
 		fprintf(err,
-			"%s: option --run-infinitely runs one size until stopped: leave out %s\n",
+			"%s: option --run_infinitely runs one size until stopped: leave out %s\n",
 			BENCH_PROGRAM,
-			bc->all_sizes	? "--all-sizes"
+			bc->all_sizes	? "--all"
 			: bc->iters_set ? "--iters"
 					: "--bidirectional (it needs a count)");
 		return -EINVAL;
@@ -387,34 +598,38 @@ int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 	/* -D is the period of the reports then. */
 	if (bc->infinite && !bc->duration)
 		bc->duration = BENCH_DEFAULT_PERIOD_SEC;
-	if (bc->bidir && (bc->mode != BENCH_BW || bc->duration)) {
+	if (bc->bidir && bc->mode != BENCH_BW) {
+		fprintf(err, "%s: option --bidirectional needs bw\n",
+			BENCH_PROGRAM);
+		return -EINVAL;
+	}
+	if (bc->bidir && bc->duration) {
 		fprintf(err,
-			"%s: option --bidirectional needs bw, and a count (-n), not --duration\n",
+			"%s: option --bidirectional counts the messages each way: give -n, not --duration (a timed run goes one way)\n",
 			BENCH_PROGRAM);
 		return -EINVAL;
 	}
 	if (bc->qps > 1 && bc->mode != BENCH_BW) {
 		fprintf(err,
-			"%s: option --qps needs bw (a latency sample is one QP's round trip)\n",
+			"%s: option --qp needs bw (a latency sample is one QP's round trip)\n",
 			BENCH_PROGRAM);
 		return -EINVAL;
 	}
 	if (bc->duration && bc->histogram) {
 		fprintf(err,
-			"%s: option --histogram needs every sample: give -n, not --duration\n",
+			"%s: option --report-histogram needs every sample: give -n, not --duration\n",
 			BENCH_PROGRAM);
 		return -EINVAL;
 	}
 	if (bc->duration && (bc->all_sizes || bc->iters_set)) {
 		fprintf(err,
 			"%s: option --duration runs one size for a time: leave out %s\n",
-			BENCH_PROGRAM,
-			bc->all_sizes ? "--all-sizes" : "--iters");
+			BENCH_PROGRAM, bc->all_sizes ? "--all" : "--iters");
 		return -EINVAL;
 	}
 	if (bc->all_sizes && bc->size_set && bc->size < BENCH_SIZE_MIN_ALL) {
 		fprintf(err,
-			"%s: invalid --size value '%u' with --all-sizes (the sizes start at %u)\n",
+			"%s: invalid --size value '%u' with --all (the sizes start at %u)\n",
 			BENCH_PROGRAM, bc->size, BENCH_SIZE_MIN_ALL);
 		return -EINVAL;
 	}
@@ -447,9 +662,15 @@ int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 		bc->iters = BENCH_DEFAULT_BW_ITERS;
 	if (!bc->cq_mod_set)
 		bc->cq_mod = default_cq_mod(bc, cfg);
-	ret = check_transport(bc, cfg, err);
+	ret = check_waits(bc, cfg, err);
 	if (!ret)
-		ret = check_json_path(cfg, err);
+		ret = check_path_options(cfg, err);
+	if (!ret)
+		ret = check_report_options(bc, err);
+	if (!ret && bc->json_wanted && !bc->json_path)
+		bc->json_path = BENCH_JSON_DEFAULT;
+	if (!ret)
+		ret = check_json_path(bc, cfg, err);
 	return ret;
 }
 
@@ -458,8 +679,10 @@ static int parse_setting(void *settings, int opt, const char *arg, FILE *err)
 	return bench_parse_option(settings, opt, arg, err);
 }
 
-static int finish_settings(void *settings, const struct config *cfg, FILE *err)
+static int finish_settings(void *settings, struct config *cfg, FILE *out,
+			   FILE *err)
 {
+	(void)out;
 	return bench_config_finish(settings, cfg, err);
 }
 
@@ -471,12 +694,12 @@ void bench_config_tool(struct bench_config *bc, struct config_tool *tool)
 		.synopsis = "lat|bw [options] [SERVER]",
 		.roles =
 			"without SERVER, run as the server and wait for a client",
-		.long_options = bench_long_options,
-		.short_options = BENCH_SHORT_OPTIONS,
+		.options = bench_options,
 		.settings = bc,
 		.parse = parse_setting,
+		.word = take_mode,
+		.refuse = bench_refuse_perftest,
 		.finish = finish_settings,
-		.print_usage = bench_print_usage,
 	};
 }
 
@@ -543,6 +766,9 @@ uint32_t bench_rx_depth(const struct bench_config *bc)
 	/* room for the sender's whole window even just before a top-up */
 	if (bc->tx_depth + BENCH_RX_REFILL > ring)
 		ring = bc->tx_depth + BENCH_RX_REFILL;
+	/* -r: as given (bench_config_finish saw it hold the window) */
+	if (bc->rx_depth)
+		ring = bc->rx_depth;
 	return bc->iters < ring ? bc->iters : ring;
 }
 
@@ -582,7 +808,8 @@ void bench_size_resources(const struct bench_config *bc,
 	sizes->max_send_wr = bc->tx_depth;
 	if (rx > sizes->max_recv_wr)
 		sizes->max_recv_wr = rx;
-	sizes->max_inline_data = inline_wanted(bc);
+	sizes->max_inline_data =
+		bc->inline_set ? bc->inline_size : inline_wanted(bc);
 	/* Each work request says itself whether it wants a completion. */
 	sizes->sq_sig_all = false;
 	sizes->comp_channel = sizes->comp_channel || bench_sleeps(bc);
@@ -607,11 +834,5 @@ int bench_parse_command_line(struct config *cfg, struct bench_config *bc,
 	struct config_tool tool;
 
 	bench_config_tool(bc, &tool);
-	if (argc > 1 && argv[1][0] != '-') {
-		if (parse_mode(bc, argv[1], err))
-			return -EINVAL;
-		/* argv[1] stands where getopt expects the program's name. */
-		return config_parse(cfg, &tool, argc - 1, argv + 1, out, err);
-	}
 	return config_parse(cfg, &tool, argc, argv, out, err);
 }

@@ -20,18 +20,6 @@
 
 /* Completions taken per ibv_poll_cq call. */
 #define BENCH_POLL_BATCH 16
-/*
- * Work requests chained into one ibv_post_send / ibv_post_recv call: one
- * doorbell for many small messages. With -b, sends of messages longer
- * than BENCH_CQ_MOD_SIZE_LIMIT go one to a call, as perftest posts them.
- * siw sends a request in the caller's own ibv_post_send only while its
- * send queue is idle: with both sides sending on one CPU, a chain stalled
- * there and left the rest of it, and every request after, to siw's kernel
- * thread, which waits behind the two polling sides (docs/benchmarks.md
- * has the trace). Sending one way, chains measured faster on siw, so they
- * stay there.
- */
-#define BENCH_CHAIN_MAX 64
 /* The immediate value of WRITE with immediate; the receiver ignores it. */
 #define BENCH_IMM_DATA 0x42454e43u /* "BENC" */
 
@@ -94,7 +82,7 @@ void bench_build_wr(const struct bench_run *run, struct ibv_send_wr *wr,
  * A stop signal ends the loops here, before each post: with soft-RoCE on
  * one host the work can complete within ibv_post_send, so that a wait
  * never sees an empty CQ and never looks at the signal itself. Where the
- * signal is the loop's normal end (--run-infinitely), without a line.
+ * signal is the loop's normal end (--run_infinitely), without a line.
  */
 static int stop_if_interrupted(const struct bench_run *run)
 {
@@ -142,14 +130,20 @@ int bench_post_one(struct bench_run *run, struct ibv_send_wr *wr)
 	return 0;
 }
 
+uint32_t bench_post_list(const struct bench_config *bc, uint32_t size)
+{
+	if (bc->post_list)
+		return bc->post_list;
+	return bc->bidir && size > BENCH_CQ_MOD_SIZE_LIMIT ? 1
+							   : BENCH_CHAIN_MAX;
+}
+
 int bench_post_sends(struct bench_run *run, struct bench_lane *lane,
 		     const struct ibv_send_wr *wr, uint32_t count,
 		     uint64_t total)
 {
 	struct ibv_send_wr chain[BENCH_CHAIN_MAX], *bad_wr = NULL;
-	uint32_t most = run->bc->bidir && run->size > BENCH_CQ_MOD_SIZE_LIMIT
-				? 1
-				: BENCH_CHAIN_MAX;
+	uint32_t most = bench_post_list(run->bc, run->size);
 	int ret = stop_if_interrupted(run);
 
 	if (ret)

@@ -25,7 +25,7 @@
 /* -a: every power of two from 2 bytes to 8 MiB, as perftest's -a (with -s:
  * to that size, our addition for short runs). */
 #define BENCH_SIZE_MIN_ALL 2u
-#define BENCH_SIZE_MAX	   (8u << 20)
+#define BENCH_SIZE_MAX	   8388608 /* 8 MiB */
 /* The remote atomics work on one 8-byte word. */
 #define BENCH_ATOMIC_SIZE 8u
 
@@ -35,65 +35,101 @@
  * thing: a bandwidth run inlines the messages that fit, where perftest's
  * bandwidth tests inline only with -I (bench_config.c, BENCH_INLINE_SEND).
  */
-#define BENCH_DEFAULT_LAT_SIZE	2u
-#define BENCH_DEFAULT_BW_SIZE	65536u
-#define BENCH_DEFAULT_LAT_ITERS 1000u
-#define BENCH_DEFAULT_BW_ITERS	5000u
-#define BENCH_DEFAULT_TX_DEPTH	128u
+#define BENCH_DEFAULT_LAT_SIZE	2
+#define BENCH_DEFAULT_BW_SIZE	65536
+#define BENCH_DEFAULT_LAT_ITERS 1000
+#define BENCH_DEFAULT_BW_ITERS	5000
+#define BENCH_DEFAULT_TX_DEPTH	128
 /* perftest's latency tests keep one work request in the send queue. */
-#define BENCH_DEFAULT_LAT_TX_DEPTH 1u
-#define BENCH_DEFAULT_CQ_MOD	   100u
+#define BENCH_DEFAULT_LAT_TX_DEPTH 1
+#define BENCH_DEFAULT_CQ_MOD	   100
 /*
  * Bandwidth messages larger than this ask for a completion on every send
  * by default, as perftest's do (bench_config.c says why).
  */
-#define BENCH_CQ_MOD_SIZE_LIMIT 8192u
+#define BENCH_CQ_MOD_SIZE_LIMIT 8192
 
 /*
  * -D: a timed run, as perftest's -D: the first BENCH_MARGIN_SEC seconds
  * warm up, the last BENCH_MARGIN_SEC let the queues drain, and the
  * figures come from the seconds between.
  */
-#define BENCH_DURATION_MIN 5u
-#define BENCH_DURATION_MAX 36000u
-#define BENCH_MARGIN_SEC   2u
+#define BENCH_DURATION_MIN 5
+#define BENCH_DURATION_MAX 36000
+#define BENCH_MARGIN_SEC   2
 /*
- * --run-infinitely: a report every -D seconds, this many if -D is not
+ * --run_infinitely: a report every -D seconds, this many if -D is not
  * given, as perftest's --run_infinitely; a receiving server looks for the
  * client's end this often.
  */
-#define BENCH_DEFAULT_PERIOD_SEC 5u
+#define BENCH_DEFAULT_PERIOD_SEC 5
 #define BENCH_LOOK_MS		 100u
+
+/*
+ * Work requests chained into one ibv_post_send / ibv_post_recv call: one
+ * doorbell for many small messages. With -b, sends of messages longer
+ * than BENCH_CQ_MOD_SIZE_LIMIT go one to a call, as perftest posts them.
+ * siw sends a request in the caller's own ibv_post_send only while its
+ * send queue is idle: with both sides sending on one CPU, a chain stalled
+ * there and left the rest of it, and every request after, to siw's kernel
+ * thread, which waits behind the two polling sides (docs/benchmarks.md
+ * has the trace). Sending one way, chains measured faster on siw, so they
+ * stay there.
+ */
+#define BENCH_CHAIN_MAX 64
 
 /* Option parsing: bench_config_tool hands these to config_parse. */
 
-/* Long-only option values, beyond config.c's own (which stay below 512). */
+/* rdma_bench's own options, past the shared ones (config.h). */
 enum bench_option {
-	BENCH_OPT_OP = 512,
+	BENCH_OPT_OP = CONFIG_OPT_PROGRAM,
+	BENCH_OPT_ATOMIC_TYPE,
+	BENCH_OPT_CONNECTION,
+	BENCH_OPT_SIZE,
+	BENCH_OPT_ALL,
+	BENCH_OPT_ITERS,
+	BENCH_OPT_DURATION,
+	BENCH_OPT_RUN_INFINITELY,
 	BENCH_OPT_TX_DEPTH,
+	BENCH_OPT_RX_DEPTH,
 	BENCH_OPT_CQ_MOD,
-	BENCH_OPT_GBPS,
-	BENCH_OPT_BUSY_POLL,
+	BENCH_OPT_POST_LIST,
+	BENCH_OPT_INLINE,
+	BENCH_OPT_BIDIR,
+	BENCH_OPT_QPS,
+	BENCH_OPT_HISTOGRAM,
 	BENCH_OPT_CPU_UTIL,
 	BENCH_OPT_REPORT_COUNTERS,
-	BENCH_OPT_RUN_INFINITELY,
+	BENCH_OPT_GBITS,
+	BENCH_OPT_OUTPUT,
+	BENCH_OPT_OUT_JSON,
+	BENCH_OPT_OUT_JSON_FILE,
+	BENCH_OPT_BUSY_POLL,
+	/* perftest's, accepted: what they ask is what rdma_bench does */
+	BENCH_OPT_SAME,
 };
-
 /*
  * -q: the most RC QPs one run spreads its messages over. Each posts -n
  * messages with up to --tx-depth in flight, as each of perftest's -q QPs
  * does; all complete on the one CQ.
  */
-#define BENCH_QPS_MAX 16u
+#define BENCH_QPS_MAX 16
 
 void bench_config_defaults(struct bench_config *bc);
 
 /*
- * Apply option @opt (one of the above) with @arg. Returns 0, -ENOENT if @opt
- * is not a bench option, -EINVAL after printing one line to @err.
+ * Apply option @opt (one of the above) with @arg. Returns 0, or -EINVAL
+ * after printing one line to @err.
  */
 int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
 		       FILE *err);
+
+/*
+ * An option perftest has and rdma_bench does not offer, typed as @name
+ * (without "--") or @letter: 1 after one line on @err naming it as
+ * perftest's and saying why; 0 if it is not perftest's (bench_perftest.c).
+ */
+int bench_refuse_perftest(const char *name, int letter, FILE *err);
 
 /*
  * True if the benchmark's waits may sleep on a completion channel, so the
@@ -107,9 +143,6 @@ bool bench_sleeps(const struct bench_config *bc);
  */
 int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 			FILE *err);
-
-/* The usage lines of the bench options. */
-void bench_print_usage(FILE *out);
 
 const char *bench_mode_name(enum bench_mode mode);
 const char *bench_op_name(enum bench_op op);
@@ -285,7 +318,7 @@ struct bench_params {
 	uint16_t cq_mod;
 	uint16_t duration; /* seconds, BENCH_DURATION_MAX fits; 0: -n */
 	bool bidir;
-	bool infinite; /* --run-infinitely; duration is the period */
+	bool infinite; /* --run_infinitely; duration is the period */
 	uint8_t qps;   /* -q, 1 to BENCH_QPS_MAX */
 };
 
@@ -337,7 +370,7 @@ size_t bench_half_size(const struct bench_config *bc);
  * BENCH_RX_REFILL if that is more. A bandwidth receiver tops them up once
  * BENCH_RX_REFILL have completed (bench_bw.c).
  */
-#define BENCH_RX_DEPTH_MAX 8192u
+#define BENCH_RX_DEPTH_MAX 8192
 #define BENCH_RX_REFILL	   64u
 uint32_t bench_rx_depth(const struct bench_config *bc);
 
@@ -382,7 +415,8 @@ struct bench_lane {
 /* Everything the loops of one size need. */
 struct bench_run {
 	const struct bench_config *bc;
-	bool client; /* the side that starts, measures and reports */
+	bool client;  /* the side that starts, measures and reports */
+	FILE *report; /* the client's table, or --output's numbers */
 	/* Lane 0 is the QP the manual's steps connected; -q adds the rest. */
 	struct bench_lane lanes[BENCH_QPS_MAX];
 	unsigned int qps;
@@ -428,7 +462,7 @@ struct bench_run {
 	uint64_t beat_at; /* the tick of the next beat; UINT64_MAX: none */
 
 	/*
-	 * --run-infinitely: the client takes a stop signal as its loop's end
+	 * --run_infinitely: the client takes a stop signal as its loop's end
 	 * (no line, bench_post.c); a receiving server has the client's end of
 	 * size byte once peer_synced (bench_hear_peer). The reports so far.
 	 */
@@ -519,9 +553,9 @@ static inline struct bench_clock bench_clock_read(void)
  */
 #define BENCH_SPINS_PER_YIELD 16
 #define BENCH_SPINS_PER_LOOK  1024
-#define BENCH_SPIN_US	      100u
-#define BENCH_LONG_SPIN_US    4000u
-#define BENCH_NAP_US	      20u
+#define BENCH_SPIN_US	      100
+#define BENCH_LONG_SPIN_US    4000
+#define BENCH_NAP_US	      20
 
 /* The beat's byte, and the end of a size's sync byte (sock_sync's). */
 #define BENCH_BEAT '.'
@@ -685,6 +719,12 @@ int bench_wait_describe(const struct bench_run *run, char *buf, size_t len);
 void bench_build_wr(const struct bench_run *run, struct ibv_send_wr *wr,
 		    struct ibv_sge *sge);
 /*
+ * The most sends one ibv_post_send carries for messages of @size bytes:
+ * -l's, or up to BENCH_CHAIN_MAX (one for -b's over
+ * BENCH_CQ_MOD_SIZE_LIMIT).
+ */
+uint32_t bench_post_list(const struct bench_config *bc, uint32_t size);
+/*
  * Post @count copies of @wr on @lane in chained lists (one doorbell per
  * list), numbered on from lane->sends_posted; every signal_every-th one
  * and number @total ask for a completion, whose wr_id carries their
@@ -753,7 +793,7 @@ int bench_bw_size(struct bench_run *run);
 
 /* bench_report.c */
 
-/* --run-infinitely: one report, the seconds since the one before. */
+/* --run_infinitely: one report, the seconds since the one before. */
 struct bench_period {
 	double seconds;
 	uint64_t messages;
@@ -781,7 +821,7 @@ struct bench_result {
 	 * -D, over the row's sample window, so that they add up to the row.
 	 * 0 QPs: a run of one QP, no per-QP figures.
 	 */
-	/* --run-infinitely: the reports the row's whole run was made of */
+	/* --run_infinitely: the reports the row's whole run was made of */
 	const struct bench_period *periods;
 	size_t period_count;
 	unsigned int qps;
@@ -794,7 +834,7 @@ struct bench_result {
 
 void bench_print_header(const struct bench_config *bc, FILE *out);
 /*
- * --run-infinitely: the row of @messages done in the last @ns, printed
+ * --run_infinitely: the row of @messages done in the last @ns, printed
  * and kept in run->periods; 0, or -ENOMEM after a line.
  */
 int bench_report_period(struct bench_run *run, uint64_t ns, uint64_t messages,

@@ -135,6 +135,9 @@ static int connect_over_tcp(struct bench_run *run, const struct config *cfg,
 		.mtu = attr->path_mtu,
 		.max_rd_atomic = attr->max_rd_atomic,
 		.max_dest_rd_atomic = attr->max_dest_rd_atomic,
+		.sl = cfg->sl,
+		.traffic_class = cfg->traffic_class,
+		.ack_timeout = qp_ack_timeout(cfg),
 	};
 	for (k = 1; !ret && k < run->qps; k++) {
 		struct qp_info remote;
@@ -145,8 +148,8 @@ static int connect_over_tcp(struct bench_run *run, const struct config *cfg,
 					       &path, &remote, &res->trace);
 		if (!ret)
 			ret = modify_qp_to_rts(run->lanes[k].qp, TRANSPORT_RC,
-					       lane_psn(conn, k),
-					       path.max_rd_atomic, &res->trace);
+					       lane_psn(conn, k), &path,
+					       &res->trace);
 	}
 	/* Neither side sends on them before the other's are ready. */
 	return ret ? ret : sock_sync(sock, timeout_ms);

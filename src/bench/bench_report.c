@@ -37,6 +37,8 @@ static void print_separator(FILE *out)
 
 void bench_print_header(const struct bench_config *bc, FILE *out)
 {
+	if (bc->output != BENCH_OUTPUT_TABLE)
+		return;
 	print_separator(out);
 	if (bc->mode == BENCH_LAT && bc->duration) /* -D: as perftest's */
 		fputs(" #bytes #iterations t_avg[usec]", out);
@@ -130,10 +132,34 @@ static void print_per_qp(const struct bench_config *bc,
 	}
 }
 
+/*
+ * --output: the one figure asked for, alone on its line, as perftest's
+ * --output prints it: the average bandwidth (in --report_gbits' unit),
+ * the message rate in Mpps, or the average latency in usec.
+ */
+static void print_number(const struct bench_config *bc,
+			 const struct bench_result *r, FILE *out)
+{
+	struct bw_stats bw = row_bw(bc, r);
+
+	if (bc->output == BENCH_OUTPUT_LATENCY)
+		fprintf(out, "%.2f\n", r->lat.t_avg);
+	else if (bc->output == BENCH_OUTPUT_MESSAGE_RATE)
+		fprintf(out, "%.6f\n", bw.msg_rate_mpps);
+	else
+		fprintf(out, "%.2f\n", bw_in_unit(bc, bw.avg_bytes_per_sec));
+	fflush(out);
+}
+
 void bench_print_result(const struct bench_config *bc,
 			const struct bench_result *r, FILE *out)
 {
 	struct bw_stats bw = row_bw(bc, r);
+
+	if (bc->output != BENCH_OUTPUT_TABLE) {
+		print_number(bc, r, out);
+		return;
+	}
 
 	if (bc->mode == BENCH_LAT && bc->duration)
 		fprintf(out, " %-7u %-11" PRIu64 " %.2f", r->size, r->iters,
@@ -264,7 +290,7 @@ static void write_per_qp(FILE *f, const struct bench_config *bc,
 	fputc(']', f);
 }
 
-/* --run-infinitely: ", "periods": [{"seconds": S, "iterations": N, ...}]". */
+/* --run_infinitely: ", "periods": [{"seconds": S, "iterations": N, ...}]". */
 static void write_periods(FILE *f, const struct bench_config *bc,
 			  const struct bench_result *r)
 {

@@ -5,7 +5,7 @@
  * whose parameters differ:
  *
  *   magic u32, version u16, mode u8, op u8, all sizes u8, flags u8 (1: -b,
- *   2: --run-infinitely; the high four bits: -q less one),
+ *   2: --run_infinitely; the high four bits: -q less one),
  *   duration u16, size u32, iterations u32, tx depth u16, cq mod u16
  *
  * Version 2 added the send queue depth and the signalling, in what version
@@ -17,7 +17,7 @@
  * (bench_beat) and, at the end of a size, waits for the peer only while
  * its beats keep coming: a side of version 3 would never beat. Version 5
  * carries -q's count less one in the flags' high four bits, and
- * --run-infinitely in flag 2.
+ * --run_infinitely in flag 2.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -155,10 +155,10 @@ int bench_params_match(const struct bench_params *local,
 	}
 	if (local->infinite != remote->infinite) {
 		snprintf(why, len, "the peer runs %s, this side %s",
-			 remote->infinite ? "--run-infinitely"
-					  : "without --run-infinitely",
-			 local->infinite ? "--run-infinitely"
-					 : "without --run-infinitely");
+			 remote->infinite ? "--run_infinitely"
+					  : "without --run_infinitely",
+			 local->infinite ? "--run_infinitely"
+					 : "without --run_infinitely");
 		return -EPROTO;
 	}
 	if (local->qps != remote->qps) {

@@ -8,6 +8,8 @@
  *   rdma_bench lat|bw [options] SERVER     the client
  */
 #include <err.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,7 +38,7 @@ static void plan_sizes(const struct config *cfg, const struct bench_config *bc,
 /* -R: RDMA_CM connects the QP; the TCP connection carries the syncs. */
 static int bench_over_cm(const struct config *cfg,
 			 const struct bench_config *bc,
-			 const struct resources_sizes *sizes)
+			 const struct resources_sizes *sizes, FILE *report)
 {
 	struct connection conn;
 	struct resources res;
@@ -52,7 +54,7 @@ static int bench_over_cm(const struct config *cfg,
 	ret = cm_connect_qp(&cm, &res, cfg, sizes, sock, &conn);
 	if (ret)
 		goto close_sock;
-	ret = bench_run(cfg, bc, &res, &conn, &cm, sock);
+	ret = bench_run(cfg, bc, &res, &conn, &cm, sock, report);
 	cm_disconnect(&cm);
 	destroy_ret = resources_destroy(&res);
 	if (!ret)
@@ -67,7 +69,7 @@ close_cm:
 /* The manual's steps 1-8 over the TCP exchange, the benchmark as step 9. */
 static int bench_over_tcp(const struct config *cfg,
 			  const struct bench_config *bc,
-			  const struct resources_sizes *sizes)
+			  const struct resources_sizes *sizes, FILE *report)
 {
 	struct connection conn;
 	struct resources res;
@@ -81,11 +83,56 @@ static int bench_over_tcp(const struct config *cfg,
 		goto destroy_resources;
 	ret = connect_qp(&res, cfg, sock, &conn);
 	if (!ret)
-		ret = bench_run(cfg, bc, &res, &conn, NULL, sock);
+		ret = bench_run(cfg, bc, &res, &conn, NULL, sock, report);
 	close(sock);
 destroy_resources:
 	destroy_ret = resources_destroy(&res);
 	return ret ? ret : destroy_ret;
+}
+
+/*
+ * --output: the numbers go to what stdout is now, and everything else the
+ * run prints there (the peer's address, the banner, the verdict) to
+ * /dev/null, so that a script reads the numbers alone. *@saved keeps
+ * stdout to put back. Without --output the report is stdout itself.
+ */
+static FILE *open_report(const struct bench_config *bc, int *saved)
+{
+	FILE *report;
+	int fd, null_fd;
+
+	*saved = -1;
+	if (bc->output == BENCH_OUTPUT_TABLE)
+		return stdout;
+	fd = dup(STDOUT_FILENO);
+	report = fd < 0 ? NULL : fdopen(fd, "w");
+	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	*saved = dup(STDOUT_FILENO);
+	if (!report || null_fd < 0 || *saved < 0 ||
+	    dup2(null_fd, STDOUT_FILENO) < 0) {
+		warn("failed to set stdout aside for --output");
+		if (report)
+			fclose(report);
+		else if (fd >= 0)
+			close(fd);
+		report = NULL;
+	}
+	if (null_fd >= 0)
+		close(null_fd);
+	return report;
+}
+
+static void close_report(FILE *report, int saved)
+{
+	if (report == stdout)
+		return;
+	fflush(stdout);
+	if (saved >= 0) {
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+	}
+	if (report)
+		fclose(report);
 }
 
 int main(int argc, char **argv)
@@ -93,7 +140,8 @@ int main(int argc, char **argv)
 	struct resources_sizes sizes;
 	struct bench_config bench;
 	struct config cfg;
-	int ret;
+	FILE *report;
+	int ret, saved;
 
 	/* Each size's line shows up as it is measured, also in a pipe. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -102,13 +150,16 @@ int main(int argc, char **argv)
 	if (ret)
 		return ret > 0 ? EXIT_PASSED : EXIT_USAGE;
 	plan_sizes(&cfg, &bench, &sizes);
-	ret = interrupt_install();
+	report = open_report(&bench, &saved);
+	ret = report ? interrupt_install() : -EIO;
 	if (!ret)
-		ret = cfg.use_rdma_cm ? bench_over_cm(&cfg, &bench, &sizes)
-				      : bench_over_tcp(&cfg, &bench, &sizes);
+		ret = cfg.use_rdma_cm
+			      ? bench_over_cm(&cfg, &bench, &sizes, report)
+			      : bench_over_tcp(&cfg, &bench, &sizes, report);
 	if (ret && interrupted())
 		warnx("stopped by %s, resources freed",
 		      interrupt_signal_name());
 	printf("\ntest result is %d\n", ret);
+	close_report(report, saved);
 	return ret ? EXIT_FAILED : EXIT_PASSED;
 }

@@ -103,8 +103,8 @@ int check_run(const struct config *cfg, const struct check_config *cc,
 		check_pair(r, &run, &sizes);
 	check_print_verdict(r, scope, out);
 	*passed = check_passed(r);
-	if (cfg->json_path)
-		ret = check_save_json(r, scope, cfg->json_path);
+	if (cc->json_path)
+		ret = check_save_json(r, scope, cc->json_path);
 	close_report(out, saved);
 free_report:
 	free(r);

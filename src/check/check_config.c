@@ -1,59 +1,77 @@
 // SPDX-License-Identifier: MIT
-/* rdma_check's own option, --pair, and what the check rules out. */
+/* rdma_check's command line: its table, --pair and --json. */
 #include <errno.h>
 #include <getopt.h>
 
 #include "check_priv.h"
 
-/* Option values past the manual's. */
+/* rdma_check's own options, past the shared ones. */
 enum check_option {
-	CHECK_OPT_PAIR = 768,
+	CHECK_OPT_PAIR = CONFIG_OPT_PROGRAM,
+	CHECK_OPT_JSON,
 };
 
-static const struct option check_long_options[] = {
-	{"pair", no_argument, NULL, CHECK_OPT_PAIR},
-	{NULL, 0, NULL, 0},
+/*
+ * What connecting needs, spelled as the manual's example spells it, and
+ * the check's own two. No -o or -c: the check runs its own operations
+ * over RC.
+ */
+static const struct config_option check_options[] = {
+	CONFIG_ROW_PORT,
+	CONFIG_ROW_DEVICE,
+	CONFIG_ROW_IB_PORT,
+	CONFIG_ROW_GID,
+	CONFIG_ROW_RDMA_CM,
+	CONFIG_ROW_EVENTS,
+	CONFIG_ROW_TIMEOUT,
+	CONFIG_ROW_CONNECT_TIMEOUT,
+	CONFIG_ROW_ACCEPT_TIMEOUT,
+	CONFIG_ROW_VERBOSE,
+	CONFIG_ROW_HELP,
+	CONFIG_ROW_VERSION,
+	{NULL, 0, 0, 0, NULL,
+	 "Checks whether this host can do RDMA with these options, one line\n"
+	 "per check (docs/check.md); with SERVER, then the pair with that\n"
+	 "server:"},
+	{"pair", 0, no_argument, CHECK_OPT_PAIR, NULL,
+	 "with no SERVER: then wait for one client,\n"
+	 "as the server of the pair check"},
+	{"json", 0, required_argument, CHECK_OPT_JSON, "FILE",
+	 "write the checks and the verdict as JSON"},
+	{0},
 };
 
-static void check_print_usage(FILE *out)
-{
-	fprintf(out,
-		"\n"
-		"Checks whether this host can do RDMA with these options, one line\n"
-		"per check (docs/check.md); with SERVER, then the pair with that\n"
-		"server:\n"
-		"      --pair               with no SERVER: then wait for one client,\n"
-		"                           as the server of the pair check\n"
-		"      --json FILE          write the checks and the verdict as JSON\n");
-}
-
-static int parse_setting(void *settings, int opt, const char *arg, FILE *err)
+static int parse_setting(void *settings, int id, const char *arg, FILE *err)
 {
 	struct check_config *cc = settings;
 
-	(void)arg;
-	(void)err;
-	if (opt != CHECK_OPT_PAIR)
-		return -EINVAL;
-	cc->pair = true;
-	return 0;
+	switch (id) {
+	case CHECK_OPT_PAIR:
+		cc->pair = true;
+		return 0;
+	case CHECK_OPT_JSON:
+		if (arg[0] == '\0') {
+			fprintf(err,
+				"%s: invalid --json value '' (expected a file name)\n",
+				CHECK_PROGRAM);
+			return -EINVAL;
+		}
+		cc->json_path = arg;
+		return 0;
+	}
+	return -EINVAL;
 }
 
-/* The pair round connects an RC QP over the TCP exchange and runs its own
- * operations: the options that would change that do not go with it. */
-static int finish_settings(void *settings, const struct config *cfg, FILE *err)
+static int finish_settings(void *settings, struct config *cfg, FILE *out,
+			   FILE *err)
 {
 	const struct check_config *cc = settings;
 
+	(void)out;
 	if (cc->pair && cfg->server_name) {
 		fprintf(err,
 			"%s: option --pair makes this side the server: give it no SERVER\n",
 			CHECK_PROGRAM);
-		return -EINVAL;
-	}
-	if (cfg->transport != TRANSPORT_RC) {
-		fprintf(err, "%s: checks RC, not --connection %s\n",
-			CHECK_PROGRAM, transport_name(cfg->transport));
 		return -EINVAL;
 	}
 	return 0;
@@ -68,11 +86,9 @@ void check_config_tool(struct check_config *cc, struct config_tool *tool)
 		.roles =
 			"alone, check this host; with --pair, then wait for the\n"
 			"  client of a pair check; with SERVER, be that client",
-		.long_options = check_long_options,
-		.short_options = "",
+		.options = check_options,
 		.settings = cc,
 		.parse = parse_setting,
 		.finish = finish_settings,
-		.print_usage = check_print_usage,
 	};
 }

@@ -122,6 +122,25 @@ static int bind_wildcard(struct rdma_cm_id *id, int family, uint16_t port)
 	return 0;
 }
 
+/*
+ * -T: the type of service of @id's packets, before its route is resolved.
+ * On RoCE the CM puts it in the GRH's traffic class (the IP DS field) and
+ * maps it to the SL; a listener gives it to the connections it accepts.
+ * 0 or -errno.
+ */
+static int set_tos(struct cm *cm, struct rdma_cm_id *id)
+{
+	uint8_t tos = (uint8_t)cm->tos;
+
+	if (cm->tos < 0)
+		return 0;
+	if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos,
+			    sizeof(tos)))
+		return -errno;
+	trace_step(&cm->trace, "RDMA_CM id's type of service %u", tos);
+	return 0;
+}
+
 static int create_id(struct cm *cm, struct rdma_cm_id **id)
 {
 	int ret;
@@ -131,7 +150,14 @@ static int create_id(struct cm *cm, struct rdma_cm_id **id)
 		warnx("failed to create RDMA_CM id: %s", strerror(-ret));
 		return ret;
 	}
-	return 0;
+	ret = set_tos(cm, *id);
+	if (ret) {
+		warnx("failed to set the RDMA_CM id's type of service to %d: %s",
+		      cm->tos, strerror(-ret));
+		rdma_destroy_id(*id);
+		*id = NULL;
+	}
+	return ret;
 }
 
 /* A listening id on the wildcard address of @family, in *@id. */
@@ -205,6 +231,13 @@ static int resolve_address(struct cm *cm, const struct addrinfo *ai,
 	if (rdma_create_id(cm->channel, &cm->id, NULL, RDMA_PS_TCP)) {
 		ret = -errno;
 		snprintf(why, why_len, "rdma_create_id: %s", strerror(-ret));
+		return ret;
+	}
+	ret = set_tos(cm, cm->id);
+	if (ret) {
+		snprintf(why, why_len,
+			 "rdma_set_option(RDMA_OPTION_ID_TOS): %s",
+			 strerror(-ret));
 		return ret;
 	}
 	if (rdma_resolve_addr(cm->id, NULL, ai->ai_addr, ms_left(deadline))) {
@@ -394,6 +427,9 @@ int cm_open(struct cm *cm, const struct config *cfg,
 	int ret;
 
 	*cm = (struct cm){.program = cfg->program,
+			  .tos = cfg->tos,
+			  .path_mtu = cfg->path_mtu,
+			  .ack_timeout = qp_ack_timeout(cfg),
 			  .trace = {.on = cfg->verbose}};
 	if (!cfg->server_name) {
 		ret = check_local_devices(cfg, needs);
@@ -423,8 +459,12 @@ int cm_open_lane(struct cm *lane, const struct cm *first,
 {
 	int ret;
 
-	*lane = (struct cm){
-		.program = first->program, .lane = true, .trace = first->trace};
+	*lane = (struct cm){.program = first->program,
+			    .tos = first->tos,
+			    .path_mtu = first->path_mtu,
+			    .ack_timeout = first->ack_timeout,
+			    .lane = true,
+			    .trace = first->trace};
 	ret = cm_event_channel_create(&lane->channel);
 	if (!ret)
 		ret = resolve_server(lane, cfg);

@@ -212,6 +212,9 @@ static int cm_modify_qp_to_rtr(struct cm *cm, struct resources *res,
 	/* The server moves its QP before it accepts: the request's depth. */
 	if (attr.max_dest_rd_atomic > cm->depth.responder)
 		attr.max_dest_rd_atomic = cm->depth.responder;
+	/* -m: a smaller MTU than the route's, on both sides alike. */
+	if (cm->path_mtu && cm->path_mtu < attr.path_mtu)
+		attr.path_mtu = (enum ibv_mtu)cm->path_mtu;
 	ret = qp_modify(res->qp, &attr, mask, "");
 	if (ret)
 		return ret;
@@ -243,8 +246,9 @@ static int cm_modify_qp_to_rts(struct cm *cm, struct resources *res,
 	if (attr.max_rd_atomic > cm->depth.initiator)
 		attr.max_rd_atomic = cm->depth.initiator;
 	/* The CM derives the ack timeout from the path's packet life time
-	 * (code 19, 2.1 s, on soft-RoCE): the TCP path's, as the manual's. */
-	attr.timeout = QP_ACK_TIMEOUT;
+	 * (code 19, 2.1 s, on soft-RoCE): the TCP path's, as the manual's,
+	 * or -u's. */
+	attr.timeout = cm->ack_timeout;
 	if (!ret)
 		ret = qp_modify(res->qp, &attr, mask, "");
 	if (ret)
@@ -549,6 +553,9 @@ int cm_next_client(struct cm *listener, const struct config *cfg,
 	int ret;
 
 	*client = (struct cm){.program = listener->program,
+			      .tos = listener->tos,
+			      .path_mtu = listener->path_mtu,
+			      .ack_timeout = listener->ack_timeout,
 			      .trace = listener->trace};
 	*conn = (struct connection){0};
 	ret = wait_request(listener, cfg, &conn->remote);

@@ -15,6 +15,7 @@
 #include "bench/bench.h"
 #include "check/check.h"
 #include "config.h"
+#include "ops/options.h"
 
 /* More arguments than any real command line of this program needs. */
 #define FUZZ_MAX_ARGS 32
@@ -41,7 +42,8 @@ static void parse_as_each_program(int argc, char **argv, FILE *sink)
 	struct config_tool tool;
 	struct config cfg;
 
-	check_result(config_parse(&cfg, NULL, argc, argv, sink, sink), &cfg);
+	check_result(ops_parse_command_line(&cfg, argc, argv, sink, sink),
+		     &cfg);
 	check_result(
 		bench_parse_command_line(&cfg, &bench, argc, argv, sink, sink),
 		&cfg);

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """bench_check.py MODE OP ITERS SIZES TEXT JSON: check one benchmark's figures.
 
-TEXT is the client's stdout, JSON the file its --json wrote. Checks, for
-every size in SIZES (comma-separated) and in both outputs: the size is
-there once, with ITERS iterations; latency figures are ordered
+TEXT is the client's stdout, JSON the file its --out_json_file wrote.
+Checks, for every size in SIZES (comma-separated) and in both outputs:
+the size is there once, with ITERS iterations; latency figures are ordered
 min <= median <= p99 <= p99.9 <= max and positive, the average lies between
 min and max; bandwidth figures are positive. The JSON is read with Python's
 json parser and must have the fields of its mode (each side's CPU share,

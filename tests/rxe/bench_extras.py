@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench_extras.py CHECK ...: what rdma_bench's -H, --cpu-util and
+"""bench_extras.py CHECK ...: what rdma_bench's -H, --cpu_util and
 --report-counters printed, checked against the run. One line per check
 (ok: / FAIL:), exit 1 if any failed.
 
@@ -27,7 +27,7 @@
                             less the margins, its average the seconds
                             over the iterations over RTT (2 for a
                             ping-pong), the other figures null
-  infinite TEXT JSON SEC    a --run-infinitely -D SEC run stopped by
+  infinite TEXT JSON SEC    a --run_infinitely -D SEC run stopped by
                             SIGINT: the banner, one row or more for the
                             periods, each of SEC seconds at least and with
                             messages, the same in the JSON's periods; then
@@ -252,7 +252,7 @@ def qps(text, path, n, kind):
     with open(path) as f:
         doc = json.load(f)
     r = doc["results"][0]
-    # --run-infinitely: a row for each period first, the whole run's last
+    # --run_infinitely: a row for each period first, the whole run's last
     want_rows = 1 + len(r.get("periods", []))
     check(len(rows) == want_rows, f"{want_rows} row(s) (found {len(rows)})")
     per = r.get("per_qp", [])

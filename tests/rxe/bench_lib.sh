@@ -30,7 +30,7 @@ bench_extras() {
 }
 
 # check_figures NAME MODE OP ITERS SIZES: check run NAME's client output
-# ($RXE_RUNS/NAME.client.out) and the JSON its --json wrote
+# ($RXE_RUNS/NAME.client.out) and the JSON its --out_json_file wrote
 # ($RXE_RUNS/NAME.json); the checker's lines are counted here.
 check_figures() {
 	local run=$RXE_RUNS/$1 out

@@ -14,8 +14,8 @@ port=19890
 # (each ARGS starts with lat or bw); the client writes its JSON to
 # $RXE_RUNS/NAME.json.
 pair() {
-	bench_pair "$1" $port "$2 -g 1" \
-		"$3 -g 1 --connect-timeout 20 --json '$RXE_RUNS/$1.json'"
+	bench_pair "$1" $port "$2 -x 1" \
+		"$3 -x 1 --connect-timeout 20 --out_json_file '$RXE_RUNS/$1.json'"
 	port=$((port + 1))
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # rdma_bench's reports beside the table, between the two guests (server on
 # a, client on b): -H, the latency distribution, whose buckets hold every
-# sample; --cpu-util, each side's share of a CPU; --report-counters, what
+# sample; --cpu_util, each side's share of a CPU; --report-counters, what
 # the port's counters moved, by at least the messages sent. Then a lossy
 # path (tc netem drops 3% of guest b's frames): the client's counters say
 # it sent packets again, the server's that requests came out of sequence.
@@ -11,7 +11,7 @@
 # messages; and -q, SEND over 4 QPs (the server's counters receiving
 # every message), READ over 3, WRITE over 2 for -D 5, and SEND over 2
 # both ways, each QP's figures adding up to the row's; and
-# --run-infinitely -D 5, SEND and WRITE over 2 QPs, the client stopped by
+# --run_infinitely -D 5, SEND and WRITE over 2 QPs, the client stopped by
 # SIGINT after its second report: each side ends at once with status 0,
 # the client with the whole run's row; and latency -D 5 for SEND, WRITE
 # and READ, the average of the second measured.  The timed runs go three
@@ -27,8 +27,8 @@ mp="modprobe -d '$kroot'"
 # pair NAME PORT ARGS [rxe_pair options]: server on guest a, client on
 # guest b, the client's JSON in $RXE_RUNS/NAME.json.
 pair() {
-	bench_pair "$1" "$2" "$3 -g 1 --accept-timeout 60" \
-		"$3 -g 1 --connect-timeout 60 --json '$RXE_RUNS/$1.json'" --on a b \
+	bench_pair "$1" "$2" "$3 -x 1 --accept-timeout 60" \
+		"$3 -x 1 --connect-timeout 60 --out_json_file '$RXE_RUNS/$1.json'" --on a b \
 		"${@:4}"
 }
 # at_once NAME:PORT:ARGS...: those pairs all started, then all waited
@@ -46,9 +46,9 @@ at_once() {
 		rxe_end "$name.server" --on a
 	done
 }
-pair lat_hist 19940 "lat --op send -s 64 -n 200 -H --cpu-util"
-pair bw_counters 19942 "bw --op write -s 4096 -n 2000 --cpu-util --report-counters"
-at_once "bw_timed_write:19946:bw --op write -s 4096 -D 5 --cpu-util" \
+pair lat_hist 19940 "lat --op send -s 64 -n 200 -H --cpu_util"
+pair bw_counters 19942 "bw --op write -s 4096 -n 2000 --cpu_util --report-counters"
+at_once "bw_timed_write:19946:bw --op write -s 4096 -D 5 --cpu_util" \
 	"bw_timed_send:19948:bw --op send -s 4096 -D 5" \
 	"bw_qps_timed:19958:bw --op write -s 4096 -D 5 -q 2"
 pair bw_bidir_write 19952 "bw --op write -s 4096 -n 1000 -b --report-counters"
@@ -59,15 +59,15 @@ pair bw_qps_bidir 19959 "bw --op send -s 4096 -n 500 -q 2 -b"
 # --signal: SIGINT 1 s after the client's row of 4096 bytes (the first,
 # at 5 s), then the second, at 10 s.
 infinite() {
-	bench_pair "$1" "$2" "$3 -g 1 --accept-timeout 60" \
-		"$3 -g 1 --connect-timeout 60 --json '$RXE_RUNS/$1.json'" \
+	bench_pair "$1" "$2" "$3 -x 1 --accept-timeout 60" \
+		"$3 -x 1 --connect-timeout 60 --out_json_file '$RXE_RUNS/$1.json'" \
 		--on a b --signal client INT client " 4096 " --delay 6
 }
 at_once "lat_timed_send:19947:lat --op send -s 64 -D 5" \
 	"lat_timed_write:19949:lat --op write -s 64 -D 5" \
 	"lat_timed_read:19953:lat --op read -s 64 -D 5"
-infinite bw_forever_send 19950 "bw --op send -s 4096 --run-infinitely -D 5"
-infinite bw_forever_write 19955 "bw --op write -s 4096 --run-infinitely -D 5 -q 2"
+infinite bw_forever_send 19950 "bw --op send -s 4096 --run_infinitely -D 5"
+infinite bw_forever_write 19955 "bw --op write -s 4096 --run_infinitely -D 5 -q 2"
 # The loss is undone whatever happens to the run (the rig's timeout too).
 rxe_step --on b "trap 'tc qdisc del dev eth0 root 2>/dev/null' EXIT
 trap 'exit 143' TERM
@@ -85,7 +85,7 @@ for run in lat_hist bw_counters bw_lossy bw_timed_write bw_timed_send \
 done
 for run in bw_forever_send bw_forever_write; do
 	bench_extras "$run" infinite "$R/$run.client.out" "$R/$run.json" 5
-	# The client ends its sends and the size at once: no wait for -t.
+	# The client ends its sends and the size at once: no wait for --timeout.
 	expect_stopped_within "$run.client" 8000
 done
 bench_extras lat_timed_send lattimed "$R/lat_timed_send.client.out" "$R/lat_timed_send.json" 5 2

@@ -18,8 +18,8 @@ bw="bw --op write -s 4096 -n 100"
 # b, one pair after the other; each client retries its connect until its
 # server listens, and writes its JSON to $RXE_RUNS/NAME.json.
 pair() {
-	bench_pair "$1" "$2" "$3 -g 1 --accept-timeout 60" \
-		"$3 -g 1 --connect-timeout 60 --json '$RXE_RUNS/$1.json'" --on a b
+	bench_pair "$1" "$2" "$3 -x 1 --accept-timeout 60" \
+		"$3 -x 1 --connect-timeout 60 --out_json_file '$RXE_RUNS/$1.json'" --on a b
 }
 pair lat_send 19930 "$lat"
 pair lat_write 19932 "$write"

@@ -6,8 +6,9 @@
 #   tcp_check  rdma_check --pair's server, rdma_rc_example's client (b);
 #   cm_bench   the same as tcp_bench over -R (guest a, after tcp_bench):
 #              the server refuses; the client hears only the rejection.
-# And, on the host, rdma_rc_example refuses the tools' options as any
-# unknown option.
+# And, on the host, rdma_rc_example refuses the tools' options, each in
+# one line naming the tool that takes it, and words no program takes as
+# unknown options.
 . "$(dirname "$0")/lib.sh"
 
 RC="'$RDMA_RC_EXAMPLE'"
@@ -52,8 +53,18 @@ expect_line "$R/cm_bench.server.err" "rdma_rc_example: failed to agree with the 
 expect_line "$R/cm_bench.client.err" "rdma_bench: failed to get RDMA_CM event RDMA_CM_EVENT_CONNECT_RESPONSE: got RDMA_CM_EVENT_REJECTED, status 28 (Connection refused); the peer runs rdma_rc_example, this side rdma_bench: $same"
 expect_no_text "$R/cm_bench.client.out" "#bytes"
 
-# The tools' options are theirs alone: rdma_rc_example takes none of them.
-for opt in --check --pair --bench --json --busy-poll --gbps; do
+# The tools' options are theirs alone: rdma_rc_example takes none of them,
+# and says whose each is.
+for opt in --pair:rdma_check --json:rdma_check --busy-poll:rdma_bench \
+	--report_gbits:rdma_bench --out_json_file:rdma_bench; do
+	tool=${opt#*:}
+	opt=${opt%%:*}
+	"$RDMA_RC_EXAMPLE" "$opt" >"$RXE_OUT_DIR/rc$opt.out" 2>"$RXE_OUT_DIR/rc$opt.err"
+	expect_status $? 2 "rdma_rc_example $opt"
+	expect_line "$RXE_OUT_DIR/rc$opt.err" "rdma_rc_example: option $opt is $tool's, not rdma_rc_example's"
+done
+# No program's: unknown.
+for opt in --check --bench --gbps; do
 	"$RDMA_RC_EXAMPLE" "$opt" >"$RXE_OUT_DIR/rc$opt.out" 2>"$RXE_OUT_DIR/rc$opt.err"
 	expect_status $? 2 "rdma_rc_example $opt"
 	expect_line "$RXE_OUT_DIR/rc$opt.err" "rdma_rc_example: unknown option '$opt'"

@@ -17,8 +17,8 @@ port=19921
 # own.
 stream_port=$((port + 1))
 rxe_pair stream --on a b --signal client TERM client "#bytes" \
-	"$B bw --op write -s 65536 -n 2000000 -p $stream_port --accept-timeout 50 -t 30" \
-	"$B bw --op write -s 65536 -n 2000000 -p $stream_port --connect-timeout 50 -t 30 \"\$RXE_PEER_ADDR\""
+	"$B bw --op write -s 65536 -n 2000000 -p $stream_port --accept-timeout 50 --timeout 30" \
+	"$B bw --op write -s 65536 -n 2000000 -p $stream_port --connect-timeout 50 --timeout 30 \"\$RXE_PEER_ADDR\""
 rxe_solo accept --signal INT "waiting on port $port for TCP connection" \
 	"$P -p $port --accept-timeout 50"
 # Nobody listens: the client is in its retry loop when the signal comes.
@@ -38,7 +38,7 @@ rxe_pair bench --signal client INT client "waits: poll for 4000 us, then nap 20 
 	"$B lat --op read -s 65536 -n 1000000 -p $port --accept-timeout 50" \
 	"$B lat --op read -s 65536 -n 1000000 -p $port --connect-timeout 50 \"\$RXE_ADDR\""
 # A peer that stops (SIGSTOP) or dies (SIGKILL) in the middle of a run:
-# the other side ends by itself within -t (4 s) of the last thing it
+# the other side ends by itself within --timeout (4 s) of the last thing it
 # heard, with a line naming what it waited for.  Both sides on one guest,
 # so that one clock times the signal and the end; two cases a guest.
 # fault NAME GUEST SIDE SIG WAIT_TEXT PAUSE OPTIONS: SIDE gets SIG PAUSE s
@@ -49,7 +49,7 @@ fault() {
 	[ "$side" = server ] && other=client
 	rxe_start "$name.server" --on "$g" --bounded "$B $opts --accept-timeout 50"
 	rxe_start "$name.client" --on "$g" --bounded \
-		"$B $opts --json '$RXE_RUNS/$name.json' --connect-timeout 50 \"\$RXE_ADDR\""
+		"$B $opts --out_json_file '$RXE_RUNS/$name.json' --connect-timeout 50 \"\$RXE_ADDR\""
 	rxe_wait_text "$name.client" "$text" --on "$g"
 	rxe_step --on "$g" "run_pause $pause"
 	rxe_signal "$name.$side" "$sig" --on "$g"
@@ -60,16 +60,16 @@ fault() {
 # Each signal comes within a size, 2 s after the client's table starts.
 # SEND latency, sizes 2 and 4: the server stops once size 2 is done.
 fault lat_send_stop a server STOP " 2       30000 " 0 \
-	"lat --op send -a -s 4 -n 30000 -t 4 -p 19923"
+	"lat --op send -a -s 4 -n 30000 --timeout 4 -p 19923"
 # WRITE bandwidth: the client stops; the server only waits for the end.
 fault bw_write_stop a client STOP "#bytes" 2 \
-	"bw --op write -s 65536 -n 2000000 -t 4 -p 19924"
+	"bw --op write -s 65536 -n 2000000 --timeout 4 -p 19924"
 # WRITE latency: the client dies; the server spins on the landing byte.
 fault lat_write_kill b client KILL "#bytes" 2 \
-	"lat --op write -s 64 -n 10000000 -t 4 -p 19925"
+	"lat --op write -s 64 -n 10000000 --timeout 4 -p 19925"
 # SEND bandwidth: the server dies; the client's SENDs are never acked.
 fault bw_send_kill b server KILL "#bytes" 2 \
-	"bw --op send -s 65536 -n 2000000 -t 4 -p 19926"
+	"bw --op send -s 65536 -n 2000000 --timeout 4 -p 19926"
 rxe_go signals 240
 R=$RXE_RUNS
 
@@ -91,7 +91,7 @@ expect_stopped_within stream.client 1000
 expect_rc "$R/stream.server.rc" 1
 expect_line "$R/stream.server.err" "rdma_bench: peer closed the connection after 0 of 1 bytes"
 
-# -t 4 bounds each wait without progress: 4 s after the last beat, or
+# --timeout 4 bounds each wait without progress: 4 s after the last beat, or
 # completion, or byte (beats are 1 s apart); the rest of the 12 s is the
 # sanitized build's exit on a slowed guest.
 hint="the peer is stuck or gone, or its packets do not arrive (on RoCE: UDP port 4791 closed by a firewall, a netdev MTU below the path MTU, no route to its GID)"

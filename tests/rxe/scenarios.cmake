@@ -12,8 +12,8 @@ rxe_add_test(transport_rdma_cm transport_rdma_cm.sh TIMEOUT 540)
 rxe_add_test(bench_one_guest bench_one_guest.sh TIMEOUT 240)
 # rdma_bench between two guests: how latency and bandwidth runs wait.
 rxe_add_test(bench_two_guests bench_two_guests.sh TIMEOUT 240)
-# rdma_bench -H, --cpu-util, --report-counters, a lossy path, -D, -b, -q
-# and --run-infinitely: one plan of at most 420 s (plus the rig's slack).
+# rdma_bench -H, --cpu_util, --report-counters, a lossy path, -D, -b, -q
+# and --run_infinitely: one plan of at most 420 s (plus the rig's slack).
 rxe_add_test(bench_report bench_report.sh TIMEOUT 480)
 # rdma_rc_example's other operations: immediates, atomics, memory
 # windows, RNR, completion events, on one guest and between two.

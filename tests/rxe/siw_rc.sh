@@ -63,7 +63,7 @@ siw_pair lat_send_two 20030 a b "--op send -n 20" "$B lat"
 # -q over iWARP, between the guests: READ over three QPs, each connected
 # through RDMA_CM (the only way iWARP connects a QP).
 siw_pair bw_qps_read 20046 a b \
-	"--op read -n 20 -q 3 -v --json '$RXE_RUNS/bw_qps_read.json'" "$B bw"
+	"--op read -n 20 -q 3 -v --out_json_file '$RXE_RUNS/bw_qps_read.json'" "$B bw"
 # Each side alone (servers on a, clients on b, at once): the server
 # refuses before it listens, the client once its address resolved to
 # siw0, before it connects.

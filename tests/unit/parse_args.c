@@ -7,7 +7,7 @@
 #include "parse_args.h"
 
 /* More arguments than any test gives. */
-#define MAX_ARGS 32
+#define MAX_ARGS 64
 
 static struct parse_result parse_va(enum program_id program, const char *first,
 				    va_list ap)
@@ -29,7 +29,7 @@ static struct parse_result parse_va(enum program_id program, const char *first,
 	/* Each main's way to parse its command line. */
 	switch (program) {
 	case PROGRAM_RC_EXAMPLE:
-		r.ret = config_parse(&r.cfg, NULL, argc, argv, out, err);
+		r.ret = ops_parse_command_line(&r.cfg, argc, argv, out, err);
 		break;
 	case PROGRAM_BENCH:
 		r.ret = bench_parse_command_line(&r.cfg, &r.bench, argc, argv,

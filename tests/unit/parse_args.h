@@ -5,6 +5,7 @@
 #include "bench/bench.h"
 #include "check/check.h"
 #include "config.h"
+#include "ops/options.h"
 
 /* What one config_parse call returned and printed. */
 struct parse_result {

@@ -532,7 +532,15 @@ static void bench_help_needs_no_measurement(void **state)
 	assert_non_null(
 		strstr(r.out, "usage: rdma_bench lat|bw [options] [SERVER]\n"));
 	assert_non_null(strstr(r.out, "      --op OP "));
-	assert_non_null(strstr(r.out, "      --json FILE "));
+	assert_non_null(strstr(r.out, "      --out_json_file FILE\n"));
+	/* perftest's letters: -t the send queue, -x the GID index */
+	assert_non_null(strstr(r.out, "  -t, --tx-depth N "));
+	assert_non_null(strstr(r.out, "  -x, --gid-index N "));
+	assert_non_null(strstr(r.out, "      --timeout SEC "));
+	/* nothing of the lessons', nothing it would ignore */
+	assert_null(strstr(r.out, "--ops"));
+	assert_null(strstr(r.out, "--gid-idx"));
+	assert_null(strstr(r.out, "--CPU-freq"));
 	free_result(&r);
 }
 
@@ -549,7 +557,7 @@ static void bench_lat_defaults_are_perftest_ones(void **state)
 	/* one request in the send queue, each one signalled */
 	assert_int_equal(r.bench.tx_depth, 1);
 	assert_int_equal(r.bench.cq_mod, 1);
-	assert_null(r.cfg.json_path);
+	assert_null(r.bench.json_path);
 	/* unlike perftest, a wait that lasts sleeps on a completion channel */
 	assert_false(r.bench.busy_poll);
 	assert_true(bench_sleeps(&r.bench));
@@ -602,9 +610,9 @@ static void bench_every_option(void **state)
 {
 	struct parse_result r = parse_bench(
 		"bw", "--op", "read", "-s", "4096", "-n", "20", "--tx-depth",
-		"16", "--cq-mod", "4", "--json", "out.json", "--gbps",
-		"--busy-poll", "--cpu-util", "--report-counters", "-t", "30",
-		"server", (char *)NULL);
+		"16", "--cq-mod", "4", "--out_json_file", "out.json",
+		"--report_gbits", "--busy-poll", "--cpu_util",
+		"--report-counters", "--timeout", "30", "server", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
@@ -613,16 +621,153 @@ static void bench_every_option(void **state)
 	assert_int_equal(r.bench.iters, 20);
 	assert_int_equal(r.bench.tx_depth, 16);
 	assert_int_equal(r.bench.cq_mod, 4);
-	assert_string_equal(r.cfg.json_path, "out.json");
+	assert_string_equal(r.bench.json_path, "out.json");
 	assert_true(r.bench.gbps);
 	assert_true(r.bench.busy_poll);
 	assert_true(r.bench.cpu_util);
 	assert_true(r.bench.counters);
 	assert_false(r.bench.histogram);
 	assert_false(bench_sleeps(&r.bench));
-	/* -t stays --timeout */
 	assert_int_equal(r.cfg.timeout_sec, 30);
 	assert_string_equal(r.cfg.server_name, "server");
+	free_result(&r);
+}
+
+/*
+ * An operator's perftest command line, typed from memory: every option
+ * means what it means there, in any order, lat|bw anywhere on the line.
+ */
+static void bench_takes_perftest_options(void **state)
+{
+	struct parse_result r = parse_bench(
+		"-d", "mlx5_0", "-x", "3", "-t", "64", "-Q", "16", "-I", "128",
+		"-m", "4096", "--report_gbits", "-D", "10", "-q", "4", "bw",
+		"-S", "3", "--tclass", "96", "-u", "14", "-l", "8", "-r",
+		"1024", "--output=bandwidth", "--out_json", "-F",
+		"--report-both", "--use_old_post_send", "-c", "RC", "HOST",
+		(char *)NULL);
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	assert_string_equal(r.err, "");
+	assert_int_equal(r.bench.mode, BENCH_BW);
+	assert_string_equal(r.cfg.ib_devname, "mlx5_0");
+	assert_int_equal(r.cfg.gid_idx, 3);
+	assert_int_equal(r.bench.tx_depth, 64);
+	assert_int_equal(r.bench.cq_mod, 16);
+	assert_true(r.bench.inline_set);
+	assert_int_equal(r.bench.inline_size, 128);
+	assert_int_equal(r.cfg.path_mtu, 5); /* IBV_MTU_4096 */
+	assert_true(r.bench.gbps);
+	assert_int_equal(r.bench.duration, 10);
+	assert_int_equal(r.bench.qps, 4);
+	assert_int_equal(r.cfg.sl, 3);
+	assert_int_equal(r.cfg.traffic_class, 96);
+	assert_int_equal(r.cfg.ack_timeout, 14);
+	assert_int_equal(r.bench.post_list, 8);
+	assert_int_equal(r.bench.rx_depth, 1024);
+	assert_int_equal(r.bench.output, BENCH_OUTPUT_BANDWIDTH);
+	assert_string_equal(r.bench.json_path, BENCH_JSON_DEFAULT);
+	/* the timeout keeps its default: -t was the send queue */
+	assert_int_equal(r.cfg.timeout_sec, 10);
+	assert_string_equal(r.cfg.server_name, "HOST");
+	free_result(&r);
+	/* the measurement last, perftest's atomics by their names */
+	r = parse_bench("-A", "CMP_AND_SWAP", "-R", "-T", "104", "HOST", "lat",
+			"--output", "latency", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.bench.mode, BENCH_LAT);
+	assert_int_equal(r.bench.op, BENCH_OP_CMP_SWAP);
+	assert_int_equal(r.cfg.tos, 104);
+	assert_true(r.cfg.use_rdma_cm);
+	assert_string_equal(r.cfg.server_name, "HOST");
+	free_result(&r);
+}
+
+/* What perftest has and rdma_bench does not: one line naming it so. */
+static void bench_refuses_perftest_options_it_lacks(void **state)
+{
+	(void)state;
+	expect_usage_error(
+		parse_bench("bw", "-O", "host", (char *)NULL),
+		"rdma_bench: perftest's option -O (--dualport) is not offered: a run uses one port\n");
+	expect_usage_error(
+		parse_bench("bw", "--odp", (char *)NULL),
+		"rdma_bench: perftest's option --odp is not offered: no on-demand paging: the buffer is registered\n");
+	expect_usage_error(
+		parse_bench("bw", "-g", (char *)NULL),
+		"rdma_bench: perftest's option -g (--mcg) is not offered: multicast is rdma_mc_example's lesson (the GID index is -x, as in perftest)\n");
+	expect_usage_error(
+		parse_bench("bw", "--gid-idx", "1", (char *)NULL),
+		"rdma_bench: option --gid-idx is spelled -x, --gid-index here\n");
+	expect_usage_error(
+		parse_bench("bw", "-o", "send", (char *)NULL),
+		"rdma_bench: perftest's option -o (--outs) is not offered: READs and atomics in flight are as many as both devices allow\n");
+	expect_usage_error(
+		parse_bench("bw", "--pair", (char *)NULL),
+		"rdma_bench: option --pair is rdma_check's, not rdma_bench's\n");
+}
+
+/* The path options: ranges, and which way of connecting each goes with. */
+static void bench_path_options(void **state)
+{
+	(void)state;
+	expect_usage_error(
+		parse_bench("bw", "-m", "1500", (char *)NULL),
+		"rdma_bench: invalid --mtu value '1500' (expected 256, 512, 1024, 2048 or 4096)\n");
+	expect_usage_error(
+		parse_bench("bw", "-S", "16", (char *)NULL),
+		"rdma_bench: invalid --sl value '16' (expected a number from 0 to 15)\n");
+	expect_usage_error(
+		parse_bench("bw", "--tclass", "x", (char *)NULL),
+		"rdma_bench: invalid --tclass value 'x' (expected a number from 0 to 255)\n");
+	expect_usage_error(
+		parse_bench("bw", "-u", "32", (char *)NULL),
+		"rdma_bench: invalid --qp-timeout value '32' (expected a number from 0 to 31)\n");
+	expect_usage_error(
+		parse_bench("bw", "-T", "104", (char *)NULL),
+		"rdma_bench: option --tos needs -R (RDMA_CM's type of service); over the TCP exchange give --tclass and --sl\n");
+	expect_usage_error(
+		parse_bench("bw", "-R", "-S", "2", (char *)NULL),
+		"rdma_bench: option --sl does not go with -R: RDMA_CM takes the traffic class and the SL from the type of service, give -T/--tos\n");
+	expect_usage_error(
+		parse_bench("bw", "--output", "latency", (char *)NULL),
+		"rdma_bench: invalid --output value 'latency' with bw (expected bandwidth or message_rate)\n");
+	expect_usage_error(
+		parse_bench("lat", "-l", "4", (char *)NULL),
+		"rdma_bench: option --post_list needs bw (a latency sample posts one send)\n");
+	expect_usage_error(
+		parse_bench("bw", "-l", "65", (char *)NULL),
+		"rdma_bench: invalid --post_list value '65' (expected a number from 1 to 64)\n");
+	expect_usage_error(
+		parse_bench("bw", "-r", "100", (char *)NULL),
+		"rdma_bench: invalid --rx-depth value '100' (less than --tx-depth 128 + 64: the sender could run the receive queue dry)\n");
+	expect_usage_error(
+		parse_bench("bw", "--op", "write", "-r", "512", (char *)NULL),
+		"rdma_bench: option --rx-depth needs --op send or write_imm (only they consume receives)\n");
+}
+
+/* -l and -I reach what the run posts and what the QP is asked for. */
+static void bench_post_list_and_inline_take_effect(void **state)
+{
+	struct parse_result r =
+		parse_bench("bw", "-l", "4", "-I", "0", (char *)NULL);
+	struct resources_sizes sizes = {0};
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(bench_post_list(&r.bench, 65536), 4);
+	bench_size_resources(&r.bench, &sizes);
+	assert_int_equal(sizes.max_inline_data, 0);
+	free_result(&r);
+	r = parse_bench("bw", "-b", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(bench_post_list(&r.bench, 65536), 1);
+	assert_int_equal(bench_post_list(&r.bench, 8192), BENCH_CHAIN_MAX);
+	free_result(&r);
+	r = parse_bench("bw", "-r", "1000", "-n", "100000", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(bench_rx_depth(&r.bench), 1000);
 	free_result(&r);
 }
 
@@ -760,10 +905,18 @@ static void bench_bad_values(void **state)
 	(void)state;
 	expect_usage_error(
 		parse_bench("fast", (char *)NULL),
-		"rdma_bench: unknown measurement 'fast' (expected lat or bw first: rdma_bench lat|bw [options] [SERVER])\n");
+		"rdma_bench: no measurement given: name lat or bw (rdma_bench lat|bw [options] [SERVER])\n");
 	expect_usage_error(
 		parse_bench("-s", "64", (char *)NULL),
-		"rdma_bench: no measurement given (expected lat or bw first: rdma_bench lat|bw [options] [SERVER])\n");
+		"rdma_bench: no measurement given: name lat or bw (rdma_bench lat|bw [options] [SERVER])\n");
+	expect_usage_error(
+		parse_bench("-d", "x", "host", (char *)NULL),
+		"rdma_bench: no measurement given: name lat or bw (rdma_bench lat|bw [options] [SERVER])\n");
+	expect_usage_error(
+		parse_bench("lat", "bw", (char *)NULL),
+		"rdma_bench: two measurements given, lat and bw (expected one: rdma_bench lat|bw [options] [SERVER])\n");
+	expect_usage_error(parse_bench("lat", "host1", "host2", (char *)NULL),
+			   "rdma_bench: unexpected argument 'host2'\n");
 	expect_usage_error(
 		parse_bench("lat", "--op", "atomic", (char *)NULL),
 		"rdma_bench: invalid --op value 'atomic' (expected send, write, read, write_imm, fetch_add or cmp_swap)\n");
@@ -786,8 +939,8 @@ static void bench_bad_values(void **state)
 		parse_bench("bw", "--cq-mod", "-1", (char *)NULL),
 		"rdma_bench: invalid --cq-mod value '-1' (expected a number from 1 to 8192)\n");
 	expect_usage_error(
-		parse_bench("bw", "--json", "", (char *)NULL),
-		"rdma_bench: invalid --json value '' (expected a file name)\n");
+		parse_bench("bw", "--out_json_file", "", (char *)NULL),
+		"rdma_bench: invalid --out_json_file value '' (expected a file name)\n");
 }
 
 static void bench_bad_combinations(void **state)
@@ -796,13 +949,15 @@ static void bench_bad_combinations(void **state)
 
 	(void)state;
 	/* the manual's program has no benchmark options */
-	expect_usage_error(parse("-s", "64", (char *)NULL),
-			   "rdma_rc_example: unknown option '-s'\n");
-	expect_usage_error(parse("-n", "10", (char *)NULL),
-			   "rdma_rc_example: unknown option '-n'\n");
+	expect_usage_error(
+		parse("-s", "64", (char *)NULL),
+		"rdma_rc_example: option -s (--size) is rdma_bench's, not rdma_rc_example's\n");
+	expect_usage_error(
+		parse("-n", "10", (char *)NULL),
+		"rdma_rc_example: option -n (--iters) is rdma_bench's, not rdma_rc_example's\n");
 	expect_usage_error(
 		parse_bench("lat", "-a", "-s", "1", (char *)NULL),
-		"rdma_bench: invalid --size value '1' with --all-sizes (the sizes start at 2)\n");
+		"rdma_bench: invalid --size value '1' with --all (the sizes start at 2)\n");
 	expect_usage_error(
 		parse_bench("lat", "--op", "cmp_swap", "-s", "16",
 			    (char *)NULL),
@@ -813,50 +968,50 @@ static void bench_bad_combinations(void **state)
 		"rdma_bench: invalid --cq-mod value '16' (more than --tx-depth 8: the send queue would fill before a completion)\n");
 	/* a long-only option's val is a number: the line names it as typed */
 	expect_usage_error(
-		parse_bench("bw", "--gbps=1", (char *)NULL),
-		"rdma_bench: option '--gbps=1': --gbps takes no value\n");
-	expect_usage_error(parse("--busy-poll", (char *)NULL),
-			   "rdma_rc_example: unknown option '--busy-poll'\n");
+		parse_bench("bw", "--report_gbits=1", (char *)NULL),
+		"rdma_bench: option '--report_gbits=1': --report_gbits takes no value\n");
+	expect_usage_error(
+		parse("--busy-poll", (char *)NULL),
+		"rdma_rc_example: option --busy-poll is rdma_bench's, not rdma_rc_example's\n");
 	expect_usage_error(
 		parse_bench("lat", "-e", "--busy-poll", (char *)NULL),
 		"rdma_bench: options -e and --busy-poll contradict (sleep on the completion channel, or never)\n");
 	expect_usage_error(
 		parse_bench("lat", "-D", "10", "-H", (char *)NULL),
-		"rdma_bench: option --histogram needs every sample: give -n, not --duration\n");
+		"rdma_bench: option --report-histogram needs every sample: give -n, not --duration\n");
 	rr = parse_bench("lat", "-D", "10", (char *)NULL);
 	assert_int_equal(rr.ret, 0);
 	assert_int_equal(rr.bench.duration, 10);
 	free_result(&rr);
 	expect_usage_error(
 		parse_bench("bw", "-D", "10", "-a", (char *)NULL),
-		"rdma_bench: option --duration runs one size for a time: leave out --all-sizes\n");
+		"rdma_bench: option --duration runs one size for a time: leave out --all\n");
 	expect_usage_error(
 		parse_bench("bw", "-D", "10", "-n", "100", (char *)NULL),
 		"rdma_bench: option --duration runs one size for a time: leave out --iters\n");
 	expect_usage_error(
 		parse_bench("bw", "-D", "4", (char *)NULL),
 		"rdma_bench: invalid --duration value '4' (expected a number from 5 to 36000)\n");
-	expect_usage_error(
-		parse_bench("lat", "-b", (char *)NULL),
-		"rdma_bench: option --bidirectional needs bw, and a count (-n), not --duration\n");
+	expect_usage_error(parse_bench("lat", "-b", (char *)NULL),
+			   "rdma_bench: option --bidirectional needs bw\n");
 	expect_usage_error(
 		parse_bench("bw", "-b", "-D", "10", (char *)NULL),
-		"rdma_bench: option --bidirectional needs bw, and a count (-n), not --duration\n");
-	expect_usage_error(parse_bench("lat", "--run-infinitely", (char *)NULL),
-			   "rdma_bench: option --run-infinitely needs bw\n");
+		"rdma_bench: option --bidirectional counts the messages each way: give -n, not --duration (a timed run goes one way)\n");
+	expect_usage_error(parse_bench("lat", "--run_infinitely", (char *)NULL),
+			   "rdma_bench: option --run_infinitely needs bw\n");
 	expect_usage_error(
-		parse_bench("bw", "--run-infinitely", "-n", "100",
+		parse_bench("bw", "--run_infinitely", "-n", "100",
 			    (char *)NULL),
-		"rdma_bench: option --run-infinitely runs one size until stopped: leave out --iters\n");
+		"rdma_bench: option --run_infinitely runs one size until stopped: leave out --iters\n");
 	expect_usage_error(
-		parse_bench("bw", "--run-infinitely", "-b", (char *)NULL),
-		"rdma_bench: option --run-infinitely runs one size until stopped: leave out --bidirectional (it needs a count)\n");
-	rr = parse_bench("bw", "--run-infinitely", (char *)NULL);
+		parse_bench("bw", "--run_infinitely", "-b", (char *)NULL),
+		"rdma_bench: option --run_infinitely runs one size until stopped: leave out --bidirectional (it needs a count)\n");
+	rr = parse_bench("bw", "--run_infinitely", (char *)NULL);
 	assert_int_equal(rr.ret, 0);
 	assert_true(rr.bench.infinite);
 	assert_int_equal(rr.bench.duration, 5); /* the period, as perftest's */
 	free_result(&rr);
-	rr = parse_bench("bw", "--run-infinitely", "-D", "7", "-q", "2",
+	rr = parse_bench("bw", "--run_infinitely", "-D", "7", "-q", "2",
 			 (char *)NULL);
 	assert_int_equal(rr.ret, 0);
 	assert_int_equal(rr.bench.duration, 7);
@@ -864,7 +1019,7 @@ static void bench_bad_combinations(void **state)
 	free_result(&rr);
 	expect_usage_error(
 		parse_bench("lat", "-q", "2", (char *)NULL),
-		"rdma_bench: option --qps needs bw (a latency sample is one QP's round trip)\n");
+		"rdma_bench: option --qp needs bw (a latency sample is one QP's round trip)\n");
 	/* -R connects each QP through RDMA_CM. */
 	rr = parse_bench("bw", "-q", "4", "-R", (char *)NULL);
 	assert_int_equal(rr.ret, 0);
@@ -872,14 +1027,14 @@ static void bench_bad_combinations(void **state)
 	assert_true(rr.cfg.use_rdma_cm);
 	free_result(&rr);
 	expect_usage_error(
-		parse_bench("bw", "--qps", "17", (char *)NULL),
-		"rdma_bench: invalid --qps value '17' (expected a number from 1 to 16)\n");
+		parse_bench("bw", "--qp", "17", (char *)NULL),
+		"rdma_bench: invalid --qp value '17' (expected a number from 1 to 16)\n");
 	expect_usage_error(
 		parse_bench("bw", "-q", "0", (char *)NULL),
-		"rdma_bench: invalid --qps value '0' (expected a number from 1 to 16)\n");
+		"rdma_bench: invalid --qp value '0' (expected a number from 1 to 16)\n");
 	expect_usage_error(
 		parse_bench("bw", "-H", (char *)NULL),
-		"rdma_bench: option --histogram needs lat (bandwidth has no latency samples)\n");
+		"rdma_bench: option --report-histogram needs lat (bandwidth has no latency samples)\n");
 }
 
 static void bench_needs_rc(void **state)
@@ -887,8 +1042,12 @@ static void bench_needs_rc(void **state)
 	struct parse_result r;
 
 	(void)state;
-	expect_usage_error(parse_bench("lat", "-c", "ud", (char *)NULL),
-			   "rdma_bench: runs over RC, not --connection UD\n");
+	expect_usage_error(
+		parse_bench("lat", "-c", "UD", (char *)NULL),
+		"rdma_bench: invalid --connection value 'UD': rdma_bench measures RC only (perftest's UC, UD, XRC, DC and SRD are not offered)\n");
+	r = parse_bench("lat", "-c", "RC", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	free_result(&r);
 	/* RDMA_CM connects the same RC QP: how iWARP devices connect */
 	r = parse_bench("bw", "-R", "--op", "read", (char *)NULL);
 	assert_int_equal(r.ret, 0);
@@ -1009,7 +1168,7 @@ static void params_mismatch_names_the_difference(void **state)
 	assert_int_equal(bench_params_match(&a, &b, why, sizeof(why)), -EPROTO);
 	assert_string_equal(
 		why,
-		"the peer runs --run-infinitely, this side without --run-infinitely");
+		"the peer runs --run_infinitely, this side without --run_infinitely");
 	b = a;
 	b.qps = 4;
 	assert_int_equal(bench_params_match(&a, &b, why, sizeof(why)), -EPROTO);
@@ -1515,7 +1674,7 @@ static void json_has_each_qp(void **state)
 		"\"iterations\": 200, \"bw_peak\": null, \"bw_avg\": 3.000, \"msg_rate\": 0.750000, \"per_qp\": [{\"qp_num\": 17, \"messages\": 100, \"bw_peak\": 1.000, \"bw_avg\": 1.000, \"msg_rate\": 0.250000}, {\"qp_num\": 18, \"messages\": 100, \"bw_peak\": 2.000, \"bw_avg\": 2.000, \"msg_rate\": 0.500000}]");
 }
 
-/* --run-infinitely in the JSON: the whole run's row, then each period. */
+/* --run_infinitely in the JSON: the whole run's row, then each period. */
 static void json_has_the_periods(void **state)
 {
 	struct bench_config bc = {
@@ -1590,18 +1749,19 @@ static void json_has_the_counters(void **state)
 		"\"counters\": {\"port_dir\": \"/sys/class/infiniband/rxe0/ports/1\", \"moved\": {\"completer_retry_err\": 3, \"sent_pkts\": 2000}, \"resent\": 3}");
 }
 
-/* --json names a file the client could not write after the run: refused
+/* --out_json_file names a file the client could not write after the run: refused
  * before it starts, one line. */
 static void json_path_unwritable_is_refused(void **state)
 {
 	(void)state;
 	expect_usage_error(
-		parse_bench("lat", "--json", "/nonexistent/dir/out.json",
-			    "host", (char *)NULL),
-		"rdma_bench: invalid --json value '/nonexistent/dir/out.json' (cannot write it: No such file or directory)\n");
+		parse_bench("lat", "--out_json_file",
+			    "/nonexistent/dir/out.json", "host", (char *)NULL),
+		"rdma_bench: invalid --out_json_file value '/nonexistent/dir/out.json' (cannot write it: No such file or directory)\n");
 	expect_usage_error(
-		parse_bench("lat", "--json", "/tmp", "host", (char *)NULL),
-		"rdma_bench: invalid --json value '/tmp' (cannot write it: Is a directory)\n");
+		parse_bench("lat", "--out_json_file", "/tmp", "host",
+			    (char *)NULL),
+		"rdma_bench: invalid --out_json_file value '/tmp' (cannot write it: Is a directory)\n");
 }
 
 int main(void)
@@ -1650,6 +1810,10 @@ int main(void)
 		cmocka_unit_test(json_has_test_info_and_schema),
 		cmocka_unit_test(json_keeps_the_sizes_done_and_no_nan),
 		cmocka_unit_test(json_path_unwritable_is_refused),
+		cmocka_unit_test(bench_takes_perftest_options),
+		cmocka_unit_test(bench_refuses_perftest_options_it_lacks),
+		cmocka_unit_test(bench_path_options),
+		cmocka_unit_test(bench_post_list_and_inline_take_effect),
 		cmocka_unit_test(json_has_the_histogram),
 		cmocka_unit_test(json_has_both_directions),
 		cmocka_unit_test(json_has_each_qp),

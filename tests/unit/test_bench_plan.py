@@ -216,7 +216,7 @@ class BenchPlan(unittest.TestCase):
         out = guest_commands(rows[:2], DEVICE="siw",
                              RXE_SIW_PEER_ADDR="198.51.100.1")
         self.assertIn("/p lat --op send -s 2 -n 200 -R -p 20000 "
-                      "-t 60 198.51.100.1", out)
+                      "--timeout 60 198.51.100.1", out)
         self.assertIn("ib_send_lat -R -d siw0 -F -p 20002 -n 200 -s 2 "
                       "198.51.100.1", out)
 
@@ -225,11 +225,11 @@ class BenchPlan(unittest.TestCase):
                     "bw:write:4096,lat:fetch_add")
         out = guest_commands(rows, RXE_PEER_ADDR="192.0.2.1")
         self.assertEqual(sorted(out), sorted([
-            "/p bw --op write -s 4096 -n 1000 -g 1 -p 20000 -t 60 "
+            "/p bw --op write -s 4096 -n 1000 -x 1 -p 20000 --timeout 60 "
             "192.0.2.1",
             "ib_write_bw -d rxe0 -x 1 -F -p 20001 -n 1000 -s 4096 "
             "192.0.2.1",
-            "/p lat --op fetch_add -s 8 -n 200 -g 1 -p 20003 -t 60 "
+            "/p lat --op fetch_add -s 8 -n 200 -x 1 -p 20003 --timeout 60 "
             "192.0.2.1",
             "ib_atomic_lat -d rxe0 -x 1 -F -p 20002 -n 200 -A FETCH_AND_ADD "
             "192.0.2.1"]))
@@ -255,7 +255,7 @@ class BenchPlan(unittest.TestCase):
                     "bw:send+b:65536")
         out = guest_commands(rows, RXE_PEER_ADDR="192.0.2.1")
         self.assertEqual(sorted(out), sorted([
-            "/p bw --op send -s 65536 -n 256 -g 1 -p 20000 -t 60 -b "
+            "/p bw --op send -s 65536 -n 256 -x 1 -p 20000 --timeout 60 -b "
             "192.0.2.1",
             "ib_send_bw -d rxe0 -x 1 -F -p 20001 -n 256 -b -s 65536 "
             "192.0.2.1"]))
@@ -269,7 +269,7 @@ class BenchPlan(unittest.TestCase):
                     "bw:write+q4:65536")
         out = guest_commands(rows, RXE_PEER_ADDR="192.0.2.1")
         self.assertEqual(sorted(out), sorted([
-            "/p bw --op write -s 65536 -n 256 -g 1 -p 20000 -t 60 -q 4 "
+            "/p bw --op write -s 65536 -n 256 -x 1 -p 20000 --timeout 60 -q 4 "
             "192.0.2.1",
             "ib_write_bw -d rxe0 -x 1 -F -p 20001 -n 256 -q 4 -s 65536 "
             "192.0.2.1"]))
@@ -280,7 +280,7 @@ class BenchPlan(unittest.TestCase):
         out = guest_commands(rows, DEVICE="siw",
                              RXE_SIW_PEER_ADDR="198.51.100.1")
         self.assertEqual(sorted(out), sorted([
-            "/p bw --op send -s 65536 -n 256 -R -p 20000 -t 60 -q 4 "
+            "/p bw --op send -s 65536 -n 256 -R -p 20000 --timeout 60 -q 4 "
             "198.51.100.1",
             "ib_send_bw -R -d siw0 -F -p 20002 -n 256 -q 4 -s 65536 "
             "198.51.100.1"]))

@@ -28,7 +28,7 @@ static void check_defaults(void **state)
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.cfg.program, PROGRAM_CHECK);
 	assert_false(r.check.pair);
-	assert_null(r.cfg.json_path);
+	assert_null(r.check.json_path);
 	free_result(&r);
 }
 
@@ -49,7 +49,7 @@ static void check_alone_client_and_server(void **state)
 	assert_int_equal(server.cfg.tcp_port, 19981);
 	assert_int_equal(client.ret, 0);
 	assert_string_equal(client.cfg.server_name, "host");
-	assert_string_equal(client.cfg.json_path, "c.json");
+	assert_string_equal(client.check.json_path, "c.json");
 	assert_int_equal(client.cfg.gid_idx, 1);
 	free_result(&alone);
 	free_result(&server);
@@ -70,15 +70,25 @@ static void check_bad_combinations(void **state)
 	(void)state;
 	expect_refused(parse_check("--bench", "lat", (char *)NULL),
 		       "rdma_check: unknown option '--bench'\n");
-	expect_refused(parse("--pair", (char *)NULL),
-		       "rdma_rc_example: unknown option '--pair'\n");
+	expect_refused(
+		parse("--pair", (char *)NULL),
+		"rdma_rc_example: option --pair is rdma_check's, not rdma_rc_example's\n");
 	expect_refused(
 		parse_check("--pair", "host", (char *)NULL),
 		"rdma_check: option --pair makes this side the server: give it no SERVER\n");
-	expect_refused(parse_check("-c", "ud", (char *)NULL),
-		       "rdma_check: checks RC, not --connection UD\n");
-	expect_refused(parse("--json", "x.json", (char *)NULL),
-		       "rdma_rc_example: unknown option '--json'\n");
+	/* the check runs its own operations, over RC */
+	expect_refused(
+		parse_check("-c", "ud", (char *)NULL),
+		"rdma_check: option -c (--connection) is rdma_rc_example's and rdma_bench's, not rdma_check's\n");
+	expect_refused(
+		parse_check("--ops", "send", (char *)NULL),
+		"rdma_check: option --ops is rdma_rc_example's, not rdma_check's\n");
+	expect_refused(
+		parse_check("-s", "64", (char *)NULL),
+		"rdma_check: option -s (--size) is rdma_bench's, not rdma_check's\n");
+	expect_refused(
+		parse("--json", "x.json", (char *)NULL),
+		"rdma_rc_example: option --json is rdma_check's, not rdma_rc_example's\n");
 	expect_refused(
 		parse_check("--json", "", (char *)NULL),
 		"rdma_check: invalid --json value '' (expected a file name)\n");

@@ -337,9 +337,25 @@ class Commands(unittest.TestCase):
                                   (19700, 19701, 19702), "n01-ib", (30, 40, 50),
                                   (100, 40))
         self.assertTrue(s.startswith("rdma_check --pair -p 19700 -d rxe0 --accept-timeout 40 -t 50; rc=$?; "))
-        self.assertIn("rdma_bench lat --op send -s 2 -n 100 -p 19701 -d rxe0 --connect-timeout 30 -t 50 n01-ib;", c)
-        self.assertIn("rdma_bench bw --op write -b -s 65536 -n 40 -p 19702 -d rxe0 --connect-timeout 30 -t 50 n01-ib;", c)
+        self.assertIn("rdma_bench lat --op send -s 2 -n 100 -p 19701 -d rxe0 --connect-timeout 30 --timeout 50 n01-ib;", c)
+        self.assertIn("rdma_bench bw --op write -b -s 65536 -n 40 -p 19702 -d rxe0 --connect-timeout 30 --timeout 50 n01-ib;", c)
         self.assertIn(f'echo "{MARK} bw $rc"', c)
+
+    def test_pair_commands_spell_each_program_s_options(self):
+        # rdma_check's -g and -t are rdma_bench's -x and --timeout (its -g
+        # is perftest's multicast, its -t the send queue's depth).
+        s, c = plan.pair_commands("rdma_check", "rdma_bench",
+                                  ["-d", "rxe0", "-i", "1", "-g", "3"],
+                                  (19700, 19701, 19702), "n01-ib", (30, 40, 50))
+        self.assertTrue(s.startswith("rdma_check --pair -p 19700 -d rxe0 -i 1 -g 3 --accept-timeout 40 -t 50; rc=$?; "))
+        self.assertIn("rdma_bench lat --op send -s 2 -p 19701 -d rxe0 -i 1 -x 3 --accept-timeout 40 --timeout 50;", s)
+        self.assertTrue(c.startswith("rdma_check -p 19700 -d rxe0 -i 1 -g 3 --connect-timeout 30 -t 50 n01-ib; rc=$?; "))
+        self.assertIn("rdma_bench bw --op write -b -s 65536 -p 19702 -d rxe0 -i 1 -x 3 --connect-timeout 30 --timeout 50 n01-ib;", c)
+        for cmd in (s, c):
+            for step in cmd.split("; "):
+                if step.startswith("rdma_bench"):
+                    self.assertNotIn(" -g ", step)
+                    self.assertNotIn(" -t ", step)
 
 
 if __name__ == "__main__":

@@ -141,7 +141,12 @@ static void test_bad_values(void **state)
 	check_rejected("-o", "send,,read", "--ops", "''");
 	check_rejected("-o", "", "--ops", "''");
 	check_rejected("--bogus", NULL, "unknown option", "--bogus");
-	check_rejected("-x", NULL, "unknown option", "-x");
+	check_rejected("-Z", NULL, "unknown option", "-Z");
+	/* another program's option, named as its own */
+	check_rejected("-x", "1", "-x (--gid-index) is spelled -g, --gid-idx",
+		       "here");
+	check_rejected("--tx-depth", "8", "--tx-depth is rdma_bench's",
+		       "not rdma_rc_example's");
 	check_rejected("-p", NULL, "needs a value", "-p");
 	/* getopt_long names these by their val: the line must not */
 	check_rejected("--verbose=1", NULL, "--verbose takes no value",

@@ -18,11 +18,14 @@ import unittest
 
 ARGS = None
 # --help's option lines: "  -p, --port PORT ..." or "      --json FILE ...".
-HELP_OPTION = re.compile(r"^\s+(?:-([A-Za-z]), )?--([a-z][a-z-]*)")
-HELP_MENTION = re.compile(r"(?<![\w-])--([a-z][a-z-]*)")
+# A long name may have underscores and capitals, as perftest's do
+# (rdma_bench's --report_gbits, --out_json; perftest's --CPU-freq).
+NAME = r"([A-Za-z][A-Za-z0-9_-]*)"
+HELP_OPTION = re.compile(r"^\s+(?:-([A-Za-z]), )?--" + NAME)
+HELP_MENTION = re.compile(r"(?<![\w-])--" + NAME)
 # The page (mdoc): ".It Fl p , Fl -port Ar PORT", ".It Fl -json Ar FILE".
-PAGE_MENTION = re.compile(r"\bFl -([a-z][a-z-]*)")
-PAGE_ITEM = re.compile(r"^\.It Fl (?:([A-Za-z]) , Fl )?-([a-z][a-z-]*)")
+PAGE_MENTION = re.compile(r"\bFl -" + NAME)
+PAGE_ITEM = re.compile(r"^\.It Fl (?:([A-Za-z]) , Fl )?-" + NAME)
 
 
 def run(cmd):

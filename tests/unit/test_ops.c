@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "config.h"
+#include "ops/options.h"
 #include "ops/ops.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -102,7 +103,7 @@ static struct parsed parse(int argc, char **argv)
 	FILE *out = open_memstream(&p.out, &out_len);
 	FILE *err = open_memstream(&p.err, &err_len);
 
-	p.ret = config_parse(&p.cfg, NULL, argc, argv, out, err);
+	p.ret = ops_parse_command_line(&p.cfg, argc, argv, out, err);
 	fclose(out);
 	fclose(err);
 	return p;

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rdma_rc_example's command line: its table, the lessons' options (-o,
+ * -c, --clients, --srq) and the checks that need all of them.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+
+#include "ops/options.h"
+#include "ops/ops.h"
+#include "ops/transport.h"
+
+/* The example's own options, past the shared ones. */
+enum ops_option {
+	OPS_OPT_OPS = CONFIG_OPT_PROGRAM,
+	OPS_OPT_CONNECTION,
+	OPS_OPT_CLIENTS,
+	OPS_OPT_SRQ,
+};
+
+#define NAME program_name(PROGRAM_RC_EXAMPLE)
+
+static const struct config_option example_options[] = {
+	CONFIG_ROW_PORT,
+	CONFIG_ROW_DEVICE,
+	CONFIG_ROW_IB_PORT,
+	CONFIG_ROW_GID,
+	{"ops", 'o', required_argument, OPS_OPT_OPS, "LIST",
+	 "operations to run, in order\n(default send,read,write)"},
+	{"connection", 'c', required_argument, OPS_OPT_CONNECTION, "TYPE",
+	 "QP transport: rc, uc or ud (default rc)"},
+	CONFIG_ROW_RDMA_CM,
+	CONFIG_ROW_EVENTS,
+	CONFIG_ROW_TIMEOUT,
+	CONFIG_ROW_CONNECT_TIMEOUT,
+	CONFIG_ROW_ACCEPT_TIMEOUT,
+	CONFIG_ROW_VERBOSE,
+	CONFIG_ROW_HELP,
+	CONFIG_ROW_VERSION,
+	{NULL, 0, 0, 0, NULL,
+	 "the server, for several clients (each an ordinary client):"},
+	{"clients", 0, required_argument, OPS_OPT_CLIENTS, "N",
+	 "take N clients (1 to " CONFIG_STR(
+		 CONFIG_CLIENTS_MAX) ", default 1), each\n"
+				     "on a QP of its own, and run the operations\n"
+				     "for all of them"},
+	{"srq", 0, no_argument, OPS_OPT_SRQ, NULL,
+	 "the clients' QPs take their receives from\n"
+	 "one shared receive queue (SRQ)"},
+	{0},
+};
+
+/* Under an operation that leaves the QP in the error state, in --help. */
+#define LAST_ONLY_NOTE \
+	"             must be last: leaves the QP in the error state\n"
+
+/* The lessons, after the options in --help. */
+static void print_operations(FILE *out)
+{
+	size_t count, i;
+	const struct op_desc *ops = ops_table(&count);
+
+	fprintf(out, "\noperations:\n");
+	for (i = 0; i < count; i++)
+		fprintf(out, "  %-9s  %s\n%s", ops[i].name, ops[i].teaches,
+			ops[i].flags & OP_LEAVES_QP_IN_ERROR ? LAST_ONLY_NOTE
+							     : "");
+}
+
+static void list_op_names(FILE *err)
+{
+	size_t count, i;
+	const struct op_desc *ops = ops_table(&count);
+
+	for (i = 0; i < count; i++)
+		fprintf(err, "%s%s", i ? ", " : "", ops[i].name);
+}
+
+/* "send,read,write" -> cfg->ops; argv is not modified. */
+static int parse_ops(struct config *cfg, const char *list, FILE *err)
+{
+	const struct op_desc *bad;
+	const char *name = list;
+	size_t count = 0;
+
+	for (;;) {
+		size_t len = strcspn(name, ",");
+		const struct op_desc *op = op_find_by_name(name, len);
+
+		if (!op) {
+			fprintf(err,
+				"%s: invalid --ops value '%s': unknown operation '%.*s' (known: ",
+				NAME, list, (int)len, name);
+			list_op_names(err);
+			fprintf(err, ")\n");
+			return -EINVAL;
+		}
+		if (count == OPS_MAX) {
+			fprintf(err,
+				"%s: invalid --ops value '%s': more than %d operations\n",
+				NAME, list, OPS_MAX);
+			return -EINVAL;
+		}
+		cfg->ops[count++] = op->id;
+		if (name[len] == '\0')
+			break;
+		name += len + 1;
+	}
+	if (ops_check_order(cfg->ops, count, &bad)) {
+		fprintf(err,
+			"%s: invalid --ops value '%s': %s leaves the QP in the error state, so it must be the last operation\n",
+			NAME, list, bad->name);
+		return -EINVAL;
+	}
+	cfg->op_count = count;
+	return 0;
+}
+
+static int parse_setting(void *settings, int id, const char *arg, FILE *err)
+{
+	struct ops_options *o = settings;
+	struct config *cfg = o->cfg;
+	unsigned long value = 0;
+	int ret = 0;
+
+	switch (id) {
+	case OPS_OPT_OPS:
+		o->ops_arg = arg;
+		return parse_ops(cfg, arg, err);
+	case OPS_OPT_CONNECTION:
+		ret = transport_parse(arg, &cfg->transport);
+		if (ret)
+			fprintf(err,
+				"%s: invalid --connection value '%s' (expected rc, uc or ud)\n",
+				NAME, arg);
+		return ret;
+	case OPS_OPT_CLIENTS:
+		ret = config_parse_number(PROGRAM_RC_EXAMPLE, "--clients", arg,
+					  1, CONFIG_CLIENTS_MAX, &value, err);
+		cfg->clients = (unsigned int)value;
+		return ret;
+	case OPS_OPT_SRQ:
+		cfg->use_srq = true;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* True if @cfg lists an operation with @flag. */
+static bool lists_op_with(const struct config *cfg, unsigned int flag,
+			  const struct op_desc **which)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->op_count; i++) {
+		const struct op_desc *op = op_find(cfg->ops[i]);
+
+		if (op && (op->flags & flag)) {
+			*which = op;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * --clients, --srq and the operation the server for several clients runs
+ * across all of them (hello): what they go with. That server connects RC
+ * QPs (by the TCP exchange, or -R); a client does not know how the server
+ * receives, which is the point of the lesson.
+ */
+static int check_server_options(const struct config *cfg, const char *ops_arg,
+				FILE *err)
+{
+	const char *option = cfg->use_srq ? "--srq" : "--clients";
+	const struct op_desc *op;
+
+	if ((cfg->clients > 1 || cfg->use_srq) && cfg->server_name) {
+		fprintf(err,
+			"%s: invalid option %s for a client: it is the server's (a client connects as any other, and does not know how the server receives)\n",
+			NAME, option);
+		return -EINVAL;
+	}
+	if (lists_op_with(cfg, OP_SERVED_TOGETHER, &op))
+		option = "--ops";
+	else if (cfg->clients == 1 && !cfg->use_srq)
+		return 0;
+	if (cfg->transport != TRANSPORT_RC) {
+		fprintf(err,
+			"%s: invalid option %s with --connection %s: the server for several clients connects RC QPs\n",
+			NAME, option,
+			cfg->transport == TRANSPORT_UC ? "uc" : "ud");
+		return -EINVAL;
+	}
+	if (cfg->use_srq && lists_op_with(cfg, OP_SERVER_RECEIVES, &op)) {
+		fprintf(err,
+			"%s: invalid --ops value '%s' with --srq: operation %s needs a receive queue of the server's QP for the client, and with --srq the QPs have none: every receive comes from the shared queue\n",
+			NAME, ops_arg ? ops_arg : "", op->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int finish_settings(void *settings, struct config *cfg, FILE *out,
+			   FILE *err)
+{
+	const struct ops_options *o = settings;
+	int ret = check_server_options(cfg, o->ops_arg, err);
+
+	/* Only now: -c may come after -o, and -R before or after -c. */
+	return ret ? ret : transport_fit(cfg, o->ops_arg, out, err);
+}
+
+void ops_config_tool(struct ops_options *settings, struct config *cfg,
+		     struct config_tool *tool)
+{
+	*settings = (struct ops_options){.cfg = cfg};
+	*tool = (struct config_tool){
+		.program = PROGRAM_RC_EXAMPLE,
+		.synopsis = "[options] [SERVER]",
+		.roles =
+			"without SERVER, run as the server and wait for a client",
+		.options = example_options,
+		.settings = settings,
+		.parse = parse_setting,
+		.finish = finish_settings,
+		.print_usage = print_operations,
+	};
+}
+
+int ops_parse_command_line(struct config *cfg, int argc, char **argv, FILE *out,
+			   FILE *err)
+{
+	struct ops_options settings;
+	struct config_tool tool;
+
+	ops_config_tool(&settings, cfg, &tool);
+	return config_parse(cfg, &tool, argc, argv, out, err);
+}
