@@ -15,6 +15,9 @@ rxe_add_test(bench_two_guests bench_two_guests.sh TIMEOUT 240)
 # rdma_bench -H, --cpu_util, --report-counters, a lossy path, -D, -b, -q
 # and --run_infinitely: one plan of at most 420 s (plus the rig's slack).
 rxe_add_test(bench_report bench_report.sh TIMEOUT 480)
+# rdma_bench with perftest's options, each one's effect on the wire (the
+# MTU, the DS field) or in the -v trace: one plan of at most 150 s.
+rxe_add_test(bench_perftest bench_perftest.sh TIMEOUT 220)
 # rdma_rc_example's other operations: immediates, atomics, memory
 # windows, RNR, completion events, on one guest and between two.
 rxe_add_test(ops_one_guest ops_one_guest.sh TIMEOUT 480)

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# rdma_bench with perftest's options between the two guests (server on a,
+# client on b), each option's effect checked where the rig shows it:
+#   path: WRITE with -x 1 -t 32 -Q 8 -I 64 -m 512 -S 2 --tclass 96 -u 15
+#         -l 4 --report_gbits -v: the path MTU and the IP DS field in the
+#         captured packets of its QPs, the SL, traffic class, ack timeout,
+#         send queue and post list in the -v trace, the tx depth, cq mod
+#         and Gb/s in the report;
+#   send: SEND both ways over 2 QPs with -r 512 -t 64 --report-both
+#         --output=bandwidth --out_json: the client's stdout is one number,
+#         the JSON in the working folder, rdma_bench_out.json;
+#   timed: WRITE for -D 5 over 2 QPs with --output=message_rate: one number;
+#   tos: WRITE over RDMA_CM (-R) with -T 104 (the type of service):
+#         the DS field of its packets.
+# A default run beside them keeps the DS field 0 and the port's MTU.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/rc_common.sh"
+. "$(dirname "$0")/bench_lib.sh"
+
+# pair NAME PORT ARGS: server on guest a, client on guest b.
+pair() {
+	bench_pair "$1" "$2" "$3 --accept-timeout 60" \
+		"$3 --connect-timeout 60" --on a b --started
+}
+pair path 19930 "bw --op write -x 1 -t 32 -Q 8 -I 64 -m 512 -S 2 --tclass 96 -u 15 -l 4 --report_gbits -s 4096 -n 300 -v"
+pair send 19932 "bw --op send -x 1 -r 512 -t 64 -s 1024 -n 2000 -q 2 -b --report-both --output=bandwidth --out_json"
+pair timed 19934 "bw --op write -x 1 -s 4096 -D 5 -q 2 --output=message_rate"
+pair tos 19936 "bw --op write -R -T 104 -s 4096 -n 300 -v"
+pair plain 19938 "bw --op write -x 1 -s 4096 -n 300 -v"
+for name in path send timed tos plain; do
+	rxe_end "$name.client" --on b
+	rxe_end "$name.server" --on a
+done
+rxe_go bench_perftest 150 --capture "$RXE_RUNS/perftest.pcap"
+
+R=$RXE_RUNS
+for name in path tos plain; do
+	rc_expect_clean "$name"
+done
+# one_number NAME REGEX: with --output both sides ended well, said nothing
+# on stderr, and the client's stdout is one line, a number matching REGEX
+# (the server reports nothing).
+one_number() {
+	local side
+	for side in server client; do
+		expect_rc "$R/$1.$side.rc" 0
+		expect_empty "$R/$1.$side.err"
+	done
+	expect_empty "$R/$1.server.out"
+	if [ "$(wc -l <"$R/$1.client.out")" -eq 1 ] &&
+		grep -qxE -- "$2" "$R/$1.client.out"; then
+		_rxe_pass "$1: the client printed one number, $(cat "$R/$1.client.out")"
+	else
+		_rxe_fail "$(_rxe_where)" "$1: expected one line matching /$2/" "$R/$1.client.out"
+	fi
+}
+
+# --- path: what the trace and the report say ---
+c=$R/path.client.out s=$R/path.server.out
+for f in "$c" "$s"; do
+	expect_line "$f" "Path MTU = 512 bytes"
+	expect_regex "$f" '^\[verbs\] QP 0x[0-9a-f]{6} INIT -> RTR: .*MTU 512, .*, SL 2, traffic class 96$'
+	expect_regex "$f" '^\[verbs\] QP 0x[0-9a-f]{6} RTR -> RTS: sq PSN 0x[0-9a-f]{6}, ack timeout 15,'
+	expect_regex "$f" '^\[verbs\] created RC QP 0x[0-9a-f]{6} \(send WRs 32,'
+done
+expect_line "$c" "[verbs] 4096-byte messages: up to 4 sends to one ibv_post_send"
+expect_regex "$c" '^benchmark: write bw on rxe0, 300 iterations per size, tx depth 32, cq mod 8, max inline (6[4-9]|[7-9][0-9]|[1-9][0-9]{2,})$'
+expect_regex "$c" 'BW average\[Gb/sec\]'
+# --- the default beside it: the port's MTU, one chain of up to 64 ---
+expect_line "$R/plain.client.out" "Path MTU = 1024 bytes"
+expect_line "$R/plain.client.out" "[verbs] 4096-byte messages: up to 64 sends to one ibv_post_send"
+
+# --- send, timed: one number on stdout, and the JSON file ---
+one_number send '[0-9]+\.[0-9]{2}'
+one_number timed '[0-9]+\.[0-9]{6}'
+if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if d["results"] else 1)' \
+	"$R/rdma_bench_out.json" 2>"$R/json.err"; then
+	_rxe_pass "--out_json wrote rdma_bench_out.json in the working folder, with results"
+else
+	_rxe_fail "$(_rxe_where)" "--out_json: no rdma_bench_out.json with results" "$R/json.err"
+fi
+
+# --- the wire: each run's packets by the QPs its sides printed ---
+# qps FILE: the QP numbers FILE's -v trace created, as tshark prints them.
+qps() {
+	sed -n 's/^\[verbs\] created RC QP \(0x[0-9a-f]*\) .*/\1/p' "$1" |
+		while read -r q; do printf '%d\n' "$q"; done
+}
+tshark -r "$R/perftest.pcap" -Y 'udp.dstport == 4791' -T fields -E separator=, \
+	-e ip.dst -e infiniband.bth.destqp -e ip.dsfield -e frame.len \
+	>"$R/perftest.rows" 2>"$R/tshark.err"
+expect_status "$?" 0 "tshark on the capture"
+# packets NAME: the rows of packets to run NAME's QPs, each on its guest
+# (a QP number is a guest's own: the other guest may have one alike).
+packets() {
+	local qp
+	for qp in $(qps "$R/$1.server.out"); do
+		awk -F, -v qp="$qp" '$1 == "192.0.2.1" && $2 + 0 == qp' "$R/perftest.rows"
+	done
+	for qp in $(qps "$R/$1.client.out"); do
+		awk -F, -v qp="$qp" '$1 == "192.0.2.2" && $2 + 0 == qp' "$R/perftest.rows"
+	done
+}
+# expect_wire NAME DSFIELD MAXLEN MINLEN: every packet of run NAME carries
+# DSFIELD, none is longer than MAXLEN, and one is at least MINLEN long.
+expect_wire() {
+	local name=$1 ds=$2 max=$3 min=$4 rows n bad longest
+	rows=$(packets "$name")
+	n=$(grep -c . <<<"$rows")
+	bad=$(awk -F, -v ds="$ds" '$3 != ds' <<<"$rows" | head -n 3)
+	longest=$(cut -d, -f4 <<<"$rows" | sort -n | tail -n 1)
+	if [ "$n" -gt 300 ] && [ -z "$bad" ] && [ "${longest:-0}" -le "$max" ] &&
+		[ "${longest:-0}" -ge "$min" ]; then
+		_rxe_pass "$name: $n packets, DS field $ds, the longest $longest bytes"
+	else
+		_rxe_fail "$(_rxe_where)" "$name: expected over 300 packets, all with DS field $ds, the longest $min..$max bytes; found $n, longest ${longest:-none}, first others: $bad" "$R/perftest.rows"
+	fi
+}
+# A RoCE v2 frame of a full 512-byte payload: Ethernet 14, IPv4 20, UDP 8,
+# BTH 12, payload 512, ICRC 4 (570), 586 with a WRITE's RETH.
+expect_wire path 0x60 586 570
+expect_wire plain 0x00 1098 1082
+# -T 104 is the DS field itself (the CM takes the whole byte).
+expect_wire tos 0x68 1098 1082
+finish
