@@ -29,9 +29,11 @@ case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
 # page tests lint the pages; dpkg-dev (dpkg-shlibdeps) and file because
 # cpack's Debian package finds its dependencies with them; lintian because
 # the package test checks that package with it; clustershell because
-# the cluster check runs its commands with ClusterShell's library.
+# the cluster check runs its commands with ClusterShell's library;
+# bash-completion because test_completion runs the programs' completion
+# with its functions.
 TEST_PACKAGES=(libcmocka-dev python3 valgrind perftest gnuplot-nox tshark
-	mandoc dpkg-dev file lintian clustershell)
+	mandoc dpkg-dev file lintian clustershell bash-completion)
 
 die() {
 	echo "test.sh: $*" >&2

@@ -47,6 +47,10 @@ for program in rdma_rc_example rdma_mc_example rdma_check rdma_bench; do
 	expect_line "$contents" "./usr/bin/$program"
 	expect_line "$contents" "./usr/share/man/man1/$program.1.gz"
 done
+# Each program with a table of its own options completes in bash.
+for program in rdma_rc_example rdma_check rdma_bench; do
+	expect_line "$contents" "./usr/share/bash-completion/completions/$program"
+done
 expect_line "$contents" "./$doc/copyright"
 expect_line "$contents" "./$doc/changelog.gz"
 
