@@ -224,6 +224,17 @@ struct config_option {
 	}
 
 /*
+ * The shared rows, all of them, in the manual's example's spelling: what
+ * rdma_rc_example's and rdma_check's tables start with.
+ */
+#define CONFIG_ROWS_CONNECTION                                         \
+	CONFIG_ROW_PORT, CONFIG_ROW_DEVICE, CONFIG_ROW_IB_PORT,        \
+		CONFIG_ROW_GID, CONFIG_ROW_RDMA_CM, CONFIG_ROW_EVENTS, \
+		CONFIG_ROW_TIMEOUT, CONFIG_ROW_CONNECT_TIMEOUT,        \
+		CONFIG_ROW_ACCEPT_TIMEOUT, CONFIG_ROW_VERBOSE,         \
+		CONFIG_ROW_HELP, CONFIG_ROW_VERSION
+
+/*
  * A program's command line, as its main hands it to config_parse: its
  * table (the shared rows among its own), and what to do with the options
  * config.c does not apply. @settings is the program's own struct.

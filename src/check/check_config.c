@@ -17,18 +17,7 @@ enum check_option {
  * over RC.
  */
 static const struct config_option check_options[] = {
-	CONFIG_ROW_PORT,
-	CONFIG_ROW_DEVICE,
-	CONFIG_ROW_IB_PORT,
-	CONFIG_ROW_GID,
-	CONFIG_ROW_RDMA_CM,
-	CONFIG_ROW_EVENTS,
-	CONFIG_ROW_TIMEOUT,
-	CONFIG_ROW_CONNECT_TIMEOUT,
-	CONFIG_ROW_ACCEPT_TIMEOUT,
-	CONFIG_ROW_VERBOSE,
-	CONFIG_ROW_HELP,
-	CONFIG_ROW_VERSION,
+	CONFIG_ROWS_CONNECTION,
 	{NULL, 0, 0, 0, NULL,
 	 "Checks whether this host can do RDMA with these options, one line\n"
 	 "per check (docs/check.md); with SERVER, then the pair with that\n"

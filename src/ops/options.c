@@ -21,23 +21,14 @@ enum ops_option {
 
 #define NAME program_name(PROGRAM_RC_EXAMPLE)
 
+/* The manual's options (what connecting needs), then the lessons'. */
 static const struct config_option example_options[] = {
-	CONFIG_ROW_PORT,
-	CONFIG_ROW_DEVICE,
-	CONFIG_ROW_IB_PORT,
-	CONFIG_ROW_GID,
+	CONFIG_ROWS_CONNECTION,
+	{NULL, 0, 0, 0, NULL, "what to run:"},
 	{"ops", 'o', required_argument, OPS_OPT_OPS, "LIST",
 	 "operations to run, in order\n(default send,read,write)"},
 	{"connection", 'c', required_argument, OPS_OPT_CONNECTION, "TYPE",
 	 "QP transport: rc, uc or ud (default rc)"},
-	CONFIG_ROW_RDMA_CM,
-	CONFIG_ROW_EVENTS,
-	CONFIG_ROW_TIMEOUT,
-	CONFIG_ROW_CONNECT_TIMEOUT,
-	CONFIG_ROW_ACCEPT_TIMEOUT,
-	CONFIG_ROW_VERBOSE,
-	CONFIG_ROW_HELP,
-	CONFIG_ROW_VERSION,
 	{NULL, 0, 0, 0, NULL,
 	 "the server, for several clients (each an ordinary client):"},
 	{"clients", 0, required_argument, OPS_OPT_CLIENTS, "N",
