@@ -67,6 +67,8 @@ struct config {
 	int tos; /* -1: RDMA_CM's default */
 	uint8_t path_mtu;
 	int ack_timeout; /* -1: QP_ACK_TIMEOUT (qp.h) */
+	/* client: the local address of its connections, NULL: the route's */
+	const char *source_ip;
 
 	/* Bounds on every wait, in seconds. */
 	int timeout_sec;
@@ -102,6 +104,7 @@ enum config_option_id {
 	CONFIG_OPT_TOS,
 	CONFIG_OPT_MTU,
 	CONFIG_OPT_ACK_TIMEOUT,
+	CONFIG_OPT_SOURCE_IP,
 	CONFIG_OPT_HELP,
 	CONFIG_OPT_VERSION,
 	CONFIG_OPT_PROGRAM = 512,

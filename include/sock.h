@@ -19,6 +19,14 @@
 int sock_connect(const struct config *cfg, int *fd);
 
 /*
+ * cfg->source_ip (--source_ip) as a socket address of @family, port 0,
+ * into *@addr: 0; 1 if none was given; -EAFNOSUPPORT if it is of the
+ * other family.
+ */
+int sock_source_addr(const struct config *cfg, int family,
+		     struct sockaddr_storage *addr, socklen_t *len);
+
+/*
  * The server's two halves of sock_connect, for a server that takes
  * several clients (--clients): listen on the port (a backlog of
  * cfg->clients), saying so; then accept one client at a time before

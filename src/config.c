@@ -3,6 +3,7 @@
  * The command line: getopt_long over one program's option table into one
  * struct config (what connecting needs) and the program's own settings.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -201,6 +202,25 @@ static int parse_mtu(const struct config *cfg, const struct config_tool *tool,
 	return -EINVAL;
 }
 
+/* An IPv4 or IPv6 address, as a literal: no name to resolve. */
+static int parse_address(const struct config *cfg,
+			 const struct config_tool *tool, const char *arg,
+			 FILE *err)
+{
+	struct in6_addr ip6;
+	struct in_addr ip4;
+	char name[64];
+
+	if (inet_pton(AF_INET, arg, &ip4) == 1 ||
+	    inet_pton(AF_INET6, arg, &ip6) == 1)
+		return 0;
+	spelling(tool, CONFIG_OPT_SOURCE_IP, name, sizeof(name));
+	fprintf(err,
+		"%s: invalid %s value '%s' (expected an IPv4 or IPv6 address)\n",
+		NAME(cfg), name, arg);
+	return -EINVAL;
+}
+
 /* Apply one of the shared options; 0, or -EINVAL after printing why. */
 static int apply_shared(struct config *cfg, const struct config_tool *tool,
 			int id, const char *arg, FILE *err)
@@ -267,6 +287,10 @@ static int apply_shared(struct config *cfg, const struct config_tool *tool,
 		break;
 	case CONFIG_OPT_MTU:
 		ret = parse_mtu(cfg, tool, arg, &cfg->path_mtu, err);
+		break;
+	case CONFIG_OPT_SOURCE_IP:
+		ret = parse_address(cfg, tool, arg, err);
+		cfg->source_ip = arg;
 		break;
 	case CONFIG_OPT_ACK_TIMEOUT:
 		/* 5 bits: 0 waits for ever, N waits 4.096 us * 2^N */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The TCP side channel: connect, full-length I/O with timeouts, syncs. */
+#include <arpa/inet.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -47,8 +48,53 @@ static int wait_fd(int fd, short events, long long deadline)
 	return n == 0 ? -ETIMEDOUT : 0;
 }
 
+int sock_source_addr(const struct config *cfg, int family,
+		     struct sockaddr_storage *addr, socklen_t *len)
+{
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)addr;
+	struct sockaddr_in *in4 = (struct sockaddr_in *)addr;
+
+	if (!cfg->source_ip)
+		return 1;
+	*addr = (struct sockaddr_storage){.ss_family = (sa_family_t)family};
+	if (family == AF_INET &&
+	    inet_pton(AF_INET, cfg->source_ip, &in4->sin_addr) == 1) {
+		*len = sizeof(*in4);
+		return 0;
+	}
+	if (family == AF_INET6 &&
+	    inet_pton(AF_INET6, cfg->source_ip, &in6->sin6_addr) == 1) {
+		*len = sizeof(*in6);
+		return 0;
+	}
+	return -EAFNOSUPPORT;
+}
+
+/*
+ * --source_ip: the connection leaves from that address. 0; -EAFNOSUPPORT
+ * for an address of the server's in the other family (the caller tries
+ * the next); another -errno after one line: the address is not this
+ * host's, which no retry mends.
+ */
+static int bind_source(const struct config *cfg, int s, int family)
+{
+	struct sockaddr_storage addr;
+	socklen_t len;
+	int ret = sock_source_addr(cfg, family, &addr, &len);
+
+	if (ret)
+		return ret > 0 ? 0 : ret;
+	if (bind(s, (struct sockaddr *)&addr, len) == 0)
+		return 0;
+	ret = -errno;
+	warnx("failed to bind the connection to --source_ip %s: %s",
+	      cfg->source_ip, strerror(-ret));
+	return ret == -EAFNOSUPPORT ? -EADDRNOTAVAIL : ret;
+}
+
 /* One non-blocking connect attempt to @ai, bounded by @deadline. */
-static int try_connect(const struct addrinfo *ai, long long deadline, int *fd)
+static int try_connect(const struct config *cfg, const struct addrinfo *ai,
+		       long long deadline, int *fd)
 {
 	socklen_t len = sizeof(int);
 	int s, ret, so_error = 0;
@@ -58,6 +104,8 @@ static int try_connect(const struct addrinfo *ai, long long deadline, int *fd)
 	if (s < 0)
 		return -errno;
 	ret = set_nonblocking(s);
+	if (!ret)
+		ret = bind_source(cfg, s, ai->ai_family);
 	if (ret)
 		goto close_socket;
 	if (connect(s, ai->ai_addr, ai->ai_addrlen) < 0) {
@@ -103,16 +151,24 @@ static int connect_to_server(const struct config *cfg, int *fd)
 		}
 		for (ai = list; ai; ai = ai->ai_next) {
 			ret = try_connect(
-				ai,
+				cfg, ai,
 				deadline_within(deadline, CONNECT_ATTEMPT_MS),
 				fd);
-			if (!ret)
+			if (!ret || ret == -EADDRNOTAVAIL)
 				break;
 			refused = refused || ret == -ECONNREFUSED;
 		}
 		freeaddrinfo(list);
 		if (!ret)
 			return 0;
+		/* --source_ip is not this host's, or no address matches it */
+		if (ret == -EADDRNOTAVAIL)
+			return ret;
+		if (ret == -EAFNOSUPPORT) {
+			warnx("failed to connect to %s from --source_ip %s: the server has no address of its family",
+			      cfg->server_name, cfg->source_ip);
+			return ret;
+		}
 		if (ret == -EINTR)
 			break;
 		if (ms_left(deadline) > 0)

@@ -71,6 +71,7 @@ struct bench_config {
 	bool counters;	   /* print what the port's counters moved */
 	uint32_t duration; /* -D: seconds per size instead of -n, 0: -n */
 	bool bidir;	   /* -b: bw both ways at once */
+	bool reversed;	   /* --reversed: bw from the server to the client */
 	uint32_t qps;	   /* -q: bw over this many RC QPs, each -n */
 	bool infinite;	   /* --run_infinitely: bw until stopped, -D a period */
 	uint32_t rx_depth; /* -r: receives kept posted, 0: as many as fit */

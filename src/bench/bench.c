@@ -149,6 +149,7 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 	*run = (struct bench_run){
 		.bc = bc,
 		.client = cfg->server_name != NULL,
+		.sender = (cfg->server_name != NULL) != bc->reversed,
 		.qps = bc->qps,
 		.cq = res->cq,
 		.local = (uint8_t *)res->buf,
@@ -230,7 +231,7 @@ static int prepare_size(struct bench_run *run, uint32_t size)
 	run->landing[size - 1] = 0;
 	/* Who receives: both sides of a ping-pong, the server of a stream. */
 	if (rx &&
-	    (run->bc->mode == BENCH_LAT || !run->client || run->bc->bidir))
+	    (run->bc->mode == BENCH_LAT || !run->sender || run->bc->bidir))
 		for (k = 0; !ret && k < run->qps; k++)
 			ret = bench_post_recvs(run, &run->lanes[k], rx);
 	return ret;
@@ -367,9 +368,6 @@ static int measure(struct bench_run *run, struct bench_result *r)
 	double rate = ns_per_tick(run);
 	int ret;
 
-	r->size = run->size;
-	r->iters = run->bc->iters;
-	r->qps = run->qps > 1 ? run->qps : 0;
 	if (run->bc->duration)
 		return timed_figures(run, r);
 	if (rate <= 0) {
@@ -426,7 +424,9 @@ static double get_double(const uint8_t *p)
 /*
  * What each side tells the other at the end of a size, so that the client
  * reports both: its CPU share in hundredths of a percent (all ones: not
- * known), then (-b) the figures of its own direction.
+ * known), then (-b, --reversed) the figures of its own direction, and
+ * (--reversed) how many messages went in how long: the server measured
+ * what the client reports.
  */
 enum {
 	SHARE_CPU = 0,
@@ -434,13 +434,24 @@ enum {
 	SHARE_AVG = 12,
 	SHARE_RATE = 20,
 	SHARE_SIZE = 28,
+	SHARE_ITERS = 28,
+	SHARE_SECONDS = 36,
+	SHARE_REVERSED_SIZE = 44,
 };
+
+/* How much of the message a run shares. */
+static size_t share_size(const struct bench_config *bc)
+{
+	if (bc->reversed)
+		return SHARE_REVERSED_SIZE;
+	return bc->bidir ? SHARE_SIZE : SHARE_PEAK;
+}
 
 static int share_after_size(const struct bench_run *run, int sock, double mine,
 			    struct bench_result *r)
 {
-	uint8_t out[SHARE_SIZE] = {0}, in[SHARE_SIZE];
-	size_t len = run->bc->bidir ? SHARE_SIZE : SHARE_PEAK;
+	uint8_t out[SHARE_REVERSED_SIZE] = {0}, in[SHARE_REVERSED_SIZE];
+	size_t len = share_size(run->bc);
 	uint32_t theirs;
 	double peer;
 	int ret;
@@ -451,6 +462,8 @@ static int share_after_size(const struct bench_run *run, int sock, double mine,
 	put_double(out + SHARE_PEAK, r->bw.peak_bytes_per_sec);
 	put_double(out + SHARE_AVG, r->bw.avg_bytes_per_sec);
 	put_double(out + SHARE_RATE, r->bw.msg_rate_mpps);
+	put_u64(out + SHARE_ITERS, r->iters);
+	put_double(out + SHARE_SECONDS, r->seconds);
 	ret = sock_sync_data(sock, out, in, len, after_size_bound(run));
 	if (ret)
 		return ret;
@@ -464,6 +477,16 @@ static int share_after_size(const struct bench_run *run, int sock, double mine,
 			.avg_bytes_per_sec = get_double(in + SHARE_AVG),
 			.msg_rate_mpps = get_double(in + SHARE_RATE),
 		};
+	/* --reversed: the row is what the server measured sending. */
+	if (run->bc->reversed && run->client) {
+		r->bw = (struct bw_stats){
+			.peak_bytes_per_sec = get_double(in + SHARE_PEAK),
+			.avg_bytes_per_sec = get_double(in + SHARE_AVG),
+			.msg_rate_mpps = get_double(in + SHARE_RATE),
+		};
+		r->iters = get_u64(in + SHARE_ITERS);
+		r->seconds = get_double(in + SHARE_SECONDS);
+	}
 	return 0;
 }
 
@@ -596,8 +619,13 @@ static int run_size(struct bench_run *run, int sock, uint32_t size,
 		ret = await_peer(run, sock);
 	if (!ret && cpu0)
 		cpu = cpu_share(cpu_used_ns() - cpu0, bench_now_ns() - wall0);
+	r->size = run->size;
+	r->iters = run->bc->iters;
+	/* -q: the sender's lines for each QP; with --reversed the server's,
+	 * which the client does not report */
+	r->qps = run->qps > 1 && run->sender ? run->qps : 0;
 	/* -b: each side measured its own direction, and sends it over. */
-	if (!ret && (run->client || run->bc->bidir))
+	if (!ret && (run->sender || run->bc->bidir))
 		ret = measure(run, r);
 	r->periods = run->periods;
 	r->period_count = run->period_count;
@@ -661,6 +689,8 @@ static void print_banner(const struct bench_config *bc,
 			printf(" 0x%06x", run->lanes[k].qp->qp_num);
 		putchar('\n');
 	}
+	if (bc->reversed)
+		printf("reversed: the server sends and measures, the client receives and reports\n");
 	bench_wait_describe(run, wait, sizeof(wait));
 	printf("waits: %s (%s)\n", wait, bench_wait_reason(run));
 }

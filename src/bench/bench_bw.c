@@ -347,7 +347,7 @@ int bench_bw_size(struct bench_run *run)
 		bench_build_wr(run, &wr, &sge);
 		return bw_both(run, &wr);
 	}
-	if (run->client) {
+	if (run->sender) {
 		bench_build_wr(run, &wr, &sge);
 		if (run->bc->infinite)
 			return bw_client_infinite(run, &wr);

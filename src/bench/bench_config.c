@@ -89,6 +89,9 @@ static const struct config_option bench_options[] = {
 	 CONFIG_HELP_PORT},
 	{"rdma_cm", 'R', no_argument, CONFIG_OPT_RDMA_CM, NULL,
 	 CONFIG_HELP_RDMA_CM},
+	{"source_ip", 0, required_argument, CONFIG_OPT_SOURCE_IP, "ADDR",
+	 "client: connect from this address of the host\n"
+	 "(TCP, and RDMA_CM with -R; default: the route's)"},
 	{"connection", 'c', required_argument, BENCH_OPT_CONNECTION, "RC",
 	 "the transport: RC, the only one measured"},
 	{"events", 'e', no_argument, CONFIG_OPT_EVENTS, NULL,
@@ -143,6 +146,9 @@ static const struct config_option bench_options[] = {
 	{"bidirectional", 'b', no_argument, BENCH_OPT_BIDIR, NULL,
 	 "bw: both sides send at once; each direction\n"
 	 "and the sum are reported"},
+	{"reversed", 0, no_argument, BENCH_OPT_REVERSED, NULL,
+	 "bw: the server sends and measures, the client\n"
+	 "receives and reports (perftest's --reversed)"},
 	{"qp", 'q', required_argument, BENCH_OPT_QPS, "N",
 	 "bw: spread the messages over N RC QPs (1 to\n" CONFIG_STR(
 		 BENCH_QPS_MAX) "), each with -n and -t of its own; each\n"
@@ -416,6 +422,9 @@ int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
 	case BENCH_OPT_BUSY_POLL:
 		bc->busy_poll = true;
 		return 0;
+	case BENCH_OPT_REVERSED:
+		bc->reversed = true;
+		return 0;
 	case BENCH_OPT_SAME:
 		return 0;
 	}
@@ -434,6 +443,12 @@ static int check_path_options(const struct config *cfg, FILE *err)
 		fprintf(err,
 			"%s: option %s does not go with -R: RDMA_CM takes the traffic class and the SL from the type of service, give -T/--tos\n",
 			BENCH_PROGRAM, cfg->sl ? "--sl" : "--tclass");
+		return -EINVAL;
+	}
+	if (cfg->source_ip && !cfg->server_name) {
+		fprintf(err,
+			"%s: option --source_ip is the client's (the server listens on every address): give it with SERVER\n",
+			BENCH_PROGRAM);
 		return -EINVAL;
 	}
 	if (!cfg->use_rdma_cm && cfg->tos >= 0) {
@@ -607,6 +622,16 @@ int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 		fprintf(err,
 			"%s: option --bidirectional counts the messages each way: give -n, not --duration (a timed run goes one way)\n",
 			BENCH_PROGRAM);
+		return -EINVAL;
+	}
+	if (bc->reversed &&
+	    (bc->mode != BENCH_BW || bc->bidir || bc->infinite)) {
+		fprintf(err,
+			"%s: option --reversed needs bw, one way (not with %s)\n",
+			BENCH_PROGRAM,
+			bc->mode != BENCH_BW ? "lat"
+			: bc->bidir	     ? "--bidirectional"
+					     : "--run_infinitely");
 		return -EINVAL;
 	}
 	if (bc->qps > 1 && bc->mode != BENCH_BW) {

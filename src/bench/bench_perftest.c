@@ -76,10 +76,6 @@ static const struct {
 	{"rate_limit", 0, "no rate limiter"},
 	{"rate_units", 0, "no rate limiter"},
 	{"rate_limit_type", 0, "no rate limiter"},
-	{"reversed", 0,
-	 "the client sends; give -b for both directions (not built yet)"},
-	{"source_ip", 0,
-	 "the TCP connection's source is the route's (not built yet)"},
 };
 
 int bench_refuse_perftest(const char *name, int letter, FILE *err)

@@ -105,6 +105,7 @@ enum bench_option {
 	BENCH_OPT_OUT_JSON,
 	BENCH_OPT_OUT_JSON_FILE,
 	BENCH_OPT_BUSY_POLL,
+	BENCH_OPT_REVERSED,
 	/* perftest's, accepted: what they ask is what rdma_bench does */
 	BENCH_OPT_SAME,
 };
@@ -319,6 +320,7 @@ struct bench_params {
 	uint16_t duration; /* seconds, BENCH_DURATION_MAX fits; 0: -n */
 	bool bidir;
 	bool infinite; /* --run_infinitely; duration is the period */
+	bool reversed; /* --reversed: the server sends */
 	uint8_t qps;   /* -q, 1 to BENCH_QPS_MAX */
 };
 
@@ -415,7 +417,10 @@ struct bench_lane {
 /* Everything the loops of one size need. */
 struct bench_run {
 	const struct bench_config *bc;
-	bool client;  /* the side that starts, measures and reports */
+	bool client; /* the side that starts and reports */
+	/* the side that posts the operation and times it: the client, but
+	 * the server with --reversed (both with -b) */
+	bool sender;
 	FILE *report; /* the client's table, or --output's numbers */
 	/* Lane 0 is the QP the manual's steps connected; -q adds the rest. */
 	struct bench_lane lanes[BENCH_QPS_MAX];

@@ -5,7 +5,7 @@
  * whose parameters differ:
  *
  *   magic u32, version u16, mode u8, op u8, all sizes u8, flags u8 (1: -b,
- *   2: --run_infinitely; the high four bits: -q less one),
+ *   2: --run_infinitely, 4: --reversed; the high four bits: -q less one),
  *   duration u16, size u32, iterations u32, tx depth u16, cq mod u16
  *
  * Version 2 added the send queue depth and the signalling, in what version
@@ -17,7 +17,9 @@
  * (bench_beat) and, at the end of a size, waits for the peer only while
  * its beats keep coming: a side of version 3 would never beat. Version 5
  * carries -q's count less one in the flags' high four bits, and
- * --run_infinitely in flag 2.
+ * --run_infinitely in flag 2. Version 6 carries --reversed in flag 4: a
+ * side of version 5 would take the flag for nothing, and both sides would
+ * wait to receive.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,9 +29,10 @@
 #include "common/wire.h"
 
 #define BENCH_PARAMS_MAGIC     0x5243424eu /* "RCBN" */
-#define BENCH_PARAMS_VERSION   5
+#define BENCH_PARAMS_VERSION   6
 #define BENCH_PARAMS_BIDIR     0x01
 #define BENCH_PARAMS_INFINITE  0x02
+#define BENCH_PARAMS_REVERSED  0x04
 #define BENCH_PARAMS_QPS_SHIFT 4
 
 enum bench_params_offset {
@@ -64,6 +67,7 @@ void bench_params_from_config(const struct bench_config *bc,
 		.bidir = bc->bidir,
 		.qps = (uint8_t)bc->qps,
 		.infinite = bc->infinite,
+		.reversed = bc->reversed,
 	};
 }
 
@@ -84,6 +88,7 @@ void bench_params_encode(const struct bench_params *p,
 	out[OFF_FLAGS] =
 		(uint8_t)((p->bidir ? BENCH_PARAMS_BIDIR : 0) |
 			  (p->infinite ? BENCH_PARAMS_INFINITE : 0) |
+			  (p->reversed ? BENCH_PARAMS_REVERSED : 0) |
 			  (p->qps ? p->qps - 1 : 0) << BENCH_PARAMS_QPS_SHIFT);
 }
 
@@ -110,6 +115,7 @@ int bench_params_decode(const uint8_t in[BENCH_PARAMS_WIRE_SIZE],
 		.bidir = (in[OFF_FLAGS] & BENCH_PARAMS_BIDIR) != 0,
 		.qps = (uint8_t)((in[OFF_FLAGS] >> BENCH_PARAMS_QPS_SHIFT) + 1),
 		.infinite = (in[OFF_FLAGS] & BENCH_PARAMS_INFINITE) != 0,
+		.reversed = (in[OFF_FLAGS] & BENCH_PARAMS_REVERSED) != 0,
 	};
 	return 0;
 }
@@ -159,6 +165,12 @@ int bench_params_match(const struct bench_params *local,
 					  : "without --run_infinitely",
 			 local->infinite ? "--run_infinitely"
 					 : "without --run_infinitely");
+		return -EPROTO;
+	}
+	if (local->reversed != remote->reversed) {
+		snprintf(why, len, "the peer runs %s, this side %s",
+			 remote->reversed ? "--reversed" : "without --reversed",
+			 local->reversed ? "--reversed" : "without --reversed");
 		return -EPROTO;
 	}
 	if (local->qps != remote->qps) {

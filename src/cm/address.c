@@ -16,6 +16,7 @@
 #include "cm/cm.h"
 #include "common/cm_event.h"
 #include "cm_internal.h"
+#include "sock.h"
 #include "common/device_caps.h"
 #include "common/interrupt.h"
 #include "common/trace.h"
@@ -222,11 +223,22 @@ static int listen_on_port(struct cm *cm, const struct config *cfg)
  * Client: one of the server's addresses to a device, then a route, by
  * @deadline, on a new cm->id. On failure @why says which step failed.
  */
-static int resolve_address(struct cm *cm, const struct addrinfo *ai,
-			   long long deadline, char *why, size_t why_len)
+static int resolve_address(struct cm *cm, const struct config *cfg,
+			   const struct addrinfo *ai, long long deadline,
+			   char *why, size_t why_len)
 {
+	struct sockaddr_storage source;
 	struct rdma_cm_event *event;
-	int ret;
+	socklen_t source_len;
+	int ret, has_source;
+
+	/* --source_ip: the address the CM binds to, of the server's family */
+	has_source = sock_source_addr(cfg, ai->ai_family, &source, &source_len);
+	if (has_source < 0) {
+		snprintf(why, why_len, "--source_ip %s is not of its family",
+			 cfg->source_ip);
+		return has_source;
+	}
 
 	if (rdma_create_id(cm->channel, &cm->id, NULL, RDMA_PS_TCP)) {
 		ret = -errno;
@@ -240,7 +252,9 @@ static int resolve_address(struct cm *cm, const struct addrinfo *ai,
 			 strerror(-ret));
 		return ret;
 	}
-	if (rdma_resolve_addr(cm->id, NULL, ai->ai_addr, ms_left(deadline))) {
+	if (rdma_resolve_addr(cm->id,
+			      has_source ? NULL : (struct sockaddr *)&source,
+			      ai->ai_addr, ms_left(deadline))) {
 		ret = -errno;
 		snprintf(why, why_len, "rdma_resolve_addr: %s", strerror(-ret));
 		return ret;
@@ -316,7 +330,7 @@ static int resolve_server(struct cm *cm, const struct config *cfg)
 		tried++;
 		/* the last address may take all the time that is left */
 		ret = resolve_address(
-			cm, ai,
+			cm, cfg, ai,
 			ai->ai_next ? deadline_within(deadline, CM_ATTEMPT_MS)
 				    : deadline,
 			why, sizeof(why));

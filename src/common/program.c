@@ -111,6 +111,7 @@ static const struct {
 	{"run_infinitely", 0, BENCH, NULL},
 	{"bidirectional", 'b', BENCH, NULL},
 	{"qp", 'q', BENCH, NULL},
+	{"reversed", 0, BENCH, NULL},
 	{"tx-depth", 0, BENCH, NULL},
 	{"rx-depth", 'r', BENCH, NULL},
 	{"cq-mod", 'Q', BENCH, NULL},
@@ -129,6 +130,7 @@ static const struct {
 	{"tclass", 0, BENCH, NULL},
 	{"tos", 'T', BENCH, NULL},
 	{"qp-timeout", 'u', BENCH, NULL},
+	{"source_ip", 0, BENCH, NULL},
 };
 
 /* "rdma_rc_example's and rdma_check's" for @owners, into @buf. */

@@ -11,12 +11,22 @@
 #         the JSON in the working folder, rdma_bench_out.json;
 #   timed: WRITE for -D 5 over 2 QPs with --output=message_rate: one number;
 #   tos: WRITE over RDMA_CM (-R) with -T 104 (the type of service):
-#         the DS field of its packets.
+#         the DS field of its packets;
+#   reversed: SEND with --reversed: the messages go from the server to
+#         the client, only acknowledgements the other way, and the client
+#         reports the row;
+#   source: the client with --source_ip of a second address of guest b:
+#         its TCP connection leaves from there (the SYN in the capture);
+#         an address that is not b's is refused at once, in one line.
 # A default run beside them keeps the DS field 0 and the port's MTU.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/bench_lib.sh"
 
+# A second address on guest b for --source_ip, gone again at the end
+# (after its runs, whatever they did).
+SOURCE=192.0.2.12
+rxe_step --on b "ip addr add $SOURCE/24 dev eth0"
 # pair NAME PORT ARGS: server on guest a, client on guest b.
 pair() {
 	bench_pair "$1" "$2" "$3 --accept-timeout 60" \
@@ -27,14 +37,21 @@ pair send 19932 "bw --op send -x 1 -r 512 -t 64 -s 1024 -n 2000 -q 2 -b --report
 pair timed 19934 "bw --op write -x 1 -s 4096 -D 5 -q 2 --output=message_rate"
 pair tos 19936 "bw --op write -R -T 104 -s 4096 -n 300 -v"
 pair plain 19938 "bw --op write -x 1 -s 4096 -n 300 -v"
-for name in path send timed tos plain; do
+pair reversed 19928 "bw --op send --reversed -x 1 -s 4096 -n 300 -v"
+bench_pair source 19926 "bw --op write -x 1 -s 4096 -n 100 --accept-timeout 60" \
+	"bw --op write -x 1 -s 4096 -n 100 --connect-timeout 60 --source_ip $SOURCE" \
+	--on a b --started
+rxe_start source_bad --on b "'$RDMA_BENCH' bw -x 1 -p 19924 --connect-timeout 90 --source_ip 192.0.2.99 192.0.2.1"
+for name in path send timed tos plain reversed source; do
 	rxe_end "$name.client" --on b
 	rxe_end "$name.server" --on a
 done
+rxe_end source_bad --on b
+rxe_step --on b "ip addr del $SOURCE/24 dev eth0"
 rxe_go bench_perftest 150 --capture "$RXE_RUNS/perftest.pcap"
 
 R=$RXE_RUNS
-for name in path tos plain; do
+for name in path tos plain reversed source; do
 	rc_expect_clean "$name"
 done
 # one_number NAME REGEX: with --output both sides ended well, said nothing
@@ -122,4 +139,31 @@ expect_wire path 0x60 586 570
 expect_wire plain 0x00 1098 1082
 # -T 104 is the DS field itself (the CM takes the whole byte).
 expect_wire tos 0x68 1098 1082
+# --source_ip: the client's connection came from the second address; a
+# foreign address ends the client at once, naming it.
+syn=$(tshark -r "$R/perftest.pcap" -Y "tcp.flags.syn == 1 && tcp.flags.ack == 0 && tcp.dstport == 19926" \
+	-T fields -e ip.src 2>>"$R/tshark.err" | sort -u)
+expect_status "$([ "$syn" = "$SOURCE" ] && echo 0 || echo 1)" 0 \
+	"source: the TCP connection's SYN came from $SOURCE (from: ${syn:-none})"
+expect_rc "$R/source_bad.rc" 1
+expect_line "$R/source_bad.err" "rdma_bench: failed to bind the connection to --source_ip 192.0.2.99: Cannot assign requested address"
+took=$(cat "$R/source_bad.ms" 2>/dev/null || echo 999999)
+expect_status "$([ "$took" -le 45000 ] && echo 0 || echo 1)" 0 \
+	"source_bad: refused in $took ms, not after --connect-timeout's 90 s"
+# --reversed: the server's messages to the client's QP, only short
+# packets (acknowledgements) to the server's; the client's row.
+expect_line "$R/reversed.client.out" "reversed: the server sends and measures, the client receives and reports"
+expect_regex "$R/reversed.client.out" '^ 4096 +300 +[0-9.]+ +[0-9.]+ +[0-9.]+$'
+expect_no_text "$R/reversed.server.out" "#bytes"
+to_client=$(for qp in $(qps "$R/reversed.client.out"); do
+	awk -F, -v qp="$qp" '$1 == "192.0.2.2" && $2 + 0 == qp && $4 >= 1082' "$R/perftest.rows"
+done | grep -c .)
+to_server=$(for qp in $(qps "$R/reversed.server.out"); do
+	awk -F, -v qp="$qp" '$1 == "192.0.2.1" && $2 + 0 == qp && $4 > 100' "$R/perftest.rows"
+done | grep -c .)
+if [ "$to_client" -ge 1200 ] && [ "$to_server" -eq 0 ]; then
+	_rxe_pass "reversed: $to_client full frames to the client, none to the server"
+else
+	_rxe_fail "$(_rxe_where)" "reversed: expected at least 1200 full frames to the client and none to the server, found $to_client and $to_server" "$R/perftest.rows"
+fi
 finish

@@ -734,6 +734,12 @@ static void bench_path_options(void **state)
 		parse_bench("bw", "--output", "latency", (char *)NULL),
 		"rdma_bench: invalid --output value 'latency' with bw (expected bandwidth or message_rate)\n");
 	expect_usage_error(
+		parse_bench("lat", "--reversed", (char *)NULL),
+		"rdma_bench: option --reversed needs bw, one way (not with lat)\n");
+	expect_usage_error(
+		parse_bench("bw", "--reversed", "-b", (char *)NULL),
+		"rdma_bench: option --reversed needs bw, one way (not with --bidirectional)\n");
+	expect_usage_error(
 		parse_bench("lat", "-l", "4", (char *)NULL),
 		"rdma_bench: option --post_list needs bw (a latency sample posts one send)\n");
 	expect_usage_error(
@@ -1102,10 +1108,25 @@ static void params_round_trip(void **state)
 	assert_int_equal(wire2[9], 0xf3);
 	assert_int_equal(bench_params_decode(wire2, &q, &why), 0);
 	assert_true(q.infinite);
+	assert_false(q.reversed);
+	/* --reversed in flag 4 */
+	p2 = p;
+	p2.reversed = true;
+	bench_params_encode(&p2, wire2);
+	assert_int_equal(wire2[9], 0xf5);
+	assert_int_equal(bench_params_decode(wire2, &q, &why), 0);
+	assert_true(q.reversed);
+	assert_int_equal(bench_params_match(&p, &q, text, sizeof(text)),
+			 -EPROTO);
+	assert_string_equal(
+		text, "the peer runs --reversed, this side without --reversed");
 	bench_params_decode(wire, &q, &why);
 	assert_int_equal(wire[10], 0x8c);
 	assert_int_equal(wire[11], 0xa0);
-	assert_int_equal(wire[5], 5);
+	assert_int_equal(wire[5], 6);
+	wire[5] = 5; /* a version 5 peer: it knows no --reversed */
+	assert_int_equal(bench_params_decode(wire, &q, &why), -EPROTO);
+	assert_string_equal(why, "unsupported benchmark parameter version");
 	wire[5] = 4; /* a version 4 peer: it knows no -q */
 	assert_int_equal(bench_params_decode(wire, &q, &why), -EPROTO);
 	assert_string_equal(why, "unsupported benchmark parameter version");
@@ -1118,7 +1139,7 @@ static void params_round_trip(void **state)
 	wire[5] = 1; /* a version 1 peer */
 	assert_int_equal(bench_params_decode(wire, &q, &why), -EPROTO);
 	assert_string_equal(why, "unsupported benchmark parameter version");
-	wire[5] = 5;
+	wire[5] = 6;
 	wire[0] ^= 0xff;
 	assert_int_equal(bench_params_decode(wire, &q, &why), -EPROTO);
 	assert_string_equal(why, "not a benchmark parameter message");
