@@ -56,8 +56,8 @@ struct config {
 	bool use_srq;
 
 	/*
-	 * The path's settings, where a program offers them (rdma_bench's
-	 * perftest options): service level and traffic class of the address
+	 * The path's settings, where a program offers them (perftest's
+	 * options): service level and traffic class of the address
 	 * (the TCP exchange), RDMA_CM's type of service (-R), the path MTU
 	 * (enum ibv_mtu, 0: the smaller of the two ports') and the ack
 	 * timeout (4.096 us * 2^N).
@@ -160,8 +160,8 @@ struct config_option {
 
 /*
  * The rows of the options every program spells as the manual's example
- * does. A program that spells one otherwise (rdma_bench takes perftest's
- * letters) writes that row out itself.
+ * does. A program that spells one otherwise (with perftest's letters)
+ * writes that row out itself.
  */
 #define CONFIG_ROW_PORT                                                  \
 	{                                                                \
@@ -227,8 +227,8 @@ struct config_option {
 	}
 
 /*
- * The shared rows, all of them, in the manual's example's spelling: what
- * rdma_rc_example's and rdma_check's tables start with.
+ * The shared rows, all of them, in the manual's example's spelling: how
+ * the table of a program that keeps that spelling starts.
  */
 #define CONFIG_ROWS_CONNECTION                                         \
 	CONFIG_ROW_PORT, CONFIG_ROW_DEVICE, CONFIG_ROW_IB_PORT,        \
@@ -251,7 +251,7 @@ struct config_tool {
 	/* 0, or -EINVAL after one line on @err */
 	int (*parse)(void *settings, int id, const char *arg, FILE *err);
 	/*
-	 * A word that is not an option and not SERVER (rdma_bench's lat|bw):
+	 * A word that is not an option and not SERVER (a measurement's name):
 	 * 1 if the program took it, 0 if it is not the program's, -EINVAL
 	 * after one line. NULL: the program takes no words.
 	 */

@@ -80,7 +80,7 @@ struct qp_path {
 };
 
 /*
- * Lower res->mtu to the path MTU @cfg asks for (rdma_bench's -m), if any:
+ * Lower res->mtu to the path MTU @cfg asks for (perftest's -m), if any:
  * 0, or -EINVAL after one line if the port's active MTU is smaller.
  */
 int qp_cap_mtu(struct resources *res, const struct config *cfg);

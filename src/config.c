@@ -394,7 +394,7 @@ static void report_bad_option(const struct config *cfg,
 
 /*
  * The words left after the options, in the order given: the program's own
- * (rdma_bench's lat|bw, wherever they stand), then at most one SERVER.
+ * (a measurement's name, wherever it stands), then at most one SERVER.
  */
 static int take_words(struct config *cfg, const struct config_tool *tool,
 		      int argc, char **argv, FILE *err)

@@ -200,7 +200,7 @@ static int modify_ud_qp_to_rtr(struct ibv_qp *qp, const struct trace *tr)
 
 /*
  * ", SL 3, traffic class 104" for the RTR trace line when either was asked
- * for (rdma_bench's -S, --tclass); "" when both are 0.
+ * for (perftest's -S and --tclass); "" when both are 0.
  */
 static const char *class_text(const struct qp_path *path, char *buf, size_t len)
 {

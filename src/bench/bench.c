@@ -670,7 +670,7 @@ static void print_banner(const struct bench_config *bc,
 		       bc->duration, bc->tx_depth, run->signal_every,
 		       run->max_inline);
 	else if (bc->duration)
-		printf("benchmark: %s %s on %s, %u s per size (%u s warm-up, %u s measured, %u s drain), tx depth %u, cq mod %u, max inline %u\n",
+		printf("benchmark: %s %s on %s, %u s per size (%d s warm-up, %u s measured, %d s drain), tx depth %u, cq mod %u, max inline %u\n",
 		       bench_op_name(bc->op), bench_mode_name(bc->mode), device,
 		       bc->duration, BENCH_MARGIN_SEC,
 		       bc->duration - 2 * BENCH_MARGIN_SEC, BENCH_MARGIN_SEC,
