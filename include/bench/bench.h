@@ -6,15 +6,26 @@
  * rdma_bench lat|bw: what perftest's ib_*_lat and ib_*_bw
  * measure, measured the same way, on the QP the manual's steps connected.
  *
- *   bench_config.c  the bench options, their defaults and checks
- *   bench_sync.c    both sides agree on the parameters (a message after the
- *                   QP-info exchange)
- *   bench_stats.c   latency and bandwidth figures from raw timestamps (pure)
- *   bench_report.c  the perftest-style table and the JSON file
- *   bench_post.c    lean post/poll for the hot loops
- *   bench_lat.c     ping-pong and read/atomic latency loops
- *   bench_bw.c      streaming loops for bandwidth
- *   bench.c         bench_run: sizes in turn, report each
+ *   bench_config.c   the options (perftest's spelling), defaults and checks
+ *   bench_perftest.c perftest's options that are not offered, and why
+ *   bench_sync.c     both sides agree on the parameters (a message after
+ *                    the QP-info exchange)
+ *   bench_stats.c    latency and bandwidth figures from raw timestamps
+ *                    (pure)
+ *   bench_report.c   the perftest-style table and the JSON file
+ *   bench_counters.c --report-counters: the port's counters before and after
+ *   bench_wait.c     how a side waits for a completion, and why
+ *   bench_post.c     lean post/poll for the hot loops
+ *   bench_peer.c     the peer's beats and end-of-size sync, as the loops
+ *                    and bench.c hear them
+ *   bench_qps.c      -q's other QPs, connected beside the first
+ *   bench_lat.c      ping-pong and read/atomic latency loops
+ *   bench_bw.c       streaming loops for bandwidth
+ *   bench.c          bench_run: sizes in turn, report each
+ *
+ * No file reaches itself through calls: bench.c calls the loops, and the
+ * loops call post, peer and report, never bench.c (lint.sh checks every
+ * program with scripts/call_cycles.py).
  *
  * This header is what main calls; the rest is in bench_priv.h.
  */

@@ -490,112 +490,6 @@ static int share_after_size(const struct bench_run *run, int sock, double mine,
 	return 0;
 }
 
-void bench_beat_send(struct bench_run *run, uint64_t ticks)
-{
-	const char beat = BENCH_BEAT;
-
-	/*
-	 * Never blocks: a full socket buffer already holds beats enough, and
-	 * a peer that closed is the loop's to find (its completions stop).
-	 */
-	(void)send(run->sock, &beat, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
-	run->beat_at = ticks + run->beat_ticks;
-}
-
-/* From the start sync on, this side beats (bench_beat): the first after
- * one beat's time, then every beat's time. */
-static void start_beating(struct bench_run *run)
-{
-	uint64_t beat_ms = (uint64_t)run->timeout_ms / 4;
-	double rate = ns_per_tick(run);
-
-	if (beat_ms > BENCH_BEAT_MS)
-		beat_ms = BENCH_BEAT_MS;
-	if (!beat_ms)
-		beat_ms = 1;
-	/* No rate yet (no clock moved): a tick taken for a nanosecond beats
-	 * more often than asked, never less. */
-	run->beat_ticks =
-		(uint64_t)((double)beat_ms * 1e6 / (rate > 0 ? rate : 1.0));
-	run->beat_at = bench_ticks() + run->beat_ticks;
-}
-
-int bench_hear_peer(struct bench_run *run, uint64_t *heard_ns)
-{
-	ssize_t got;
-	char c;
-	int err;
-
-	for (;;) {
-		/* A byte at a time: what follows the peer's sync is not ours. */
-		got = recv(run->sock, &c, 1, MSG_DONTWAIT);
-		if (got < 0 &&
-		    (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
-			return 0;
-		if (got == 0 || (got < 0 && errno == ECONNRESET)) {
-			warnx("peer closed the connection after 0 of 1 bytes");
-			return -ECONNRESET;
-		}
-		if (got < 0) {
-			err = errno;
-			warnx("failed to receive from the peer after 0 of 1 bytes: %s",
-			      strerror(err));
-			return -err;
-		}
-		if (c == BENCH_BEAT) {
-			*heard_ns = bench_now_ns();
-			continue;
-		}
-		if (c == BENCH_SYNC) {
-			run->peer_synced = true;
-			return 1;
-		}
-		warnx("failed to sync with the peer: %s (got 0x%02x)",
-		      strerror(EPROTO), (unsigned char)c);
-		return -EPROTO;
-	}
-}
-
-/*
- * The end of a size: this side's sync byte, then the peer's, as long as
- * it keeps beating (unless bench_hear_peer has had it already). A peer
- * still posting beats at least every -t / 4; silence for the whole of -t
- * means it stopped, or its host or the link did. A peer that died closes
- * the socket.
- */
-static int await_peer(struct bench_run *run, int sock)
-{
-	struct pollfd pfd = {.fd = sock, .events = POLLIN};
-	const char mine = BENCH_SYNC;
-	uint64_t heard;
-	int n;
-
-	if (send(sock, &mine, 1, MSG_NOSIGNAL) != 1) {
-		n = errno;
-		warnx("failed to send to the peer after 0 of 1 bytes: %s",
-		      strerror(n));
-		return -n;
-	}
-	while (!run->peer_synced) {
-		n = interruptible_poll(&pfd, 1, run->timeout_ms);
-		if (n < 0) {
-			warnx("failed to receive from the peer after 0 of 1 bytes: %s",
-			      strerror(-n));
-			return n;
-		}
-		if (n == 0) {
-			warnx("failed to hear from the peer within %d ms at the end of the %u-byte size: %s; the peer stopped (SIGSTOP, a debugger) or its host hangs, or the link to it is down",
-			      run->timeout_ms, run->size, strerror(ETIMEDOUT));
-			return -ETIMEDOUT;
-		}
-		n = bench_hear_peer(run, &heard);
-		if (n < 0)
-			return n;
-	}
-	run->peer_synced = false;
-	return 0;
-}
-
 static int run_size(struct bench_run *run, int sock, uint32_t size,
 		    struct bench_result *r)
 {
@@ -610,13 +504,13 @@ static int run_size(struct bench_run *run, int sock, uint32_t size,
 	if (!ret) {
 		cpu0 = cpu_used_ns();
 		wall0 = bench_now_ns();
-		start_beating(run);
+		bench_start_beating(run, ns_per_tick(run));
 		ret = run->bc->mode == BENCH_LAT ? bench_lat_size(run)
 						 : bench_bw_size(run);
 		run->beat_at = UINT64_MAX; /* no beat after this side's sync */
 	}
 	if (!ret)
-		ret = await_peer(run, sock);
+		ret = bench_await_peer(run);
 	if (!ret && cpu0)
 		cpu = cpu_share(cpu_used_ns() - cpu0, bench_now_ns() - wall0);
 	r->size = run->size;

@@ -568,7 +568,7 @@ static inline struct bench_clock bench_clock_read(void)
 /* Beats come this often, or four times within -t if that is sooner. */
 #define BENCH_BEAT_MS 1000
 
-/* Send a beat now (bench.c). */
+/* Send a beat now (bench_peer.c). */
 void bench_beat_send(struct bench_run *run, uint64_t ticks);
 
 /*
@@ -578,6 +578,22 @@ void bench_beat_send(struct bench_run *run, uint64_t ticks);
  * returns 1. 0: nothing more; -errno after a line.
  */
 int bench_hear_peer(struct bench_run *run, uint64_t *heard_ns);
+
+/*
+ * From the start sync on, this side beats (bench_beat): the first after
+ * one beat's time, then every beat's time, counted in ticks of @rate
+ * nanoseconds (bench_peer.c).
+ */
+void bench_start_beating(struct bench_run *run, double rate);
+
+/*
+ * The end of a size: this side's sync byte, then the peer's, as long as
+ * it keeps beating (unless bench_hear_peer has had it already). A peer
+ * still posting beats at least every -t / 4; silence for the whole of -t
+ * means it stopped, or its host or the link did. A peer that died closes
+ * the socket. 0, or -errno after one line.
+ */
+int bench_await_peer(struct bench_run *run);
 
 /*
  * At a post stamped @ticks: a beat if one is due. One compare on the
