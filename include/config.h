@@ -268,9 +268,6 @@ struct config_tool {
 	void (*print_usage)(FILE *out);
 };
 
-/* The rows of @options with a name: how many, for a getopt table. */
-size_t config_option_count(const struct config_option *options);
-
 /*
  * @text as a decimal number in [min, max] (no sign, spaces or suffix) into
  * *@value: 0, or -EINVAL after "PROGRAM: invalid OPTION value ..." on @err.

@@ -56,15 +56,6 @@ void config_defaults(struct config *cfg)
 	};
 }
 
-size_t config_option_count(const struct config_option *options)
-{
-	size_t n = 0;
-
-	for (; options->name || options->help; options++)
-		n += options->name != NULL;
-	return n;
-}
-
 /* One row of --help: "  -p, --port PORT", then its text at HELP_COLUMN. */
 static void print_option(const struct config_option *o, FILE *out)
 {

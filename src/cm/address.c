@@ -230,14 +230,14 @@ static int resolve_address(struct cm *cm, const struct config *cfg,
 	struct sockaddr_storage source;
 	struct rdma_cm_event *event;
 	socklen_t source_len;
-	int ret, has_source;
+	int ret, no_source;
 
 	/* --source_ip: the address the CM binds to, of the server's family */
-	has_source = sock_source_addr(cfg, ai->ai_family, &source, &source_len);
-	if (has_source < 0) {
+	no_source = sock_source_addr(cfg, ai->ai_family, &source, &source_len);
+	if (no_source < 0) {
 		snprintf(why, why_len, "--source_ip %s is not of its family",
 			 cfg->source_ip);
-		return has_source;
+		return no_source;
 	}
 
 	if (rdma_create_id(cm->channel, &cm->id, NULL, RDMA_PS_TCP)) {
@@ -253,7 +253,7 @@ static int resolve_address(struct cm *cm, const struct config *cfg,
 		return ret;
 	}
 	if (rdma_resolve_addr(cm->id,
-			      has_source ? NULL : (struct sockaddr *)&source,
+			      no_source ? NULL : (struct sockaddr *)&source,
 			      ai->ai_addr, ms_left(deadline))) {
 		ret = -errno;
 		snprintf(why, why_len, "rdma_resolve_addr: %s", strerror(-ret));

@@ -17,7 +17,8 @@
 #         reports the row;
 #   source: the client with --source_ip of a second address of guest b:
 #         its TCP connection leaves from there (the SYN in the capture);
-#         an address that is not b's is refused at once, in one line.
+#         with -R, RDMA_CM binds to it too: the RoCE packets leave from
+#         it; an address that is not b's is refused at once, in one line.
 # A default run beside them keeps the DS field 0 and the port's MTU.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
@@ -41,8 +42,11 @@ pair reversed 19928 "bw --op send --reversed -x 1 -s 4096 -n 300 -v"
 bench_pair source 19926 "bw --op write -x 1 -s 4096 -n 100 --accept-timeout 60" \
 	"bw --op write -x 1 -s 4096 -n 100 --connect-timeout 60 --source_ip $SOURCE" \
 	--on a b --started
+bench_pair sourcecm 19920 "bw --op write -R -s 4096 -n 100 --accept-timeout 60" \
+	"bw --op write -R -s 4096 -n 100 --connect-timeout 60 --source_ip $SOURCE" \
+	--on a b --started
 rxe_start source_bad --on b "'$RDMA_BENCH' bw -x 1 -p 19924 --connect-timeout 90 --source_ip 192.0.2.99 192.0.2.1"
-for name in path send timed tos plain reversed source; do
+for name in path send timed tos plain reversed source sourcecm; do
 	rxe_end "$name.client" --on b
 	rxe_end "$name.server" --on a
 done
@@ -51,7 +55,7 @@ rxe_step --on b "ip addr del $SOURCE/24 dev eth0"
 rxe_go bench_perftest 150 --capture "$RXE_RUNS/perftest.pcap"
 
 R=$RXE_RUNS
-for name in path tos plain reversed source; do
+for name in path tos plain reversed source sourcecm; do
 	rc_expect_clean "$name"
 done
 # one_number NAME REGEX: with --output both sides ended well, said nothing
@@ -145,6 +149,18 @@ syn=$(tshark -r "$R/perftest.pcap" -Y "tcp.flags.syn == 1 && tcp.flags.ack == 0 
 	-T fields -e ip.src 2>>"$R/tshark.err" | sort -u)
 expect_status "$([ "$syn" = "$SOURCE" ] && echo 0 || echo 1)" 0 \
 	"source: the TCP connection's SYN came from $SOURCE (from: ${syn:-none})"
+# -R: the syncs' TCP connection (-p + 1) and the RoCE packets of the
+# client's QP leave from it too.
+syn=$(tshark -r "$R/perftest.pcap" -Y "tcp.flags.syn == 1 && tcp.flags.ack == 0 && tcp.dstport == 19921" \
+	-T fields -e ip.src 2>>"$R/tshark.err" | sort -u)
+expect_status "$([ "$syn" = "$SOURCE" ] && echo 0 || echo 1)" 0 \
+	"sourcecm: the syncs' SYN came from $SOURCE (from: ${syn:-none})"
+qp=$(sed -n 's/^Remote QP number = //p' "$R/sourcecm.client.out")
+from=$(awk -F, -v qp="$(printf '%d' "$qp")" '$1 == "192.0.2.1" && $2 + 0 == qp' "$R/perftest.rows" | grep -c .)
+sources=$(tshark -r "$R/perftest.pcap" -Y "udp.dstport == 4791 && ip.dst == 192.0.2.1 && infiniband.bth.destqp == $qp" \
+	-T fields -e ip.src 2>>"$R/tshark.err" | sort -u)
+expect_status "$([ "$from" -ge 100 ] && [ "$sources" = "$SOURCE" ] && echo 0 || echo 1)" 0 \
+	"sourcecm: $from RoCE packets to the server's QP $qp, from ${sources:-none}"
 expect_rc "$R/source_bad.rc" 1
 expect_line "$R/source_bad.err" "rdma_bench: failed to bind the connection to --source_ip 192.0.2.99: Cannot assign requested address"
 took=$(cat "$R/source_bad.ms" 2>/dev/null || echo 999999)
