@@ -237,6 +237,10 @@ struct config_option {
 		CONFIG_ROW_ACCEPT_TIMEOUT, CONFIG_ROW_VERBOSE,         \
 		CONFIG_ROW_HELP, CONFIG_ROW_VERSION
 
+/* The line under "usage:" of a program whose SERVER argument is optional. */
+#define CONFIG_ROLE_SERVER \
+	"without SERVER, run as the server and wait for a client"
+
 /*
  * A program's command line, as its main hands it to config_parse: its
  * table (the shared rows among its own), and what to do with the options

@@ -717,8 +717,7 @@ void bench_config_tool(struct bench_config *bc, struct config_tool *tool)
 	*tool = (struct config_tool){
 		.program = PROGRAM_BENCH,
 		.synopsis = "lat|bw [options] [SERVER]",
-		.roles =
-			"without SERVER, run as the server and wait for a client",
+		.roles = CONFIG_ROLE_SERVER,
 		.options = bench_options,
 		.settings = bc,
 		.parse = parse_setting,

@@ -210,8 +210,7 @@ void ops_config_tool(struct ops_options *settings, struct config *cfg,
 	*tool = (struct config_tool){
 		.program = PROGRAM_RC_EXAMPLE,
 		.synopsis = "[options] [SERVER]",
-		.roles =
-			"without SERVER, run as the server and wait for a client",
+		.roles = CONFIG_ROLE_SERVER,
 		.options = example_options,
 		.settings = settings,
 		.parse = parse_setting,
