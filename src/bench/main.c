@@ -8,8 +8,6 @@
  *   rdma_bench lat|bw [options] SERVER     the client
  */
 #include <err.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,6 +15,7 @@
 #include "bench/bench.h"
 #include "cm/cm.h"
 #include "common/interrupt.h"
+#include "common/report.h"
 #include "config.h"
 #include "qp.h"
 #include "resources.h"
@@ -90,58 +89,14 @@ destroy_resources:
 	return ret ? ret : destroy_ret;
 }
 
-/*
- * --output: the numbers go to what stdout is now, and everything else the
- * run prints there (the peer's address, the banner, the verdict) to
- * /dev/null, so that a script reads the numbers alone. *@saved keeps
- * stdout to put back. Without --output the report is stdout itself.
- */
-static FILE *open_report(const struct bench_config *bc, int *saved)
-{
-	FILE *report;
-	int fd, null_fd;
-
-	*saved = -1;
-	if (bc->output == BENCH_OUTPUT_TABLE)
-		return stdout;
-	fd = dup(STDOUT_FILENO);
-	report = fd < 0 ? NULL : fdopen(fd, "w");
-	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	*saved = dup(STDOUT_FILENO);
-	if (!report || null_fd < 0 || *saved < 0 ||
-	    dup2(null_fd, STDOUT_FILENO) < 0) {
-		warn("failed to set stdout aside for --output");
-		if (report)
-			fclose(report);
-		else if (fd >= 0)
-			close(fd);
-		report = NULL;
-	}
-	if (null_fd >= 0)
-		close(null_fd);
-	return report;
-}
-
-static void close_report(FILE *report, int saved)
-{
-	if (report == stdout)
-		return;
-	fflush(stdout);
-	if (saved >= 0) {
-		dup2(saved, STDOUT_FILENO);
-		close(saved);
-	}
-	if (report)
-		fclose(report);
-}
-
 int main(int argc, char **argv)
 {
 	struct resources_sizes sizes;
 	struct bench_config bench;
 	struct config cfg;
 	FILE *report;
-	int ret, saved;
+	int ret, saved = -1;
+	bool aside;
 
 	/* Each size's line shows up as it is measured, also in a pipe. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -150,8 +105,13 @@ int main(int argc, char **argv)
 	if (ret)
 		return ret > 0 ? EXIT_PASSED : EXIT_USAGE;
 	plan_sizes(&cfg, &bench, &sizes);
-	report = open_report(&bench, &saved);
-	ret = report ? interrupt_install() : -EIO;
+	aside = bench.output != BENCH_OUTPUT_TABLE;
+	/* --output: the numbers alone on stdout, the rest to /dev/null */
+	report = stdout;
+	ret = aside ? report_open(true, &report, &saved) : 0;
+	if (ret)
+		return EXIT_FAILED;
+	ret = interrupt_install();
 	if (!ret)
 		ret = cfg.use_rdma_cm
 			      ? bench_over_cm(&cfg, &bench, &sizes, report)
@@ -160,6 +120,7 @@ int main(int argc, char **argv)
 		warnx("stopped by %s, resources freed",
 		      interrupt_signal_name());
 	printf("\ntest result is %d\n", ret);
-	close_report(report, saved);
+	if (aside)
+		report_close(report, saved);
 	return ret ? EXIT_FAILED : EXIT_PASSED;
 }

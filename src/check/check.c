@@ -7,12 +7,11 @@
  */
 #include <err.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "check_priv.h"
+#include "common/report.h"
 #include "ops/ops.h"
 
 /* What the pair round runs: the manual's three operations and an atomic. */
@@ -34,47 +33,6 @@ static void plan_check(const struct config *cfg, struct config *run,
 	sizes->early_receives = ops_receives_before_rtr(run);
 }
 
-/*
- * The report's own stream on what stdout is now, and stdout itself moved
- * to /dev/null (@quiet); *@saved keeps it to put back.
- */
-static int open_report(bool quiet, FILE **out, int *saved)
-{
-	int fd = dup(STDOUT_FILENO), null_fd;
-
-	*saved = -1;
-	*out = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!*out) {
-		int ret = errno ? -errno : -EIO;
-
-		if (fd >= 0)
-			close(fd);
-		warnx("failed to open the check's report: %s", strerror(-ret));
-		return ret;
-	}
-	setvbuf(*out, NULL, _IOLBF, 0);
-	if (!quiet)
-		return 0;
-	fflush(stdout);
-	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	*saved = dup(STDOUT_FILENO);
-	if (null_fd >= 0 && *saved >= 0)
-		dup2(null_fd, STDOUT_FILENO);
-	if (null_fd >= 0)
-		close(null_fd);
-	return 0;
-}
-
-static void close_report(FILE *out, int saved)
-{
-	fflush(stdout);
-	if (saved >= 0) {
-		dup2(saved, STDOUT_FILENO);
-		close(saved);
-	}
-	fclose(out);
-}
-
 int check_run(const struct config *cfg, const struct check_config *cc,
 	      bool *passed)
 {
@@ -92,7 +50,7 @@ int check_run(const struct config *cfg, const struct check_config *cc,
 		      strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	ret = open_report(!cfg->verbose, &out, &saved);
+	ret = report_open(!cfg->verbose, &out, &saved);
 	if (ret)
 		goto free_report;
 	check_report_init(r, out);
@@ -105,7 +63,7 @@ int check_run(const struct config *cfg, const struct check_config *cc,
 	*passed = check_passed(r);
 	if (cc->json_path)
 		ret = check_save_json(r, scope, cc->json_path);
-	close_report(out, saved);
+	report_close(out, saved);
 free_report:
 	free(r);
 	return ret;
