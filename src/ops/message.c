@@ -4,8 +4,12 @@
 #include "op_halves.h"
 #include "sock.h"
 
-int op_prepare_message(struct op_ctx *ctx, struct send_request *req,
-		       const char *text)
+/*
+ * Put @text in our message area as @req's buffer, address it on UD, and
+ * say what is sent.
+ */
+static int prepare_message(struct op_ctx *ctx, struct send_request *req,
+			   const char *text)
 {
 	int ret;
 
@@ -24,12 +28,39 @@ int op_prepare_message(struct op_ctx *ctx, struct send_request *req,
 	return 0;
 }
 
-void op_show_sender(struct op_ctx *ctx, const struct ibv_wc *wc)
+int op_send_message(struct op_ctx *ctx, struct send_request *req,
+		    const char *text)
 {
+	int ret;
+
+	ret = prepare_message(ctx, req, text);
+	if (ret)
+		return ret;
+	ret = post_send(ctx->conn->qp, req, &ctx->res->trace);
+	if (ret)
+		return ret;
+	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, req, IBV_WC_SEND,
+			      NULL, &ctx->res->trace);
+	if (ret)
+		return ret;
+	/* Until the client has printed it: its next receive lands there too. */
+	return sock_sync(ctx->sock, ctx->timeout_ms);
+}
+
+int op_receive_message(struct op_ctx *ctx, struct ibv_wc *wc)
+{
+	int ret;
+
+	/* The receive was posted before RTR (connect_qp). */
+	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, NULL, IBV_WC_RECV,
+			      wc, &ctx->res->trace);
+	if (ret)
+		return ret;
 	/* UD: the 40 bytes in front of the message say who sent it. */
 	if (ctx->conn->local.transport == TRANSPORT_UD &&
 	    (wc->wc_flags & IBV_WC_GRH))
 		ud_print_grh_source(ctx->res->buf->grh);
+	return 0;
 }
 
 int op_message_printed(struct op_ctx *ctx)

@@ -44,18 +44,20 @@ int op_show_responder_error(struct op_ctx *ctx);
 int op_counter_server(struct op_ctx *ctx, uint64_t start);
 
 /*
- * The server's half of SEND and SEND with immediate, up to the post: put
- * @text in our message area as @req's buffer (@req: opcode, wr_id,
- * immediate data), address it on UD, and say what is sent.
+ * The server's half of SEND and SEND with immediate (@req: opcode, wr_id,
+ * immediate data): put @text in our message area as @req's buffer (on UD
+ * addressed to the client), post it, poll for its completion, then wait
+ * until the client has printed it.
  */
-int op_prepare_message(struct op_ctx *ctx, struct send_request *req,
-		       const char *text);
+int op_send_message(struct op_ctx *ctx, struct send_request *req,
+		    const char *text);
 
 /*
- * The client's half, once the receive posted before RTR completed (@wc):
- * on UD, the sender's GID from the GRH in front of the message.
+ * The client's half up to the message: poll for the completion (@wc) of
+ * the receive posted before RTR; on UD, print the sender's GID from the
+ * GRH in front of the message.
  */
-void op_show_sender(struct op_ctx *ctx, const struct ibv_wc *wc);
+int op_receive_message(struct op_ctx *ctx, struct ibv_wc *wc);
 
 /*
  * The client printed the message: the server may send into the same place

@@ -23,20 +23,7 @@ int op_send_imm_server(struct op_ctx *ctx)
 		.imm_data = SEND_IMM_DATA,
 	};
 
-	int ret;
-
-	ret = op_prepare_message(ctx, &req, SEND_IMM_MESSAGE);
-	if (ret)
-		return ret;
-	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
-	if (ret)
-		return ret;
-	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, &req, IBV_WC_SEND,
-			      NULL, &ctx->res->trace);
-	if (ret)
-		return ret;
-	/* Until the client has printed it: its next receive lands there too. */
-	return sock_sync(ctx->sock, ctx->timeout_ms);
+	return op_send_message(ctx, &req, SEND_IMM_MESSAGE);
 }
 
 int op_send_imm_client(struct op_ctx *ctx)
@@ -44,12 +31,9 @@ int op_send_imm_client(struct op_ctx *ctx)
 	struct ibv_wc wc;
 	int ret;
 
-	/* The receive was posted before RTR (connect_qp). */
-	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, NULL, IBV_WC_RECV,
-			      &wc, &ctx->res->trace);
+	ret = op_receive_message(ctx, &wc);
 	if (ret)
 		return ret;
-	op_show_sender(ctx, &wc);
 	if (!(wc.wc_flags & IBV_WC_WITH_IMM)) {
 		warnx("failed to find immediate data in the RECV completion of wr_id %" PRIu64
 		      ": %s",
