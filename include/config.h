@@ -10,7 +10,6 @@
 #include <getopt.h>
 
 #include "common/program.h"
-#include "op_id.h"
 
 /* The transport of the QP; the number travels in the QP-info message. */
 enum transport {
@@ -24,8 +23,6 @@ enum transport {
 #define CONFIG_DEFAULT_TIMEOUT_SEC	   10
 #define CONFIG_DEFAULT_CONNECT_TIMEOUT_SEC 5
 #define CONFIG_DEFAULT_ACCEPT_TIMEOUT_SEC  60
-/* --clients: the most clients one server takes at once. */
-#define CONFIG_CLIENTS_MAX 8
 
 /* Everything the command line decides; read-only once parsed. */
 struct config {
@@ -42,18 +39,12 @@ struct config {
 	bool ib_port_given; /* -i was on the command line */
 	int gid_idx;	    /* -1: automatic on RoCE, no GRH on InfiniBand */
 
-	/* What to run, in order, and over which transport. */
+	/* The QP's transport (a program that offers only RC keeps RC). */
 	enum transport transport;
-	enum op_id ops[OPS_MAX];
-	size_t op_count;
 
-	/* How to run it: completion channel events, RDMA_CM set-up. */
+	/* How to connect and wait: completion channel events, RDMA_CM. */
 	bool use_events;
 	bool use_rdma_cm;
-	/* The server for several clients (src/serve): how many it takes, and
-	 * whether their QPs share one receive queue (an SRQ). */
-	unsigned int clients;
-	bool use_srq;
 
 	/*
 	 * The path's settings, where a program offers them (perftest's

@@ -12,11 +12,10 @@
  * The QP-info message both sides send once, in network byte order:
  *
  *   header (8 bytes)    magic u32, version u16, body length u16
- *   body (64 bytes)     buffer address u64, buffer length u32, rkey u32,
+ *   body (47 bytes)     buffer address u64, buffer length u32, rkey u32,
  *                       QP number u32, PSN u32, LID u16, GID 16 bytes,
- *                       transport u8, op count u8, op ids 16 x u8,
- *                       flags u8, MTU u8, max dest rd atomic u8,
- *                       GID type u8
+ *                       transport u8, flags u8, MTU u8,
+ *                       max dest rd atomic u8, GID type u8
  *
  * MTU is the sender's port's active MTU as enum ibv_mtu (1 = 256 bytes ...
  * 5 = 4096): the path MTU is the smaller of the two sides'. Version 2 added
@@ -27,15 +26,18 @@
  * than that in flight towards it. The GID type is enum ibv_gid_type (0 IB,
  * 1 RoCE v1, 2 RoCE v2) of the sender's GID, which it sends only with the
  * flag QP_INFO_HAS_GID: both sides must use a GRH, or neither. Version 3
- * added both, in the two bytes version 2 had reserved.
+ * added both, in the two bytes version 2 had reserved. Version 4 dropped
+ * the list of operations: what a program runs over the connected QP is the
+ * program's own business, agreed on after the exchange (rdma_rc_example's
+ * in ops_agree).
  *
  * The magic number says which program sent the message (program_magic
  * in common/program.c): a peer running another of them is refused in one
  * line naming both, one that is none of them as not ours at all.
  */
-#define QP_INFO_VERSION	    3
+#define QP_INFO_VERSION	    4
 #define QP_INFO_HEADER_SIZE 8
-#define QP_INFO_BODY_SIZE   64
+#define QP_INFO_BODY_SIZE   47
 #define QP_INFO_WIRE_SIZE   (QP_INFO_HEADER_SIZE + QP_INFO_BODY_SIZE)
 
 /* QP numbers and PSNs are 24-bit quantities in the transport headers. */
@@ -62,8 +64,6 @@ struct qp_info {
 	uint16_t lid;
 	uint8_t gid[16];
 	uint8_t transport;
-	uint8_t op_count;
-	uint8_t ops[OPS_MAX];
 	uint8_t flags;
 	uint8_t mtu;		    /* enum ibv_mtu of the sender's port */
 	uint8_t max_dest_rd_atomic; /* READs and atomics it takes in flight */
@@ -95,8 +95,8 @@ int qp_info_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 /*
  * Where a decoded QP info came from, which says what fields it has: the
  * TCP message carries all of them; the -R private data (cm/cm.h) carries the
- * buffer, the QP number, the transport, the operations and the flags, and
- * leaves the PSN, LID, GID, MTU and READ depth to the CM.
+ * buffer, the QP number, the transport and the flags, and leaves the PSN,
+ * LID, GID, MTU and READ depth to the CM.
  */
 enum qp_info_source {
 	QP_INFO_FROM_TCP,
@@ -106,8 +106,7 @@ enum qp_info_source {
 /*
  * Check the fields of @info that @from carries, whose values came from the
  * network and are not trusted: 24-bit QP number (not 0) and PSN, a buffer
- * length, a known transport, 1 to OPS_MAX known operation ids and no more,
- * known flags, and with the TCP message an MTU, a READ depth and a GID
+ * length, a known transport, known flags, and with the TCP message an MTU, a READ depth and a GID
  * type. The one check both decoders make. 0, or -EINVAL with a reason in
  * *@why.
  */
@@ -115,7 +114,7 @@ int qp_info_check(const struct qp_info *info, enum qp_info_source from,
 		  const char **why);
 
 /*
- * 0 if @remote runs the same program, transport and operations as @local;
+ * 0 if @remote runs the same program and transport as @local;
  * else -EPROTO with a reason in *@why (another program: both named).
  */
 int qp_info_match(const struct qp_info *local, const struct qp_info *remote,

@@ -153,8 +153,8 @@ void qp_print_path_mtu(const struct resources *res);
 int qp_post_early_receives(struct resources *res, const struct config *cfg);
 
 /*
- * Exchange QP info over @sock (refusing a peer that runs another program,
- * or another list of operations), bring res->qp to RTS, sync.
+ * Exchange QP info over @sock (refusing a peer that runs another program
+ * or transport), bring res->qp to RTS, sync.
  */
 int connect_qp(struct resources *res, const struct config *cfg, int sock,
 	       struct connection *conn);

@@ -30,9 +30,11 @@ struct rc_buffer {
 /*
  * --srq: the receives of the shared receive queue, whatever the number of
  * clients (src/serve refills it at half, and a round takes at most one a
- * client, CONFIG_CLIENTS_MAX).
+ * client, OPS_CLIENTS_MAX).
  */
 #define RESOURCES_SRQ_WR 16u
+/* Receives a QP's own receive queue holds by default (max_recv_wr). */
+#define RESOURCES_RECV_WR 16u
 
 /*
  * How big to make what resources_create makes, and what the connection
@@ -52,8 +54,8 @@ struct resources_sizes {
 	uint8_t max_rd_atomic;
 	/* receives the client posts in INIT, for the SENDs it is sent */
 	size_t early_receives;
-	/* --srq: receives the shared receive queue holds (0: no SRQ, each
-	 * QP has its own receive queue of max_recv_wr) */
+	/* receives the shared receive queue holds (0: no SRQ, each QP has
+	 * its own receive queue of max_recv_wr) */
 	uint32_t srq_wr;
 	/* what the run asks of the device: checked once it is open, before
 	 * anything is connected (resources_default_sizes fills the
@@ -67,6 +69,13 @@ struct resources_sizes {
  */
 void resources_default_sizes(struct resources_sizes *sizes,
 			     const struct config *cfg);
+
+/*
+ * Give the QPs one shared receive queue (an SRQ) of RESOURCES_SRQ_WR
+ * receives instead of a receive queue each; @why ("option --srq") names
+ * the need in the line that refuses a device without SRQs.
+ */
+void resources_share_receives(struct resources_sizes *sizes, const char *why);
 
 /* Everything resources_create makes, destroyed by resources_destroy. */
 struct resources {

@@ -28,11 +28,11 @@ int sock_source_addr(const struct config *cfg, int family,
 
 /*
  * The server's two halves of sock_connect, for a server that takes
- * several clients (--clients): listen on the port (a backlog of
- * cfg->clients), saying so; then accept one client at a time before
- * @deadline (now_ms() + a timeout). 0, or -errno after one line.
+ * several clients: listen on the port, with room for @backlog clients
+ * waiting to be accepted, saying so; then accept one client at a time
+ * before @deadline (now_ms() + a timeout). 0, or -errno after one line.
  */
-int sock_listen(const struct config *cfg, int *listener);
+int sock_listen(const struct config *cfg, int backlog, int *listener);
 int sock_accept(const struct config *cfg, int listener, long long deadline,
 		int *fd);
 

@@ -66,7 +66,7 @@ STEP_FILES=(src/config.c src/device.c src/resources.c src/sock.c
 	src/exchange.c src/qp.c src/post.c src/completion.c src/ops
 	include/config.h include/device.h include/resources.h include/sock.h
 	include/exchange.h include/qp.h include/post.h include/completion.h
-	include/op_id.h include/ops)
+	include/ops)
 echo "lint.sh: no mention of the benchmark in the manual's steps"
 if grep -rin bench "${STEP_FILES[@]}"; then
 	echo "lint.sh: the lines above name the benchmark inside the manual's steps" >&2

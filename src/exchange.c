@@ -20,13 +20,11 @@ enum qp_info_offset {
 	OFF_LID = 32,
 	OFF_GID = 34,
 	OFF_TRANSPORT = 50,
-	OFF_OP_COUNT = 51,
-	OFF_OPS = 52,
-	OFF_FLAGS = 68,
-	OFF_MTU = 69,
-	OFF_MAX_DEST_RD_ATOMIC = 70,
-	OFF_GID_TYPE = 71,
-	OFF_END = 72,
+	OFF_FLAGS = 51,
+	OFF_MTU = 52,
+	OFF_MAX_DEST_RD_ATOMIC = 53,
+	OFF_GID_TYPE = 54,
+	OFF_END = 55,
 };
 
 _Static_assert(OFF_END == QP_INFO_WIRE_SIZE, "QP-info layout and size agree");
@@ -45,8 +43,6 @@ void qp_info_encode(const struct qp_info *info, uint8_t out[QP_INFO_WIRE_SIZE])
 	put_u16(out + OFF_LID, info->lid);
 	memcpy(out + OFF_GID, info->gid, sizeof(info->gid));
 	out[OFF_TRANSPORT] = info->transport;
-	out[OFF_OP_COUNT] = info->op_count;
-	memcpy(out + OFF_OPS, info->ops, sizeof(info->ops));
 	out[OFF_FLAGS] = info->flags;
 	out[OFF_MTU] = info->mtu;
 	out[OFF_MAX_DEST_RD_ATOMIC] = info->max_dest_rd_atomic;
@@ -76,11 +72,9 @@ int qp_info_decode_header(const uint8_t *buf, size_t len, const char **why)
 	return 0;
 }
 
-/* The fields every way of exchange carries: buffer, QP, operations, flags. */
+/* The fields every way of exchange carries: buffer, QP, transport, flags. */
 static int check_common_fields(const struct qp_info *info, const char **why)
 {
-	size_t i;
-
 	if (info->qp_num & ~QP_INFO_24BIT_MASK || info->qp_num == 0) {
 		*why = "QP number is not a valid 24-bit QP number";
 		return -EINVAL;
@@ -92,22 +86,6 @@ static int check_common_fields(const struct qp_info *info, const char **why)
 	if (info->transport > TRANSPORT_UD) {
 		*why = "unknown transport";
 		return -EINVAL;
-	}
-	if (info->op_count == 0 || info->op_count > OPS_MAX) {
-		*why = "operation count out of range";
-		return -EINVAL;
-	}
-	for (i = 0; i < OPS_MAX; i++) {
-		bool used = i < info->op_count;
-
-		if (used && (info->ops[i] == 0 || info->ops[i] > OP_ID_LAST)) {
-			*why = "unknown operation id";
-			return -EINVAL;
-		}
-		if (!used && info->ops[i] != 0) {
-			*why = "operation id past the operation count";
-			return -EINVAL;
-		}
 	}
 	if (info->flags & ~QP_INFO_KNOWN_FLAGS) {
 		*why = "unknown flags";
@@ -179,14 +157,12 @@ int qp_info_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 		.psn = get_u32(buf + OFF_PSN),
 		.lid = get_u16(buf + OFF_LID),
 		.transport = buf[OFF_TRANSPORT],
-		.op_count = buf[OFF_OP_COUNT],
 		.flags = buf[OFF_FLAGS],
 		.mtu = buf[OFF_MTU],
 		.max_dest_rd_atomic = buf[OFF_MAX_DEST_RD_ATOMIC],
 		.gid_type = buf[OFF_GID_TYPE],
 	};
 	memcpy(info->gid, buf + OFF_GID, sizeof(info->gid));
-	memcpy(info->ops, buf + OFF_OPS, sizeof(info->ops));
 	/* The header was checked: the magic is one of ours. */
 	program_of_magic(get_u32(buf + OFF_MAGIC), &info->program);
 	return qp_info_check(info, QP_INFO_FROM_TCP, why);
@@ -201,11 +177,6 @@ int qp_info_match(const struct qp_info *local, const struct qp_info *remote,
 	}
 	if (local->transport != remote->transport) {
 		*why = "the peer uses another transport";
-		return -EPROTO;
-	}
-	if (local->op_count != remote->op_count ||
-	    memcmp(local->ops, remote->ops, local->op_count) != 0) {
-		*why = "the peer runs another list of operations (-o)";
 		return -EPROTO;
 	}
 	return 0;

@@ -30,6 +30,7 @@
 /* What main holds, from the command line to the teardown. */
 struct run {
 	struct config cfg;
+	struct lessons lessons; /* -o, and the server's --clients, --srq */
 	struct resources_sizes sizes; /* what the resources must hold */
 	struct resources res;
 	struct connection conn;
@@ -43,53 +44,14 @@ struct run {
 static void plan_run(struct run *run)
 {
 	resources_default_sizes(&run->sizes, &run->cfg);
-	run->sizes.early_receives = ops_receives_before_rtr(&run->cfg);
-	ops_device_needs(&run->cfg, &run->sizes.needs);
+	run->sizes.early_receives = ops_receives_before_rtr(&run->lessons.ops);
+	ops_device_needs(&run->lessons.ops, &run->sizes.needs);
 	run->ctx = (struct op_ctx){
 		.res = &run->res,
 		.conn = &run->conn,
 		.sock = -1,
 		.timeout_ms = config_timeout_ms(&run->cfg),
 	};
-}
-
-/*
- * -R, steps 1-8: RDMA_CM resolves the peer's address to a device, the
- * resources are made on it and RDMA_CM connects the QP. The TCP connection
- * is kept only for the syncs between operations, so that they never mix
- * with the operations' own completions on the QP. On failure, nothing is
- * left open.
- */
-static int connect_rdma_cm(struct run *run)
-{
-	int ret;
-
-	ret = cm_open(&run->cm, &run->cfg, &run->sizes.needs);
-	if (ret)
-		return ret;
-	ret = sock_connect(&run->cfg, &run->ctx.sock);
-	if (ret)
-		goto close_cm;
-	ret = cm_connect_qp(&run->cm, &run->res, &run->cfg, &run->sizes,
-			    run->ctx.sock, &run->conn);
-	if (!ret)
-		return 0;
-	close(run->ctx.sock);
-close_cm:
-	cm_close(&run->cm);
-	return ret;
-}
-
-/* -R, step 10: disconnect, then everything in the reverse order. */
-static int close_rdma_cm(struct run *run, int ret)
-{
-	int destroy_ret;
-
-	cm_disconnect(&run->cm);
-	destroy_ret = resources_destroy(&run->res);
-	close(run->ctx.sock);
-	cm_close(&run->cm);
-	return ret ? ret : destroy_ret;
 }
 
 /* Say how the run ended; the exit status. */
@@ -113,7 +75,8 @@ int main(int argc, char **argv)
 	/* Progress lines show up as they happen, also in a pipe or a log. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* Before the steps: the command line. */
-	ret = ops_parse_command_line(&run.cfg, argc, argv, stdout, stderr);
+	ret = ops_parse_command_line(&run.cfg, &run.lessons, argc, argv, stdout,
+				     stderr);
 	if (ret)
 		return ret > 0 ? EXIT_PASSED : EXIT_USAGE;
 	plan_run(&run);
@@ -122,11 +85,19 @@ int main(int argc, char **argv)
 	if (ret)
 		return report(ret);
 	/* --clients, --srq: the same steps for several clients (src/serve). */
-	if (serve_wanted(&run.cfg))
-		return report(serve_clients(&run.cfg, &run.sizes));
+	if (serve_wanted(&run.cfg, &run.lessons))
+		return report(
+			serve_clients(&run.cfg, &run.lessons, &run.sizes));
 	if (run.cfg.use_rdma_cm) {
-		/* -R: RDMA_CM finds the device, then steps 1-8 on it. */
-		ret = connect_rdma_cm(&run);
+		/*
+		 * -R, steps 1-8: RDMA_CM resolves the peer's address to a
+		 * device, the resources are made on it and RDMA_CM connects
+		 * the QP. The TCP connection is kept only for the syncs
+		 * between operations, so that they never mix with the
+		 * operations' own completions on the QP.
+		 */
+		ret = cm_connect_run(&run.cm, &run.res, &run.cfg, &run.sizes,
+				     &ctx->sock, &run.conn);
 		if (ret)
 			return report(ret);
 	} else {
@@ -142,9 +113,9 @@ int main(int argc, char **argv)
 	}
 	/* Step 9: the operations -o lists (the manual's: send, read, write). */
 	if (!ret)
-		ret = ops_check_supported(&run.cfg, ctx);
-	for (i = 0; !ret && i < run.cfg.op_count; i++) {
-		enum op_id op = run.cfg.ops[i];
+		ret = ops_agree(&run.lessons.ops, ctx);
+	for (i = 0; !ret && i < run.lessons.ops.count; i++) {
+		enum op_id op = run.lessons.ops.ids[i];
 
 		ops_trace_start(ctx, op, client);
 		if (op == OP_SEND)
@@ -161,7 +132,7 @@ int main(int argc, char **argv)
 	}
 	/* Step 10: everything, in the reverse order of creation. */
 	if (run.cfg.use_rdma_cm)
-		return report(close_rdma_cm(&run, ret));
+		return report(cm_close_run(&run.cm, &run.res, ctx->sock, ret));
 	if (ctx->sock >= 0)
 		close(ctx->sock);
 	destroy_ret = resources_destroy(&run.res);

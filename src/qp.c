@@ -402,8 +402,6 @@ struct qp_rd_atomic_depth qp_rd_atomic_depth(const struct resources *res)
 int qp_describe_local(const struct resources *res, const struct config *cfg,
 		      struct qp_info *info)
 {
-	size_t i;
-
 	*info = (struct qp_info){
 		.program = (uint8_t)cfg->program,
 		.addr = (uintptr_t)res->buf,
@@ -413,7 +411,6 @@ int qp_describe_local(const struct resources *res, const struct config *cfg,
 		.lid = res->port_attr.lid,
 		.mtu = (uint8_t)res->mtu,
 		.transport = (uint8_t)cfg->transport,
-		.op_count = (uint8_t)cfg->op_count,
 		.max_dest_rd_atomic = qp_rd_atomic_depth(res).responder,
 	};
 	if (res->gid.index >= 0) {
@@ -421,8 +418,6 @@ int qp_describe_local(const struct resources *res, const struct config *cfg,
 		memcpy(info->gid, res->gid.gid.raw, sizeof(info->gid));
 		info->gid_type = (uint8_t)res->gid.type;
 	}
-	for (i = 0; i < cfg->op_count; i++)
-		info->ops[i] = (uint8_t)cfg->ops[i];
 	if (res->comp_channel)
 		info->flags |= QP_INFO_USES_EVENTS;
 	if (resources_have_atomics(res))

@@ -15,9 +15,8 @@
 
 /* Completions in flight at once: a few per operation is plenty here. */
 #define CQ_ENTRIES 32
-/* Outstanding sends, and receives (one per operation, all posted early). */
+/* Outstanding sends. */
 #define QP_MAX_SEND_WR 16
-#define QP_MAX_RECV_WR OPS_MAX
 /*
  * Most work requests describe one contiguous piece of the buffer; a lesson
  * that gathers or scatters a list asks for more (sizes.needs.max_sge).
@@ -44,7 +43,7 @@ void resources_default_sizes(struct resources_sizes *sizes,
 		.buf_size = sizeof(struct rc_buffer),
 		.cq_entries = CQ_ENTRIES,
 		.max_send_wr = QP_MAX_SEND_WR,
-		.max_recv_wr = QP_MAX_RECV_WR,
+		.max_recv_wr = RESOURCES_RECV_WR,
 		.max_inline_data = 0,
 		.sq_sig_all = true,
 		.comp_channel = cfg->use_events,
@@ -53,11 +52,13 @@ void resources_default_sizes(struct resources_sizes *sizes,
 		.needs = {.through_cm = cfg->use_rdma_cm,
 			  .qp_type = qp_type_of(cfg->transport)},
 	};
-	if (cfg->use_srq) {
-		sizes->srq_wr = RESOURCES_SRQ_WR;
-		device_needs_add(sizes->needs.srq, "option --srq");
-		sizes->needs.srq_wr = RESOURCES_SRQ_WR;
-	}
+}
+
+void resources_share_receives(struct resources_sizes *sizes, const char *why)
+{
+	sizes->srq_wr = RESOURCES_SRQ_WR;
+	device_needs_add(sizes->needs.srq, why);
+	sizes->needs.srq_wr = RESOURCES_SRQ_WR;
 }
 
 bool resources_have_atomics(const struct resources *res)

@@ -218,7 +218,7 @@ static int listen_on(const struct addrinfo *ai, int backlog, int *fd)
 }
 
 /* Prefer one dual-stack IPv6 socket; fall back to IPv4 only. */
-static int open_listener(const struct config *cfg, int *fd)
+static int open_listener(const struct config *cfg, int backlog, int *fd)
 {
 	const struct addrinfo hints = {.ai_family = AF_UNSPEC,
 				       .ai_socktype = SOCK_STREAM,
@@ -246,7 +246,7 @@ static int open_listener(const struct config *cfg, int *fd)
 		for (ai = list; ai && ret && ret != -EADDRINUSE;
 		     ai = ai->ai_next)
 			if (ai->ai_family == families[i])
-				ret = listen_on(ai, (int)cfg->clients, fd);
+				ret = listen_on(ai, backlog, fd);
 	freeaddrinfo(list);
 	if (ret == -EADDRINUSE)
 		warnx("failed to listen on TCP port %u: %s: another program holds it (ss -ltnp 'sport = :%u' names it)",
@@ -309,9 +309,9 @@ static int accept_until(int listener, long long deadline, int *fd)
 	}
 }
 
-int sock_listen(const struct config *cfg, int *listener)
+int sock_listen(const struct config *cfg, int backlog, int *listener)
 {
-	int ret = open_listener(cfg, listener);
+	int ret = open_listener(cfg, backlog, listener);
 
 	if (ret)
 		return ret;
@@ -341,7 +341,7 @@ static int accept_client(const struct config *cfg, int *fd)
 	long long deadline = now_ms() + config_accept_timeout_ms(cfg);
 	int listener = -1, ret;
 
-	ret = sock_listen(cfg, &listener);
+	ret = sock_listen(cfg, 1, &listener);
 	if (ret)
 		return ret;
 	ret = sock_accept(cfg, listener, deadline, fd);

@@ -3,8 +3,8 @@
  * -R: connect the RC QP through RDMA_CM instead of the TCP exchange. The
  * CM resolves the peer's IP address to a device, port and GID, carries the
  * QP numbers and PSNs in its own messages and computes the QP attributes
- * (rdma_init_qp_attr); what it does not know (buffer address, rkey, the
- * operations) travels in the private data of the connect and the accept.
+ * (rdma_init_qp_attr); what it does not know (buffer address, rkey)
+ * travels in the private data of the connect and the accept.
  *
  * The QP is ours (ibv_create_qp on the CM's device context, same PD/CQ
  * flow as the TCP path), not the CM's: this program moves it through
@@ -28,13 +28,13 @@
 #include "resources.h"
 
 /*
- * What the private data carries, in network byte order (46 bytes):
- *   magic u32, version u8, transport u8, flags u8, op count u8,
- *   buffer address u64, buffer length u32, rkey u32, op ids 16 x u8,
- *   QP number u32, sync port u16.
- * The QP-info message of the TCP path (72 bytes) does not fit the 56
- * bytes an IB CM REQ carries; its PSN, LID and GID are the CM's own
- * business here, so they are left out. The QP number is the IB CM's too,
+ * What the private data carries, in network byte order (30 bytes):
+ *   magic u32, version u8, transport u8, flags u8, a zero byte,
+ *   buffer address u64, buffer length u32, rkey u32, QP number u32,
+ *   sync port u16.
+ * The QP-info message of the TCP path carries more: its PSN, LID, GID,
+ * MTU and READ depth are the CM's own business here, so they are left
+ * out. The QP number is the IB CM's too,
  * but iWARP's CM names no QP (the TCP connection is the QP's address):
  * ours travels here, for the "Remote QP number" line. The magic number is
  * the program's, as in the QP-info message (program_magic).
@@ -42,10 +42,11 @@
 /*
  * 3: the QP number at the end; 4: the program in the magic number; 5: the
  * client's TCP sync port, so a server of several clients (src/serve)
- * knows which TCP connection goes with which request.
+ * knows which TCP connection goes with which request; 6: no list of
+ * operations (rdma_rc_example agrees on it over the sync socket).
  */
-#define CM_PRIV_VERSION 5
-#define CM_PRIV_SIZE	46
+#define CM_PRIV_VERSION 6
+#define CM_PRIV_SIZE	30
 /* The private data an RDMA_CM connect request may carry on IB/RoCE. */
 #define CM_REQ_PRIVATE_DATA_MAX 56
 
@@ -63,6 +64,7 @@ struct cm {
 	/* The depth this side offers in its connect or accept. */
 	struct qp_rd_atomic_depth depth;
 	enum program_id program; /* ours, to name a peer that differs */
+	int backlog; /* server: requests that may wait to be accepted */
 	/*
 	 * What the command line asks of the path (rdma_bench's -T, -m, -u):
 	 * the type of service (-1: the CM's default), a path MTU below the
@@ -82,13 +84,14 @@ struct cm {
 /*
  * Server: refuse @needs if no device here (or -d's) can do them, then
  * create the channel, bind to the wildcard address on cfg->tcp_port (IPv6
- * and IPv4) and listen. Client: resolve cfg->server_name:cfg->tcp_port to
+ * and IPv4) and listen, with room for @backlog requests waiting to be
+ * accepted. Client (@backlog unused): resolve cfg->server_name:cfg->tcp_port to
  * an address and a route, trying each address the name has in turn, all
  * within cfg->timeout_sec, then refuse @needs if the device it resolved to
  * cannot do them. A refusal is one line on stderr.
  */
 int cm_open(struct cm *cm, const struct config *cfg,
-	    const struct device_needs *needs);
+	    const struct device_needs *needs, int backlog);
 
 /*
  * Create the resources (of @sizes) on the CM's device, connect the QP to
@@ -136,6 +139,22 @@ int cm_connect_lane(struct cm *first, const struct connection *first_conn,
 
 /* rdma_disconnect, before the QP goes. */
 void cm_disconnect(struct cm *cm);
+
+/*
+ * Steps 1-8 for a program of one peer: cm_open, the TCP connection for
+ * the syncs (*@sock), then cm_connect_qp. On failure nothing is left open
+ * and *@sock is -1.
+ */
+int cm_connect_run(struct cm *cm, struct resources *res,
+		   const struct config *cfg,
+		   const struct resources_sizes *sizes, int *sock,
+		   struct connection *conn);
+
+/*
+ * Step 10 after cm_connect_run: disconnect, then the resources, @sock and
+ * @cm. Returns @ret, or if it is 0 the error of the teardown.
+ */
+int cm_close_run(struct cm *cm, struct resources *res, int sock, int ret);
 
 /* Destroy the ids and the channel. */
 void cm_close(struct cm *cm);

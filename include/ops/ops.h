@@ -4,11 +4,18 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "config.h"
-#include "op_id.h"
+#include "ops/op_id.h"
 #include "qp.h"
 #include "resources.h"
+
+/* The operations a run does, in order (-o). */
+struct ops_list {
+	enum op_id ids[OPS_MAX];
+	size_t count;
+};
 
 /* What an operation sees: the connected QP, both buffers, the TCP socket. */
 struct op_ctx {
@@ -77,22 +84,44 @@ const struct op_desc *op_find_by_name(const char *name, size_t len);
 int ops_check_order(const enum op_id *ops, size_t count,
 		    const struct op_desc **bad);
 
-/* How many receives the client posts before RTR for @cfg's operations. */
-size_t ops_receives_before_rtr(const struct config *cfg);
+/* How many receives the client posts before RTR for @ops. */
+size_t ops_receives_before_rtr(const struct ops_list *ops);
 
 /*
- * Add to @needs what @cfg's operations ask of the device (atomics, memory
- * windows, immediate data, the RNR NAK, SGE lists), each named by the
- * first operation that needs it, for the line that refuses it.
+ * Add to @needs what @ops ask of the device (atomics, memory windows,
+ * immediate data, the RNR NAK, SGE lists), each named by the first
+ * operation that needs it, for the line that refuses it.
  */
-void ops_device_needs(const struct config *cfg, struct device_needs *needs);
+void ops_device_needs(const struct ops_list *ops, struct device_needs *needs);
 
 /*
- * Before the first operation: refuse, in one line, one that a device on
- * either side cannot do. Both sides decide alike from the QP-info exchange,
- * so both refuse the same list before anything is sent.
+ * Before the first operation, over ctx->sock: agree with the peer on @ops
+ * (ops_agree_list), then refuse, in one line, an operation that a device
+ * on either side cannot do. Both sides decide alike from the QP-info
+ * exchange, so both refuse the same list before anything is sent.
  */
-int ops_check_supported(const struct config *cfg, const struct op_ctx *ctx);
+int ops_agree(const struct ops_list *ops, const struct op_ctx *ctx);
+
+/*
+ * Send @ops to the peer on @sock and read its list, within @timeout_ms:
+ * 0 if both are the same; else -EPROTO after one line naming both lists
+ * (or what was wrong with the peer's message), or the socket's error.
+ */
+int ops_agree_list(const struct ops_list *ops, int sock, int timeout_ms);
+
+/*
+ * The list's message, both sides' the same size: count u8, then
+ * OPS_MAX ids u8, those past the count zero. Pure: unit tested.
+ */
+#define OPS_LIST_WIRE_SIZE (1 + OPS_MAX)
+void ops_list_encode(const struct ops_list *ops,
+		     uint8_t out[OPS_LIST_WIRE_SIZE]);
+/* 0, or -EPROTO with the reason in *@why. */
+int ops_list_decode(const uint8_t in[OPS_LIST_WIRE_SIZE], struct ops_list *ops,
+		    const char **why);
+
+/* @ops as -o spells it ("send,read,write") into @text of @size bytes. */
+void ops_list_format(const struct ops_list *ops, char *text, size_t size);
 
 /* The -v line that starts operation @id, naming the half that runs. */
 void ops_trace_start(const struct op_ctx *ctx, enum op_id id, bool client);

@@ -6,22 +6,42 @@
 #ifndef OPS_OPTIONS_H
 #define OPS_OPTIONS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "config.h"
+#include "ops/ops.h"
+
+/* --clients: the most clients one server takes at once. */
+#define OPS_CLIENTS_MAX 8
+
+/*
+ * What rdma_rc_example runs, beside what connecting needs (struct
+ * config): the operations, and the server for several clients (src/serve):
+ * how many it takes, and whether their QPs share one receive queue.
+ */
+struct lessons {
+	struct ops_list ops;
+	unsigned int clients;
+	bool use_srq;
+};
 
 /* What the lessons' options leave for the checks after the last one. */
 struct ops_options {
-	struct config *cfg;  /* where the lessons' choices are kept */
-	const char *ops_arg; /* -o as typed, NULL: the default list */
+	struct lessons *lessons;  /* where the lessons' choices are kept */
+	const char *ops_arg;	  /* -o as typed, NULL: the default list */
+	enum transport transport; /* -c, for struct config once all are read */
 };
 
 /* rdma_rc_example's table and its handlers, for config_parse. */
-void ops_config_tool(struct ops_options *settings, struct config *cfg,
+void ops_config_tool(struct ops_options *settings, struct lessons *lessons,
 		     struct config_tool *tool);
 
-/* rdma_rc_example's command line into @cfg: config_parse's results. */
-int ops_parse_command_line(struct config *cfg, int argc, char **argv, FILE *out,
-			   FILE *err);
+/*
+ * rdma_rc_example's command line into @cfg and @lessons: config_parse's
+ * results.
+ */
+int ops_parse_command_line(struct config *cfg, struct lessons *lessons,
+			   int argc, char **argv, FILE *out, FILE *err);
 
 #endif

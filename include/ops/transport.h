@@ -22,13 +22,13 @@ const char *transport_refusal(enum transport transport,
 			      const struct op_desc *op);
 
 /*
- * Fit cfg->ops to cfg->transport once all options are read. With the
- * default list (@ops_arg NULL), drop what the transport cannot run and say
- * so on @out, one line per operation. With an explicit --ops @ops_arg, or
- * with --rdma-cm on UC or UD or with -d/-g, refuse in one line on @err:
+ * Fit @ops to cfg->transport once all options are read. With the default
+ * list (@ops_arg NULL), drop what the transport cannot run and say so on
+ * @out, one line per operation. With an explicit --ops @ops_arg, or with
+ * --rdma-cm on UC or UD or with -i/-g, refuse in one line on @err:
  * -EINVAL.
  */
-int transport_fit(struct config *cfg, const char *ops_arg, FILE *out,
-		  FILE *err);
+int transport_fit(const struct config *cfg, struct ops_list *ops,
+		  const char *ops_arg, FILE *out, FILE *err);
 
 #endif

@@ -14,17 +14,19 @@
 #include <stdbool.h>
 
 #include "config.h"
+#include "ops/options.h"
 #include "resources.h"
 
-/* True if @cfg's server is this one: --clients above 1, --srq, or hello. */
-bool serve_wanted(const struct config *cfg);
+/* True if the server of @cfg is this one: --clients above 1, --srq, or hello. */
+bool serve_wanted(const struct config *cfg, const struct lessons *lessons);
 
 /*
- * Steps 1-10 for @cfg->clients clients, the resources made for @sizes
- * (which it adds the SRQ and the clients' completions to). 0 if every
- * client was served to its end; otherwise the first client's error, after
- * the others were served.
+ * Steps 1-10 for lessons->clients clients, running lessons->ops, the
+ * resources made for @sizes (which it adds the SRQ and the clients'
+ * completions to). 0 if every client was served to its end; otherwise the
+ * first client's error, after the others were served.
  */
-int serve_clients(const struct config *cfg, struct resources_sizes *sizes);
+int serve_clients(const struct config *cfg, const struct lessons *lessons,
+		  struct resources_sizes *sizes);
 
 #endif

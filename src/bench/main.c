@@ -41,28 +41,14 @@ static int bench_over_cm(const struct config *cfg,
 {
 	struct connection conn;
 	struct resources res;
-	int sock, ret, destroy_ret;
+	int sock, ret;
 	struct cm cm;
 
-	ret = cm_open(&cm, cfg, &sizes->needs);
+	ret = cm_connect_run(&cm, &res, cfg, sizes, &sock, &conn);
 	if (ret)
 		return ret;
-	ret = sock_connect(cfg, &sock);
-	if (ret)
-		goto close_cm;
-	ret = cm_connect_qp(&cm, &res, cfg, sizes, sock, &conn);
-	if (ret)
-		goto close_sock;
 	ret = bench_run(cfg, bc, &res, &conn, &cm, sock, report);
-	cm_disconnect(&cm);
-	destroy_ret = resources_destroy(&res);
-	if (!ret)
-		ret = destroy_ret;
-close_sock:
-	close(sock);
-close_cm:
-	cm_close(&cm);
-	return ret;
+	return cm_close_run(&cm, &res, sock, ret);
 }
 
 /* The manual's steps 1-8 over the TCP exchange, the benchmark as step 9. */

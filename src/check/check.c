@@ -15,22 +15,19 @@
 #include "ops/ops.h"
 
 /* What the pair round runs: the manual's three operations and an atomic. */
-static const enum op_id check_ops[] = {OP_SEND, OP_READ, OP_WRITE,
-				       OP_FETCH_ADD};
+static const struct ops_list check_ops = {
+	.ids = {OP_SEND, OP_READ, OP_WRITE, OP_FETCH_ADD},
+	.count = 4,
+};
 
-/* @cfg with the check's operations, and the sizes a run of them needs. */
+/* @cfg on RC, and the sizes a run of the check's operations needs. */
 static void plan_check(const struct config *cfg, struct config *run,
 		       struct resources_sizes *sizes)
 {
-	size_t i;
-
 	*run = *cfg;
 	run->transport = TRANSPORT_RC;
-	run->op_count = sizeof(check_ops) / sizeof(check_ops[0]);
-	for (i = 0; i < run->op_count; i++)
-		run->ops[i] = check_ops[i];
 	resources_default_sizes(sizes, run);
-	sizes->early_receives = ops_receives_before_rtr(run);
+	sizes->early_receives = ops_receives_before_rtr(&check_ops);
 }
 
 int check_run(const struct config *cfg, const struct check_config *cc,

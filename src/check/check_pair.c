@@ -368,7 +368,7 @@ static void check_pair_cm(struct check_report *r, struct pair *p,
 	struct cm cm;
 	int ret;
 
-	ret = cm_open(&cm, p->cfg, &sizes->needs);
+	ret = cm_open(&cm, p->cfg, &sizes->needs, 1);
 	if (ret) {
 		check_add(r, "rdma-cm", CHECK_FAIL, NULL,
 			  "cm_open: %s (its line on stderr names the step)",

@@ -178,7 +178,7 @@ static int listen_family(struct cm *cm, struct rdma_cm_id **id, int family,
 	 * drops a request beyond the backlog while an earlier one is being
 	 * accepted, and that client hears nothing.
 	 */
-	if (!ret && rdma_listen(*id, (int)cfg->clients))
+	if (!ret && rdma_listen(*id, cm->backlog))
 		ret = -errno;
 	if (ret) {
 		rdma_destroy_id(*id);
@@ -436,11 +436,12 @@ static int check_local_devices(const struct config *cfg,
 }
 
 int cm_open(struct cm *cm, const struct config *cfg,
-	    const struct device_needs *needs)
+	    const struct device_needs *needs, int backlog)
 {
 	int ret;
 
 	*cm = (struct cm){.program = cfg->program,
+			  .backlog = backlog,
 			  .tos = cfg->tos,
 			  .path_mtu = cfg->path_mtu,
 			  .ack_timeout = qp_ack_timeout(cfg),

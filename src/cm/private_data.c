@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * -R: what RDMA_CM's connect request and reply carry for us, the buffer
- * address, rkey and operations, in network byte order (see cm.h).
+ * address and rkey, in network byte order (see cm.h).
  */
 #include <errno.h>
 #include <string.h>
@@ -19,14 +19,12 @@ enum cm_priv_offset {
 	PRIV_VERSION = 4,
 	PRIV_TRANSPORT = 5,
 	PRIV_FLAGS = 6,
-	PRIV_OP_COUNT = 7,
-	PRIV_ADDR = 8,
+	PRIV_ADDR = 8, /* byte 7 is zero */
 	PRIV_LEN = 16,
 	PRIV_RKEY = 20,
-	PRIV_OPS = 24,
-	PRIV_QPN = PRIV_OPS + OPS_MAX,
-	PRIV_SYNC_PORT = PRIV_QPN + 4,
-	PRIV_END = PRIV_SYNC_PORT + 2,
+	PRIV_QPN = 24,
+	PRIV_SYNC_PORT = 28,
+	PRIV_END = 30,
 };
 _Static_assert(PRIV_END == CM_PRIV_SIZE, "private data layout and size");
 
@@ -38,11 +36,9 @@ void cm_priv_encode(const struct qp_info *info, uint8_t out[CM_PRIV_SIZE])
 	out[PRIV_VERSION] = CM_PRIV_VERSION;
 	out[PRIV_TRANSPORT] = info->transport;
 	out[PRIV_FLAGS] = info->flags;
-	out[PRIV_OP_COUNT] = info->op_count;
 	put_u64(out + PRIV_ADDR, info->addr);
 	put_u32(out + PRIV_LEN, info->len);
 	put_u32(out + PRIV_RKEY, info->rkey);
-	memcpy(out + PRIV_OPS, info->ops, OPS_MAX);
 	put_u32(out + PRIV_QPN, info->qp_num);
 	put_u16(out + PRIV_SYNC_PORT, info->sync_port);
 }
@@ -71,11 +67,9 @@ int cm_priv_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 		.rkey = get_u32(buf + PRIV_RKEY),
 		.transport = buf[PRIV_TRANSPORT],
 		.flags = buf[PRIV_FLAGS],
-		.op_count = buf[PRIV_OP_COUNT],
 		.qp_num = get_u32(buf + PRIV_QPN),
 		.sync_port = get_u16(buf + PRIV_SYNC_PORT),
 	};
-	memcpy(info->ops, buf + PRIV_OPS, OPS_MAX);
 	/* The TCP message's checks, of the fields this one carries. */
 	if (qp_info_check(info, QP_INFO_FROM_CM, why))
 		return -EPROTO; /* cm.h: every refusal of the private data */

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* The operations table: adding an operation is one file and one row here. */
-#include <err.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -166,12 +165,16 @@ int ops_check_order(const enum op_id *ops, size_t count,
 	return 0;
 }
 
-size_t ops_receives_before_rtr(const struct config *cfg)
+/* A client posts at most one receive per operation before RTR. */
+_Static_assert(OPS_MAX <= RESOURCES_RECV_WR,
+	       "a QP's receive queue holds the early receives of any list");
+
+size_t ops_receives_before_rtr(const struct ops_list *ops)
 {
 	size_t i, count = 0;
 
-	for (i = 0; i < cfg->op_count; i++) {
-		const struct op_desc *op = op_find(cfg->ops[i]);
+	for (i = 0; i < ops->count; i++) {
+		const struct op_desc *op = op_find(ops->ids[i]);
 
 		if (op && (op->flags & OP_RECV_BEFORE_RTR))
 			count++;
@@ -191,12 +194,12 @@ static void need_if(const struct op_desc *op, unsigned int flag,
 	device_needs_add(field, lesson);
 }
 
-void ops_device_needs(const struct config *cfg, struct device_needs *needs)
+void ops_device_needs(const struct ops_list *ops, struct device_needs *needs)
 {
 	size_t i;
 
-	for (i = 0; i < cfg->op_count; i++) {
-		const struct op_desc *op = op_find(cfg->ops[i]);
+	for (i = 0; i < ops->count; i++) {
+		const struct op_desc *op = op_find(ops->ids[i]);
 
 		if (!op)
 			continue;
@@ -211,48 +214,6 @@ void ops_device_needs(const struct config *cfg, struct device_needs *needs)
 		if (op->flags & OP_NEEDS_SGE_LIST)
 			needs->max_sge = OP_SGE_MAX;
 	}
-}
-
-/* Refuse one operation the transport or a device cannot do, in one line. */
-static int refuse(const struct op_desc *op, const char *why)
-{
-	warnx("failed to run operation %s: %s (%s)", op->name, why,
-	      strerror(EOPNOTSUPP));
-	return -EOPNOTSUPP;
-}
-
-/*
- * Both sides decide alike from what both devices said in the QP-info
- * exchange, so both refuse the same list before anything is sent.
- */
-static int check_supported(const struct op_desc *op, const struct op_ctx *ctx)
-{
-	const struct qp_info *local = &ctx->conn->local;
-	const struct qp_info *remote = &ctx->conn->remote;
-	unsigned int both = local->flags & remote->flags;
-
-	if ((op->flags & OP_NEEDS_ATOMICS) && !(both & QP_INFO_HAS_ATOMICS))
-		return refuse(op, "a device has no remote atomics");
-	if ((op->flags & OP_NEEDS_MW) && !(both & QP_INFO_HAS_MW))
-		return refuse(op, "a device has no memory windows");
-	return 0;
-}
-
-int ops_check_supported(const struct config *cfg, const struct op_ctx *ctx)
-{
-	size_t i;
-	int ret;
-
-	for (i = 0; i < cfg->op_count; i++) {
-		const struct op_desc *op = op_find(cfg->ops[i]);
-
-		if (!op)
-			return -EINVAL;
-		ret = check_supported(op, ctx);
-		if (ret)
-			return ret;
-	}
-	return 0;
 }
 
 void ops_trace_start(const struct op_ctx *ctx, enum op_id id, bool client)

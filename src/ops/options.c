@@ -33,9 +33,9 @@ static const struct config_option example_options[] = {
 	 "the server, for several clients (each an ordinary client):"},
 	{"clients", 0, required_argument, OPS_OPT_CLIENTS, "N",
 	 "take N clients (1 to " CONFIG_STR(
-		 CONFIG_CLIENTS_MAX) ", default 1), each\n"
-				     "on a QP of its own, and run the operations\n"
-				     "for all of them"},
+		 OPS_CLIENTS_MAX) ", default 1), each\n"
+				  "on a QP of its own, and run the operations\n"
+				  "for all of them"},
 	{"srq", 0, no_argument, OPS_OPT_SRQ, NULL,
 	 "the clients' QPs take their receives from\n"
 	 "one shared receive queue (SRQ)"},
@@ -68,8 +68,8 @@ static void list_op_names(FILE *err)
 		fprintf(err, "%s%s", i ? ", " : "", ops[i].name);
 }
 
-/* "send,read,write" -> cfg->ops; argv is not modified. */
-static int parse_ops(struct config *cfg, const char *list, FILE *err)
+/* "send,read,write" -> @ops; argv is not modified. */
+static int parse_ops(struct ops_list *ops, const char *list, FILE *err)
 {
 	const struct op_desc *bad;
 	const char *name = list;
@@ -93,34 +93,34 @@ static int parse_ops(struct config *cfg, const char *list, FILE *err)
 				NAME, list, OPS_MAX);
 			return -EINVAL;
 		}
-		cfg->ops[count++] = op->id;
+		ops->ids[count++] = op->id;
 		if (name[len] == '\0')
 			break;
 		name += len + 1;
 	}
-	if (ops_check_order(cfg->ops, count, &bad)) {
+	if (ops_check_order(ops->ids, count, &bad)) {
 		fprintf(err,
 			"%s: invalid --ops value '%s': %s leaves the QP in the error state, so it must be the last operation\n",
 			NAME, list, bad->name);
 		return -EINVAL;
 	}
-	cfg->op_count = count;
+	ops->count = count;
 	return 0;
 }
 
 static int parse_setting(void *settings, int id, const char *arg, FILE *err)
 {
 	struct ops_options *o = settings;
-	struct config *cfg = o->cfg;
+	struct lessons *l = o->lessons;
 	unsigned long value = 0;
 	int ret = 0;
 
 	switch (id) {
 	case OPS_OPT_OPS:
 		o->ops_arg = arg;
-		return parse_ops(cfg, arg, err);
+		return parse_ops(&l->ops, arg, err);
 	case OPS_OPT_CONNECTION:
-		ret = transport_parse(arg, &cfg->transport);
+		ret = transport_parse(arg, &o->transport);
 		if (ret)
 			fprintf(err,
 				"%s: invalid --connection value '%s' (expected rc, uc or ud)\n",
@@ -128,24 +128,24 @@ static int parse_setting(void *settings, int id, const char *arg, FILE *err)
 		return ret;
 	case OPS_OPT_CLIENTS:
 		ret = config_parse_number(PROGRAM_RC_EXAMPLE, "--clients", arg,
-					  1, CONFIG_CLIENTS_MAX, &value, err);
-		cfg->clients = (unsigned int)value;
+					  1, OPS_CLIENTS_MAX, &value, err);
+		l->clients = (unsigned int)value;
 		return ret;
 	case OPS_OPT_SRQ:
-		cfg->use_srq = true;
+		l->use_srq = true;
 		return 0;
 	}
 	return -EINVAL;
 }
 
-/* True if @cfg lists an operation with @flag. */
-static bool lists_op_with(const struct config *cfg, unsigned int flag,
+/* True if @ops lists an operation with @flag. */
+static bool lists_op_with(const struct ops_list *ops, unsigned int flag,
 			  const struct op_desc **which)
 {
 	size_t i;
 
-	for (i = 0; i < cfg->op_count; i++) {
-		const struct op_desc *op = op_find(cfg->ops[i]);
+	for (i = 0; i < ops->count; i++) {
+		const struct op_desc *op = op_find(ops->ids[i]);
 
 		if (op && (op->flags & flag)) {
 			*which = op;
@@ -161,21 +161,22 @@ static bool lists_op_with(const struct config *cfg, unsigned int flag,
  * QPs (by the TCP exchange, or -R); a client does not know how the server
  * receives, which is the point of the lesson.
  */
-static int check_server_options(const struct config *cfg, const char *ops_arg,
+static int check_server_options(const struct config *cfg,
+				const struct lessons *l, const char *ops_arg,
 				FILE *err)
 {
-	const char *option = cfg->use_srq ? "--srq" : "--clients";
+	const char *option = l->use_srq ? "--srq" : "--clients";
 	const struct op_desc *op;
 
-	if ((cfg->clients > 1 || cfg->use_srq) && cfg->server_name) {
+	if ((l->clients > 1 || l->use_srq) && cfg->server_name) {
 		fprintf(err,
 			"%s: invalid option %s for a client: it is the server's (a client connects as any other, and does not know how the server receives)\n",
 			NAME, option);
 		return -EINVAL;
 	}
-	if (lists_op_with(cfg, OP_SERVED_TOGETHER, &op))
+	if (lists_op_with(&l->ops, OP_SERVED_TOGETHER, &op))
 		option = "--ops";
-	else if (cfg->clients == 1 && !cfg->use_srq)
+	else if (l->clients == 1 && !l->use_srq)
 		return 0;
 	if (cfg->transport != TRANSPORT_RC) {
 		fprintf(err,
@@ -184,7 +185,7 @@ static int check_server_options(const struct config *cfg, const char *ops_arg,
 			cfg->transport == TRANSPORT_UC ? "uc" : "ud");
 		return -EINVAL;
 	}
-	if (cfg->use_srq && lists_op_with(cfg, OP_SERVER_RECEIVES, &op)) {
+	if (l->use_srq && lists_op_with(&l->ops, OP_SERVER_RECEIVES, &op)) {
 		fprintf(err,
 			"%s: invalid --ops value '%s' with --srq: operation %s needs a receive queue of the server's QP for the client, and with --srq the QPs have none: every receive comes from the shared queue\n",
 			NAME, ops_arg ? ops_arg : "", op->name);
@@ -197,16 +198,25 @@ static int finish_settings(void *settings, struct config *cfg, FILE *out,
 			   FILE *err)
 {
 	const struct ops_options *o = settings;
-	int ret = check_server_options(cfg, o->ops_arg, err);
+	int ret;
 
+	cfg->transport = o->transport;
+	ret = check_server_options(cfg, o->lessons, o->ops_arg, err);
 	/* Only now: -c may come after -o, and -R before or after -c. */
-	return ret ? ret : transport_fit(cfg, o->ops_arg, out, err);
+	return ret ? ret
+		   : transport_fit(cfg, &o->lessons->ops, o->ops_arg, out, err);
 }
 
-void ops_config_tool(struct ops_options *settings, struct config *cfg,
+void ops_config_tool(struct ops_options *settings, struct lessons *lessons,
 		     struct config_tool *tool)
 {
-	*settings = (struct ops_options){.cfg = cfg};
+	/* The manual's run: SEND, READ, WRITE, for one client. */
+	*lessons = (struct lessons){
+		.ops = {.ids = {OP_SEND, OP_READ, OP_WRITE}, .count = 3},
+		.clients = 1,
+	};
+	*settings = (struct ops_options){.lessons = lessons,
+					 .transport = TRANSPORT_RC};
 	*tool = (struct config_tool){
 		.program = PROGRAM_RC_EXAMPLE,
 		.synopsis = "[options] [SERVER]",
@@ -219,12 +229,12 @@ void ops_config_tool(struct ops_options *settings, struct config *cfg,
 	};
 }
 
-int ops_parse_command_line(struct config *cfg, int argc, char **argv, FILE *out,
-			   FILE *err)
+int ops_parse_command_line(struct config *cfg, struct lessons *lessons,
+			   int argc, char **argv, FILE *out, FILE *err)
 {
 	struct ops_options settings;
 	struct config_tool tool;
 
-	ops_config_tool(&settings, cfg, &tool);
+	ops_config_tool(&settings, lessons, &tool);
 	return config_parse(cfg, &tool, argc, argv, out, err);
 }

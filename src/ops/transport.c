@@ -58,31 +58,32 @@ const char *transport_refusal(enum transport transport,
 }
 
 /* The default list: keep what the transport runs, name what it skips. */
-static void drop_unsupported(struct config *cfg, FILE *out)
+static void drop_unsupported(const struct config *cfg, struct ops_list *ops,
+			     FILE *out)
 {
 	size_t i, kept = 0;
 
-	for (i = 0; i < cfg->op_count; i++) {
-		const struct op_desc *op = op_find(cfg->ops[i]);
+	for (i = 0; i < ops->count; i++) {
+		const struct op_desc *op = op_find(ops->ids[i]);
 		const char *why =
 			op ? transport_refusal(cfg->transport, op) : NULL;
 
 		if (why)
 			fprintf(out, "%s: skipping %s\n", why, op->name);
 		else
-			cfg->ops[kept++] = cfg->ops[i];
+			ops->ids[kept++] = ops->ids[i];
 	}
-	cfg->op_count = kept;
+	ops->count = kept;
 }
 
 /* An explicit list: every operation must run, or nothing does. */
-static int check_explicit(const struct config *cfg, const char *ops_arg,
-			  FILE *err)
+static int check_explicit(const struct config *cfg, const struct ops_list *ops,
+			  const char *ops_arg, FILE *err)
 {
 	size_t i;
 
-	for (i = 0; i < cfg->op_count; i++) {
-		const struct op_desc *op = op_find(cfg->ops[i]);
+	for (i = 0; i < ops->count; i++) {
+		const struct op_desc *op = op_find(ops->ids[i]);
 		const char *why =
 			op ? transport_refusal(cfg->transport, op) : NULL;
 
@@ -97,7 +98,8 @@ static int check_explicit(const struct config *cfg, const char *ops_arg,
 	return 0;
 }
 
-int transport_fit(struct config *cfg, const char *ops_arg, FILE *out, FILE *err)
+int transport_fit(const struct config *cfg, struct ops_list *ops,
+		  const char *ops_arg, FILE *out, FILE *err)
 {
 	if (cfg->use_rdma_cm && cfg->transport != TRANSPORT_RC) {
 		/* RDMA_PS_TCP connects RC QPs; UD would need RDMA_PS_UDP. */
@@ -132,7 +134,7 @@ int transport_fit(struct config *cfg, const char *ops_arg, FILE *out, FILE *err)
 		return -EINVAL;
 	}
 	if (ops_arg)
-		return check_explicit(cfg, ops_arg, err);
-	drop_unsupported(cfg, out);
+		return check_explicit(cfg, ops, ops_arg, err);
+	drop_unsupported(cfg, ops, out);
 	return 0;
 }

@@ -113,7 +113,7 @@ static int next_completion(struct serve *s, struct ibv_wc *wc)
 
 static int one_round(struct serve *s)
 {
-	bool heard[CONFIG_CLIENTS_MAX] = {false};
+	bool heard[OPS_CLIENTS_MAX] = {false};
 	unsigned int expected = give_go(s, heard), got = 0;
 	struct ibv_wc wc;
 	int ret;

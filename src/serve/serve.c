@@ -22,16 +22,16 @@
 /* How long to wait for each QP's last-WQE event at the end. */
 #define SERVE_LAST_WQE_MS 2000
 
-bool serve_wanted(const struct config *cfg)
+bool serve_wanted(const struct config *cfg, const struct lessons *lessons)
 {
 	size_t i;
 
 	if (cfg->server_name)
 		return false;
-	if (cfg->clients > 1 || cfg->use_srq)
+	if (lessons->clients > 1 || lessons->use_srq)
 		return true;
-	for (i = 0; i < cfg->op_count; i++) {
-		const struct op_desc *op = op_find(cfg->ops[i]);
+	for (i = 0; i < lessons->ops.count; i++) {
+		const struct op_desc *op = op_find(lessons->ops.ids[i]);
 
 		if (op && (op->flags & OP_SERVED_TOGETHER))
 			return true;
@@ -51,7 +51,7 @@ static int take_tcp_client(struct serve *s, int listener,
 		return ret;
 	s->count++;
 	printf("client %u of %u: TCP connection was established\n", c->number,
-	       s->cfg->clients);
+	       s->lessons->clients);
 	if (c->number == 1)
 		c->qp = s->res.qp;
 	else
@@ -85,8 +85,14 @@ static int take_client(struct serve *s, int listener)
 		.sock = c->sock,
 		.timeout_ms = s->ctx_timeout_ms,
 	};
+	/* It is an ordinary client: it sends its list, and must run ours. */
+	ret = ops_agree_list(&s->lessons->ops, c->sock, s->ctx_timeout_ms);
+	if (ret) {
+		serve_drop(c, ret, "it runs other operations");
+		return 0;
+	}
 	printf("client %u of %u: our QP 0x%06x, its QP 0x%06x%s\n", c->number,
-	       s->cfg->clients, c->qp->qp_num, c->conn.remote.qp_num,
+	       s->lessons->clients, c->qp->qp_num, c->conn.remote.qp_num,
 	       s->res.srq ? ", receives from the SRQ" : "");
 	return 0;
 }
@@ -99,8 +105,8 @@ static int take_clients(struct serve *s)
 {
 	int listener = -1, ret;
 
-	ret = sock_listen(s->cfg, &listener);
-	while (!ret && s->count < s->cfg->clients)
+	ret = sock_listen(s->cfg, (int)s->lessons->clients, &listener);
+	while (!ret && s->count < s->lessons->clients)
 		ret = take_client(s, listener);
 	if (listener >= 0)
 		close(listener);
@@ -231,28 +237,33 @@ static int summary(const struct serve *s)
 		if (s->clients[i].failed && !first)
 			first = s->clients[i].failed;
 	printf("served %u of %u clients to the end\n", serve_live(s),
-	       s->cfg->clients);
+	       s->lessons->clients);
 	return first;
 }
 
-int serve_clients(const struct config *cfg, struct resources_sizes *sizes)
+int serve_clients(const struct config *cfg, const struct lessons *lessons,
+		  struct resources_sizes *sizes)
 {
 	struct serve s = {
 		.cfg = cfg,
+		.lessons = lessons,
 		.sizes = sizes,
 		.ctx_timeout_ms = config_timeout_ms(cfg),
 	};
+	const struct ops_list *ops = &lessons->ops;
 	size_t i;
 	int ret, destroy_ret;
 
 	/* One CQ for every client's QP: room for each one's completions. */
-	sizes->cq_entries *= (int)cfg->clients;
+	sizes->cq_entries *= (int)lessons->clients;
+	if (lessons->use_srq)
+		resources_share_receives(sizes, "option --srq");
 	/*
 	 * Steps 1-7: device, PD, buffer, CQ (SRQ) and the first client's QP;
 	 * -R: listen, and make them on the device the first request came on.
 	 */
 	if (cfg->use_rdma_cm)
-		ret = cm_open(&s.cm, cfg, &sizes->needs);
+		ret = cm_open(&s.cm, cfg, &sizes->needs, (int)lessons->clients);
 	else
 		ret = resources_create(&s.res, cfg, sizes, NULL);
 	if (ret)
@@ -260,8 +271,8 @@ int serve_clients(const struct config *cfg, struct resources_sizes *sizes)
 	/* Step 8, once per client. */
 	ret = take_clients(&s);
 	/* Step 9: the operations, for every client still served. */
-	for (i = 0; !ret && i < cfg->op_count && serve_live(&s); i++)
-		ret = run_op(&s, op_find(cfg->ops[i]));
+	for (i = 0; !ret && i < ops->count && serve_live(&s); i++)
+		ret = run_op(&s, op_find(ops->ids[i]));
 	if (!ret)
 		ret = summary(&s);
 	destroy_ret = serve_destroy(&s);

@@ -52,7 +52,7 @@ static int sock_of(struct serve *s, int listener, struct serve_client *c)
 		ret = sock_accept(s->cfg, listener, deadline, &fd);
 		if (ret)
 			return ret;
-		if (s->early_count == CONFIG_CLIENTS_MAX) {
+		if (s->early_count == OPS_CLIENTS_MAX) {
 			warnx("failed to keep a TCP connection for a later request: %u wait already (%s)",
 			      s->early_count, strerror(EMFILE));
 			close(fd);
@@ -80,7 +80,7 @@ int serve_cm_take_client(struct serve *s, int listener, struct serve_client *c)
 		return ret == -EINTR || ret == -ETIMEDOUT ? ret : 0;
 	}
 	printf("client %u of %u: RDMA_CM connect request, and its TCP connection was established\n",
-	       c->number, s->cfg->clients);
+	       c->number, s->lessons->clients);
 	/* The first client's QP is res->qp, made with the resources. */
 	if (s->res.ctx)
 		ret = resources_create_qp(&s->res, s->cfg, &c->qp);

@@ -8,6 +8,7 @@
 #include "cm/cm.h"
 #include "config.h"
 #include "ops/ops.h"
+#include "ops/options.h"
 #include "qp.h"
 #include "resources.h"
 
@@ -38,13 +39,14 @@ struct recv_pool {
 
 struct serve {
 	const struct config *cfg;
+	const struct lessons *lessons; /* the operations, --clients, --srq */
 	const struct resources_sizes *sizes;
 	struct resources res;
 	struct cm cm; /* -R: the listening ids */
 	/* -R: TCP connections accepted before their client's request came */
-	int early_socks[CONFIG_CLIENTS_MAX];
+	int early_socks[OPS_CLIENTS_MAX];
 	unsigned int early_count;
-	struct serve_client clients[CONFIG_CLIENTS_MAX];
+	struct serve_client clients[OPS_CLIENTS_MAX];
 	unsigned int count; /* clients accepted */
 	int ctx_timeout_ms; /* -t */
 	struct recv_pool pool;
@@ -56,7 +58,7 @@ struct serve {
  * takes one receive a client: a queue refilled at the limit never runs
  * dry.
  */
-#define SERVE_SRQ_LIMIT ((unsigned int)CONFIG_CLIENTS_MAX)
+#define SERVE_SRQ_LIMIT ((unsigned int)OPS_CLIENTS_MAX)
 
 /* The client whose QP has number @qp_num, or NULL. */
 struct serve_client *serve_client_of(struct serve *s, uint32_t qp_num);

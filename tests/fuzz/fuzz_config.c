@@ -29,7 +29,6 @@ static void check_result(int ret, const struct config *cfg)
 	if (ret == 0) {
 		assert(cfg->tcp_port >= 1);
 		assert(cfg->ib_port >= 1);
-		assert(cfg->op_count >= 1 && cfg->op_count <= OPS_MAX);
 		assert(cfg->timeout_sec >= 1);
 	}
 }
@@ -40,10 +39,16 @@ static void parse_as_each_program(int argc, char **argv, FILE *sink)
 	struct bench_config bench;
 	struct check_config check;
 	struct config_tool tool;
+	struct lessons lessons;
 	struct config cfg;
+	int ret;
 
-	check_result(ops_parse_command_line(&cfg, argc, argv, sink, sink),
-		     &cfg);
+	ret = ops_parse_command_line(&cfg, &lessons, argc, argv, sink, sink);
+	check_result(ret, &cfg);
+	if (ret == 0)
+		assert(lessons.ops.count >= 1 && lessons.ops.count <= OPS_MAX &&
+		       lessons.clients >= 1 &&
+		       lessons.clients <= OPS_CLIENTS_MAX);
 	check_result(
 		bench_parse_command_line(&cfg, &bench, argc, argv, sink, sink),
 		&cfg);

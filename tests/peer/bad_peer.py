@@ -15,8 +15,9 @@ send never fails), then misbehaves as --mode says:
   no-gid       send a valid message that says the peer uses no GID (no GRH)
   roce-v1      send a valid message whose GID is a RoCE v1 one
   fake-qp      send a valid message naming a QP that does not exist, answer
-               the program's one-byte sync, then kill itself with SIGKILL:
-               to the program this is a peer that died once the QPs were
+               the program's one-byte sync and its list of operations
+               with the same list, then kill itself with SIGKILL: to the
+               program this is a peer that died once the QPs were
                connected
   bad-rkey     (--listen, --relay HOST:PORT) stand between a client and
                the real server at HOST:PORT: pass everything on, but the
@@ -25,10 +26,10 @@ send never fails), then misbehaves as --mode says:
                device (remote access error)
 
 Wire layout (include/exchange.h), network byte order: magic u32, version
-u16, body length u16, then the 64-byte body: address u64, length u32, rkey
-u32, QP number u32, PSN u32, LID u16, GID 16 bytes, transport u8, op count
-u8, op ids 16 x u8, flags u8, MTU u8 (3 = 1024 bytes), max dest rd atomic
-u8, GID type u8 (2 = RoCE v2, sent with the flag HAS_GID).
+u16, body length u16, then the 47-byte body: address u64, length u32, rkey
+u32, QP number u32, PSN u32, LID u16, GID 16 bytes, transport u8, flags u8,
+MTU u8 (3 = 1024 bytes), max dest rd atomic u8, GID type u8 (2 = RoCE v2,
+sent with the flag HAS_GID).
 """
 import os
 import signal
@@ -39,13 +40,14 @@ import threading
 import time
 
 MAGIC = 0x52434558
-VERSION = 3
+VERSION = 4
 HEADER = struct.Struct("!IHH")
-BODY = struct.Struct("!QIIIIH16sBB16sBBBB")
-WIRE_SIZE = HEADER.size + BODY.size  # 72
+BODY = struct.Struct("!QIIIIH16sBBBBB")
+WIRE_SIZE = HEADER.size + BODY.size  # 55
+# After the sync that ends the connection, rdma_rc_example sends its list
+# of operations (src/ops/agree.c): a count u8, then 16 op ids u8.
+OPS_LIST_SIZE = 17
 
-# The program's default operations: send, read, write (include/op_id.h).
-DEFAULT_OPS = (1, 2, 3)
 # The MTU the peer claims, as enum ibv_mtu: rxe's default.
 MTU_1024 = 3
 # Flags: the peer uses a GID (a GRH), as every RoCE peer does.
@@ -62,11 +64,10 @@ SILENT_SEC = 60
 
 def message(gid, magic=MAGIC, version=VERSION, body_len=BODY.size,
             gid_type=ROCE_V2):
-    ops = bytes(DEFAULT_OPS).ljust(16, b"\0")
     flags = HAS_GID if gid else 0
     body = BODY.pack(0x1000, 4096, 0x1234, FAKE_QP_NUM, 0, 0,
-                     gid or bytes(16), 0, len(DEFAULT_OPS), ops, flags,
-                     MTU_1024, MAX_DEST_RD_ATOMIC, gid_type if gid else 0)
+                     gid or bytes(16), 0, flags, MTU_1024,
+                     MAX_DEST_RD_ATOMIC, gid_type if gid else 0)
     return HEADER.pack(magic, version, body_len) + body
 
 
@@ -236,6 +237,7 @@ def main():
         conn.sendall(good)
         recv_exactly(conn, 1)  # the program's sync after RTS
         conn.sendall(b"Q")
+        conn.sendall(recv_exactly(conn, OPS_LIST_SIZE))  # the same list
         print("bad_peer: synced, now dying", flush=True)
         os.kill(os.getpid(), signal.SIGKILL)
     # Let the program read what was sent before the connection goes away.

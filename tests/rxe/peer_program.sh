@@ -6,6 +6,9 @@
 #   tcp_check  rdma_check --pair's server, rdma_rc_example's client (b);
 #   cm_bench   the same as tcp_bench over -R (guest a, after tcp_bench):
 #              the server refuses; the client hears only the rejection.
+# Two rdma_rc_example sides with different -o lists agree on nothing once
+# connected: each names both lists and runs no operation (guest b; over
+# the TCP exchange, then -R).
 # And, on the host, rdma_rc_example refuses the tools' options, each in
 # one line naming the tool that takes it, and words no program takes as
 # unknown options.
@@ -24,10 +27,14 @@ rxe_pair cm_bench "$RC -R -p 20044 --accept-timeout 60" \
 	"$BENCH lat -R -p 20044 --connect-timeout 60 $here"
 rxe_pair tcp_check --on b b "$CHECK --pair -p 20042 --accept-timeout 60" \
 	"$RC -p 20042 --connect-timeout 60 $here"
+rxe_pair tcp_ops --on b b "$RC -p 20050 --accept-timeout 60" \
+	"$RC -o send,write -p 20050 --connect-timeout 60 $here"
+rxe_pair cm_ops --on b b "$RC -R -o send -p 20052 --accept-timeout 60" \
+	"$RC -R -o send,write -p 20052 --connect-timeout 60 $here"
 rxe_go peer_program 150
 R=$RXE_RUNS
 
-for run in tcp_bench cm_bench tcp_check; do
+for run in tcp_bench cm_bench tcp_check tcp_ops cm_ops; do
 	for side in server client; do
 		expect_rc "$R/$run.$side.rc" 1
 	done
@@ -52,6 +59,18 @@ expect_no_text "$R/tcp_check.server.out" "PASS connect"
 expect_line "$R/cm_bench.server.err" "rdma_rc_example: failed to agree with the peer: the peer runs rdma_bench, this side rdma_rc_example: $same"
 expect_line "$R/cm_bench.client.err" "rdma_bench: failed to get RDMA_CM event RDMA_CM_EVENT_CONNECT_RESPONSE: got RDMA_CM_EVENT_REJECTED, status 28 (Connection refused); the peer runs rdma_rc_example, this side rdma_bench: $same"
 expect_no_text "$R/cm_bench.client.out" "#bytes"
+
+# The lists of operations travel after the connection, each side's to the
+# other: both name both, and nothing is sent.
+ops_line="rdma_rc_example: failed to agree with the peer on the operations:"
+expect_line "$R/tcp_ops.server.err" "$ops_line it runs -o send,write, this side -o send,read,write; give both the same -o and -c"
+expect_line "$R/tcp_ops.client.err" "$ops_line it runs -o send,read,write, this side -o send,write; give both the same -o and -c"
+expect_line "$R/cm_ops.server.err" "$ops_line it runs -o send,write, this side -o send; give both the same -o and -c"
+expect_line "$R/cm_ops.client.err" "$ops_line it runs -o send, this side -o send,write; give both the same -o and -c"
+for run in tcp_ops cm_ops; do
+	expect_text "$R/$run.client.out" "Remote QP number"
+	expect_no_text "$R/$run.server.out" "going to send the message"
+done
 
 # The tools' options are theirs alone: rdma_rc_example takes none of them,
 # and says whose each is.

@@ -4,7 +4,8 @@
 # started at once. Three clients on one SRQ, with its limit event and the
 # refills; a receive queue per client, and a client beyond the number
 # refused; a client killed after connecting, left out while the others
-# finish; and what the receives cost for 1, 2, 4 and 8 clients (each
+# finish; a client that runs another list of operations, left out at
+# once; and what the receives cost for 1, 2, 4 and 8 clients (each
 # server says it both ways). The SRQ server also through RDMA_CM (-R),
 # and on one guest.
 . "$(dirname "$0")/lib.sh"
@@ -42,6 +43,14 @@ rxe_start killed.c3 --on b "$P -o send,hello -p 19962 --connect-timeout 40 $PEER
 rxe_end killed.c1 --on b
 rxe_end killed.c3 --on b
 rxe_end killed.server --on a
+# Two clients, one of them with another list of operations.
+rxe_start other.server --on a "$P --clients 2 -o hello -p 19959"
+rxe_start other.c1 --on b "$P -o hello -p 19959 --connect-timeout 40 $PEER"
+rxe_start other.c2 --on b "$P -o send -p 19959 --connect-timeout 40 $PEER"
+for run in other.c1 other.c2; do
+	rxe_end $run --on b
+done
+rxe_end other.server --on a
 # The cost of the receives, by the number of clients: each server's line
 # gives both ways, so one server a row (2 clients: late's server).
 serve cost1 19963 1 "--clients 1 -o hello" "-o hello"
@@ -128,6 +137,16 @@ expect_same "killed: the server's one line on stderr" \
 expect_line "$R/killed.server.out" "served 2 of 3 clients to the end"
 expect_same "killed: messages from client 2" 0 "$(grep -c '^client 2 (QP' "$R/killed.server.out")"
 expect_same "killed: messages from clients 1 and 3" 16 "$(grep -c '^client [13] (QP' "$R/killed.server.out")"
+
+echo "--- a client with another list of operations: left out, the other served"
+expect_rc "$R/other.c1.rc" 0
+expect_same "other: client with -o hello sent its 8" 8 "$(grep -c '^sending: ' "$R/other.c1.out")"
+expect_rc "$R/other.c2.rc" 1
+expect_line "$R/other.c2.err" "rdma_rc_example: failed to agree with the peer on the operations: it runs -o hello, this side -o send; give both the same -o and -c"
+expect_rc "$R/other.server.rc" 1
+expect_regex "$R/other.server.err" "^rdma_rc_example: failed to agree with the peer on the operations: it runs -o send, this side -o hello; give both the same -o and -c$"
+expect_regex "$R/other.server.err" "^rdma_rc_example: client [12] left out: it runs other operations \(Protocol error\)$"
+expect_line "$R/other.server.out" "served 1 of 2 clients to the end"
 
 echo "--- what the receives cost: per client without the SRQ, flat with it"
 for run in cost1:1 cost4:4 cost8srq:8; do

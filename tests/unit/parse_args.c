@@ -29,7 +29,8 @@ static struct parse_result parse_va(enum program_id program, const char *first,
 	/* Each main's way to parse its command line. */
 	switch (program) {
 	case PROGRAM_RC_EXAMPLE:
-		r.ret = ops_parse_command_line(&r.cfg, argc, argv, out, err);
+		r.ret = ops_parse_command_line(&r.cfg, &r.lessons, argc, argv,
+					       out, err);
 		break;
 	case PROGRAM_BENCH:
 		r.ret = bench_parse_command_line(&r.cfg, &r.bench, argc, argv,

@@ -11,6 +11,7 @@
 struct parse_result {
 	int ret;
 	struct config cfg;
+	struct lessons lessons;
 	struct bench_config bench;
 	struct check_config check;
 	char *out;

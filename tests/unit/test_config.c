@@ -34,10 +34,10 @@ static void test_defaults(void **state)
 	assert_int_equal(r.cfg.ib_port, 1);
 	assert_int_equal(r.cfg.gid_idx, -1);
 	assert_int_equal(r.cfg.transport, TRANSPORT_RC);
-	assert_int_equal(r.cfg.op_count, 3);
-	assert_int_equal(r.cfg.ops[0], OP_SEND);
-	assert_int_equal(r.cfg.ops[1], OP_READ);
-	assert_int_equal(r.cfg.ops[2], OP_WRITE);
+	assert_int_equal(r.lessons.ops.count, 3);
+	assert_int_equal(r.lessons.ops.ids[0], OP_SEND);
+	assert_int_equal(r.lessons.ops.ids[1], OP_READ);
+	assert_int_equal(r.lessons.ops.ids[2], OP_WRITE);
 	assert_int_equal(r.cfg.timeout_sec, 10);
 	assert_int_equal(r.cfg.connect_timeout_sec, 5);
 	assert_int_equal(r.cfg.accept_timeout_sec, 60);
@@ -62,9 +62,9 @@ static void test_every_option(void **state)
 	assert_string_equal(r.cfg.ib_devname, "rxe0");
 	assert_int_equal(r.cfg.ib_port, 2);
 	assert_int_equal(r.cfg.gid_idx, 3);
-	assert_int_equal(r.cfg.op_count, 2);
-	assert_int_equal(r.cfg.ops[0], OP_WRITE);
-	assert_int_equal(r.cfg.ops[1], OP_SEND);
+	assert_int_equal(r.lessons.ops.count, 2);
+	assert_int_equal(r.lessons.ops.ids[0], OP_WRITE);
+	assert_int_equal(r.lessons.ops.ids[1], OP_SEND);
 	assert_int_equal(r.cfg.timeout_sec, 7);
 	assert_int_equal(r.cfg.connect_timeout_sec, 8);
 	assert_int_equal(r.cfg.accept_timeout_sec, 9);
@@ -196,8 +196,8 @@ static void test_server_options(void **state)
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
-	assert_int_equal(r.cfg.clients, 8);
-	assert_true(r.cfg.use_srq);
+	assert_int_equal(r.lessons.clients, 8);
+	assert_true(r.lessons.use_srq);
 	free_result(&r);
 	/* the client runs hello as any other operation */
 	r = parse("-o", "hello", "192.0.2.1", (char *)NULL);

@@ -57,7 +57,10 @@ static struct device_needs needs_of(struct parse_result *r)
 
 	assert_int_equal(r->ret, 0);
 	resources_default_sizes(&sizes, &r->cfg);
-	ops_device_needs(&r->cfg, &sizes.needs);
+	ops_device_needs(&r->lessons.ops, &sizes.needs);
+	/* as serve_clients asks for --srq */
+	if (r->lessons.use_srq)
+		resources_share_receives(&sizes, "option --srq");
 	bench_size_resources(&r->bench, &sizes);
 	return sizes.needs;
 }

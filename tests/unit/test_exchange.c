@@ -17,11 +17,10 @@
 #define AT_BODY_LEN  6
 #define AT_QP_NUM    24
 #define AT_TRANSPORT 50
-#define AT_OPS	     52
-#define AT_FLAGS     68
-#define AT_MTU	     69
-#define AT_RD_ATOMIC 70
-#define AT_GID_TYPE  71
+#define AT_FLAGS     51
+#define AT_MTU	     52
+#define AT_RD_ATOMIC 53
+#define AT_GID_TYPE  54
 
 static struct qp_info sample(void)
 {
@@ -34,8 +33,6 @@ static struct qp_info sample(void)
 		.lid = 0x1234,
 		.gid = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 192, 0, 2, 1},
 		.transport = TRANSPORT_RC,
-		.op_count = 3,
-		.ops = {OP_SEND, OP_READ, OP_WRITE},
 		.flags = QP_INFO_HAS_ATOMICS | QP_INFO_HAS_GID,
 		.mtu = IBV_MTU_1024,
 		.max_dest_rd_atomic = 16,
@@ -81,8 +78,6 @@ static void test_round_trip(void **state)
 	assert_int_equal(out.lid, in.lid);
 	assert_memory_equal(out.gid, in.gid, sizeof(in.gid));
 	assert_int_equal(out.transport, in.transport);
-	assert_int_equal(out.op_count, in.op_count);
-	assert_memory_equal(out.ops, in.ops, sizeof(in.ops));
 	assert_int_equal(out.flags, in.flags);
 	assert_int_equal(out.mtu, in.mtu);
 	assert_int_equal(out.max_dest_rd_atomic, in.max_dest_rd_atomic);
@@ -95,11 +90,13 @@ static void test_network_byte_order(void **state)
 
 	(void)state;
 	encode_sample(wire);
-	/* "RCEX", version 3, body 64, QP number 0x000011, MTU 1024, ... */
+	/* "RCEX", version 4, body 47, QP number 0x000011, MTU 1024, ... */
+	assert_int_equal(QP_INFO_WIRE_SIZE, 55);
 	assert_memory_equal(wire, "RCEX", 4);
 	assert_int_equal(wire[AT_VERSION], 0);
-	assert_int_equal(wire[AT_VERSION + 1], 3);
-	assert_int_equal(wire[AT_BODY_LEN + 1], QP_INFO_BODY_SIZE);
+	assert_int_equal(wire[AT_VERSION + 1], 4);
+	assert_int_equal(wire[AT_BODY_LEN + 1], 47);
+	assert_int_equal(wire[AT_TRANSPORT], TRANSPORT_RC);
 	assert_int_equal(wire[AT_QP_NUM + 3], 0x11);
 	assert_int_equal(wire[AT_MTU], 3);
 	/* ... max dest rd atomic 16, a RoCE v2 GID */
@@ -145,6 +142,9 @@ static void test_wrong_magic_and_version(void **state)
 	encode_sample(wire);
 	wire[AT_VERSION + 1] = 2; /* version 2 had no READ depth, GID type */
 	expect_refused(wire, sizeof(wire), -EPROTONOSUPPORT);
+	encode_sample(wire);
+	wire[AT_VERSION + 1] = 3; /* version 3 carried the operations */
+	expect_refused(wire, sizeof(wire), -EPROTONOSUPPORT);
 }
 
 static void test_bad_fields(void **state)
@@ -157,12 +157,6 @@ static void test_bad_fields(void **state)
 	expect_refused(wire, sizeof(wire), -EINVAL);
 	encode_sample(wire);
 	wire[AT_TRANSPORT] = 9;
-	expect_refused(wire, sizeof(wire), -EINVAL);
-	encode_sample(wire);
-	wire[AT_OPS] = OP_ID_LAST + 1;
-	expect_refused(wire, sizeof(wire), -EINVAL);
-	encode_sample(wire);
-	wire[AT_OPS + 5] = OP_SEND; /* past the op count */
 	expect_refused(wire, sizeof(wire), -EINVAL);
 	encode_sample(wire);
 	wire[AT_FLAGS] = 0x80;
@@ -201,11 +195,11 @@ static void test_check_by_source(void **state)
 	assert_int_equal(qp_info_check(&info, QP_INFO_FROM_CM, &why), 0);
 	assert_int_equal(qp_info_check(&info, QP_INFO_FROM_TCP, &why), -EINVAL);
 	assert_string_equal(why, "PSN does not fit in 24 bits");
-	/* The operations travel both ways. */
+	/* The transport travels both ways. */
 	info = sample();
-	info.op_count = 0;
+	info.transport = TRANSPORT_UD + 1;
 	assert_int_equal(qp_info_check(&info, QP_INFO_FROM_CM, &why), -EINVAL);
-	assert_string_equal(why, "operation count out of range");
+	assert_string_equal(why, "unknown transport");
 }
 
 static void test_match(void **state)
@@ -215,13 +209,9 @@ static void test_match(void **state)
 
 	(void)state;
 	assert_int_equal(qp_info_match(&local, &remote, &why), 0);
-	remote.ops[2] = OP_READ;
+	remote.transport = TRANSPORT_UC;
 	assert_int_equal(qp_info_match(&local, &remote, &why), -EPROTO);
-	assert_non_null(strstr(why, "operations"));
-	remote = sample();
-	remote.op_count = 2;
-	remote.ops[2] = 0;
-	assert_int_equal(qp_info_match(&local, &remote, &why), -EPROTO);
+	assert_string_equal(why, "the peer uses another transport");
 }
 
 /*

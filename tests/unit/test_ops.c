@@ -92,6 +92,7 @@ static void test_table(void **state)
 struct parsed {
 	int ret;
 	struct config cfg;
+	struct lessons lessons;
 	char *out;
 	char *err;
 };
@@ -103,7 +104,8 @@ static struct parsed parse(int argc, char **argv)
 	FILE *out = open_memstream(&p.out, &out_len);
 	FILE *err = open_memstream(&p.err, &err_len);
 
-	p.ret = ops_parse_command_line(&p.cfg, argc, argv, out, err);
+	p.ret = ops_parse_command_line(&p.cfg, &p.lessons, argc, argv, out,
+				       err);
 	fclose(out);
 	fclose(err);
 	return p;
@@ -139,12 +141,12 @@ static void test_parse_new_ops_and_events(void **state)
 	(void)state;
 	assert_int_equal(p.ret, 0);
 	assert_true(p.cfg.use_events);
-	assert_int_equal(p.cfg.op_count, 5);
-	assert_int_equal(p.cfg.ops[0], OP_SEND_IMM);
-	assert_int_equal(p.cfg.ops[1], OP_WRITE_IMM);
-	assert_int_equal(p.cfg.ops[2], OP_FETCH_ADD);
-	assert_int_equal(p.cfg.ops[3], OP_CMP_SWAP);
-	assert_int_equal(p.cfg.ops[4], OP_RNR);
+	assert_int_equal(p.lessons.ops.count, 5);
+	assert_int_equal(p.lessons.ops.ids[0], OP_SEND_IMM);
+	assert_int_equal(p.lessons.ops.ids[1], OP_WRITE_IMM);
+	assert_int_equal(p.lessons.ops.ids[2], OP_FETCH_ADD);
+	assert_int_equal(p.lessons.ops.ids[3], OP_CMP_SWAP);
+	assert_int_equal(p.lessons.ops.ids[4], OP_RNR);
 	assert_string_equal(p.err, "");
 	free_parsed(&p);
 }
@@ -175,6 +177,72 @@ static void test_help_lists_ops(void **state)
 	free_parsed(&p);
 }
 
+/*
+ * The message by which both sides agree on their lists: the count, the ids
+ * in order, zeros after; a list the peer could not have sent is refused,
+ * and the refusal names both lists as -o spells them.
+ */
+static void test_list_message(void **state)
+{
+	const struct ops_list manual = {
+		.ids = {OP_SEND, OP_READ, OP_WRITE},
+		.count = 3,
+	};
+	uint8_t wire[OPS_LIST_WIRE_SIZE];
+	struct ops_list back;
+	const char *why = NULL;
+	char text[64];
+
+	(void)state;
+	assert_int_equal(OPS_LIST_WIRE_SIZE, 17);
+	ops_list_encode(&manual, wire);
+	assert_int_equal(wire[0], 3);
+	assert_int_equal(wire[1], OP_SEND);
+	assert_int_equal(wire[2], OP_READ);
+	assert_int_equal(wire[3], OP_WRITE);
+	assert_int_equal(wire[4], 0);
+	assert_int_equal(ops_list_decode(wire, &back, &why), 0);
+	assert_int_equal(back.count, 3);
+	assert_memory_equal(back.ids, manual.ids, 3 * sizeof(back.ids[0]));
+	ops_list_format(&back, text, sizeof(text));
+	assert_string_equal(text, "send,read,write");
+	/* A short buffer is cut, never overrun. */
+	ops_list_format(&back, text, 7);
+	assert_string_equal(text, "send,r");
+
+	wire[0] = 0;
+	assert_int_equal(ops_list_decode(wire, &back, &why), -EPROTO);
+	assert_string_equal(why, "operation count out of range");
+	wire[0] = OPS_MAX + 1;
+	assert_int_equal(ops_list_decode(wire, &back, &why), -EPROTO);
+	ops_list_encode(&manual, wire);
+	wire[2] = OP_ID_LAST + 1;
+	assert_int_equal(ops_list_decode(wire, &back, &why), -EPROTO);
+	assert_string_equal(why, "unknown operation id");
+	ops_list_encode(&manual, wire);
+	wire[5] = OP_SEND;
+	assert_int_equal(ops_list_decode(wire, &back, &why), -EPROTO);
+	assert_string_equal(why, "operation id past the operation count");
+}
+
+/* The lessons' settings stay the example's: the default list and one client. */
+static void test_lessons_defaults(void **state)
+{
+	char *argv[] = {(char *)"rdma_rc_example", NULL};
+	struct parsed p = parse(1, argv);
+
+	(void)state;
+	assert_int_equal(p.ret, 0);
+	assert_int_equal(p.lessons.ops.count, 3);
+	assert_int_equal(p.lessons.ops.ids[0], OP_SEND);
+	assert_int_equal(p.lessons.ops.ids[1], OP_READ);
+	assert_int_equal(p.lessons.ops.ids[2], OP_WRITE);
+	assert_int_equal(p.lessons.clients, 1);
+	assert_false(p.lessons.use_srq);
+	assert_int_equal(p.cfg.transport, TRANSPORT_RC);
+	free_parsed(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +252,8 @@ int main(void)
 		cmocka_unit_test(test_parse_refuses_error_op_not_last),
 		cmocka_unit_test(test_parse_new_ops_and_events),
 		cmocka_unit_test(test_help_lists_ops),
+		cmocka_unit_test(test_list_message),
+		cmocka_unit_test(test_lessons_defaults),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

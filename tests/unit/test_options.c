@@ -21,7 +21,7 @@
 /* Each program's table, as its main hands it to config_parse. */
 static const struct config_option *table_of(enum program_id program)
 {
-	static struct config cfg;
+	static struct lessons lessons;
 	static struct ops_options ops;
 	static struct bench_config bench;
 	static struct check_config check;
@@ -29,7 +29,7 @@ static const struct config_option *table_of(enum program_id program)
 
 	switch (program) {
 	case PROGRAM_RC_EXAMPLE:
-		ops_config_tool(&ops, &cfg, &tool);
+		ops_config_tool(&ops, &lessons, &tool);
 		break;
 	case PROGRAM_BENCH:
 		bench_config_tool(&bench, &tool);
