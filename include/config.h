@@ -129,9 +129,10 @@ struct config_option {
 	"is not iWARP, unless there are only iWARP ones)"
 #define CONFIG_HELP_IB_PORT \
 	"port of that device (default " CONFIG_STR(CONFIG_DEFAULT_IB_PORT) ")"
-#define CONFIG_HELP_GID                                      \
-	"GID index (default: a RoCE v2 IPv4-mapped GID on\n" \
-	"Ethernet, no GRH on InfiniBand)"
+#define CONFIG_HELP_GID                                  \
+	"GID index (default: on RoCE the GID of the\n"   \
+	"address the TCP connection to the peer uses;\n" \
+	"no GRH on InfiniBand)"
 #define CONFIG_HELP_RDMA_CM                                \
 	"connect through RDMA_CM on PORT instead of the\n" \
 	"TCP exchange (RC only; device from the address)"

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <sys/socket.h>
+
 #include <infiniband/verbs.h>
 
 #include "common/trace.h"
@@ -15,6 +17,9 @@ struct gid_choice {
 	union ibv_gid gid;
 	enum ibv_gid_type type;
 	bool automatic;
+	/* RoCE without -g: chosen when connecting, by the address of the TCP
+	 * connection to the peer (device_choose_peer_gid); index -1 until */
+	bool by_peer;
 	uint32_t ndev_ifindex; /* RoCE: the netdev under the GID; 0: none */
 };
 
@@ -59,12 +64,27 @@ void device_no_gids_line(char *line, size_t len, const char *dev, uint8_t port,
 			 int slots);
 
 /*
- * Choose the source GID: @requested (>= 0) if given; otherwise on an Ethernet
- * port a RoCE v2 IPv4-mapped GID, on InfiniBand none (no GRH).
+ * Choose the source GID: @requested (>= 0) if given; on iWARP its one GID;
+ * on InfiniBand none (no GRH); on RoCE without -g, none yet: out->by_peer
+ * says that device_choose_peer_gid chooses it once the TCP connection to
+ * the peer is there (the port must have GIDs).
  */
 int device_choose_gid(struct ibv_context *ctx, uint8_t port,
 		      const struct ibv_port_attr *attr, int requested,
 		      struct gid_choice *out, const struct trace *tr);
+
+/*
+ * RoCE without -g: the GID of @port whose address is the local address of
+ * @sock, this host's TCP connection to the peer (the client's source, the
+ * address the server was reached on), RoCE v2 before v1, as RDMA_CM binds.
+ * A loopback connection (the peer on this host) takes the first RoCE v2
+ * IPv4-mapped GID. Says which GID in one line, and with -v the port's GID
+ * table; when no GID carries the address, one line naming it, the port's
+ * GIDs and the fix.
+ */
+int device_choose_peer_gid(struct ibv_context *ctx, uint8_t port,
+			   const struct ibv_port_attr *attr, int sock,
+			   struct gid_choice *out, const struct trace *tr);
 
 /*
  * The valid entries of one port's GID table, in index order: each one's
@@ -116,6 +136,22 @@ const struct ibv_gid_entry *gid_entry_find(const struct ibv_gid_entry *entries,
 
 /* Index (gid_index) of the first RoCE v2 IPv4-mapped entry, or -ENOENT. */
 int gid_pick_roce_v2_ipv4(const struct ibv_gid_entry *entries, size_t count);
+
+/*
+ * The GID RoCE gives address @addr (AF_INET: ::ffff:a.b.c.d; AF_INET6: its
+ * 16 bytes) into *@gid: 0, or -EAFNOSUPPORT for another family.
+ */
+int gid_of_address(const struct sockaddr *addr, union ibv_gid *gid);
+
+/* True if @addr is a loopback address (127.0.0.0/8, ::1, ::ffff:127.x). */
+bool address_is_loopback(const struct sockaddr *addr);
+
+/*
+ * Index of the entry whose GID is @gid: RoCE v2 first, then RoCE v1;
+ * -ENOENT if none.
+ */
+int gid_pick_by_address(const struct ibv_gid_entry *entries, size_t count,
+			const union ibv_gid *gid);
 
 /* The path MTU to use on a port: its active MTU; -EINVAL if not valid. */
 int mtu_choose(const struct ibv_port_attr *attr);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Steps 1-3 of the manual: find the device, open it, query its port and GID. */
+#include <arpa/inet.h>
 #include <err.h>
 #include <errno.h>
 #include <net/if.h>
@@ -154,6 +155,55 @@ int gid_pick_roce_v2_ipv4(const struct ibv_gid_entry *entries, size_t count)
 	return -ENOENT;
 }
 
+int gid_of_address(const struct sockaddr *addr, union ibv_gid *gid)
+{
+	memset(gid, 0, sizeof(*gid));
+	if (addr->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)addr;
+
+		gid->raw[10] = 0xff;
+		gid->raw[11] = 0xff;
+		memcpy(&gid->raw[12], &in->sin_addr, 4);
+		return 0;
+	}
+	if (addr->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 =
+			(const struct sockaddr_in6 *)addr;
+
+		memcpy(gid->raw, &in6->sin6_addr, sizeof(gid->raw));
+		return 0;
+	}
+	return -EAFNOSUPPORT;
+}
+
+bool address_is_loopback(const struct sockaddr *addr)
+{
+	static const union ibv_gid ipv6_loopback = {
+		.raw = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}};
+	union ibv_gid gid;
+
+	if (gid_of_address(addr, &gid))
+		return false;
+	if (gid_is_ipv4_mapped(&gid))
+		return gid.raw[12] == 127;
+	return memcmp(&gid, &ipv6_loopback, sizeof(gid)) == 0;
+}
+
+int gid_pick_by_address(const struct ibv_gid_entry *entries, size_t count,
+			const union ibv_gid *gid)
+{
+	static const enum ibv_gid_type order[] = {IBV_GID_TYPE_ROCE_V2,
+						  IBV_GID_TYPE_ROCE_V1};
+	size_t i, t;
+
+	for (t = 0; t < sizeof(order) / sizeof(order[0]); t++)
+		for (i = 0; i < count; i++)
+			if (entries[i].gid_type == order[t] &&
+			    memcmp(&entries[i].gid, gid, sizeof(*gid)) == 0)
+				return (int)entries[i].gid_index;
+	return -ENOENT;
+}
+
 int mtu_choose(const struct ibv_port_attr *attr)
 {
 	if (attr->active_mtu < IBV_MTU_256 || attr->active_mtu > IBV_MTU_4096)
@@ -284,6 +334,152 @@ static int take_chosen_gid(struct ibv_context *ctx, uint8_t port,
 	return 0;
 }
 
+/* -v: the port's GID table, a row a GID, as rdma-core's show_gids has it. */
+static void trace_gid_table(const struct trace *tr, struct ibv_context *ctx,
+			    uint8_t port, const struct gid_table *table)
+{
+	char text[INET6_ADDRSTRLEN], netdev[IF_NAMESIZE];
+	size_t i;
+
+	trace_step(tr, "GID table of %s port %u: INDEX GID VER NETDEV",
+		   ibv_get_device_name(ctx->device), port);
+	for (i = 0; i < table->count; i++) {
+		const struct ibv_gid_entry *e = &table->entries[i];
+
+		if (!e->ndev_ifindex ||
+		    !if_indextoname(e->ndev_ifindex, netdev))
+			snprintf(netdev, sizeof(netdev), "-");
+		trace_step(tr, "  %u %s %s %s", e->gid_index,
+			   gid_to_str(&e->gid, text, sizeof(text)),
+			   gid_type_str(e->gid_type), netdev);
+	}
+}
+
+/* Room for the port's GIDs in the line that finds none for an address. */
+#define GID_LIST_MAX 1024
+
+/* " 3 ::ffff:10.0.0.1 (RoCE v2, eth0); ...": the GIDs, for the line. */
+static void list_gids(char *buf, size_t len, const struct gid_table *table)
+{
+	char text[INET6_ADDRSTRLEN], netdev[IF_NAMESIZE];
+	size_t used = 0, i;
+
+	buf[0] = '\0';
+	for (i = 0; i < table->count && used < len; i++) {
+		const struct ibv_gid_entry *e = &table->entries[i];
+		int n;
+
+		if (!e->ndev_ifindex ||
+		    !if_indextoname(e->ndev_ifindex, netdev))
+			snprintf(netdev, sizeof(netdev), "no netdev");
+		n = snprintf(buf + used, len - used, "%s%u %s (%s, %s)",
+			     i ? "; " : "", e->gid_index,
+			     gid_to_str(&e->gid, text, sizeof(text)),
+			     gid_type_str(e->gid_type), netdev);
+		if (n < 0)
+			return;
+		used += (size_t)n;
+	}
+}
+
+/* The local address of @sock as text, for the lines. */
+static void address_text(const struct sockaddr *addr, char *buf, size_t len)
+{
+	union ibv_gid gid;
+
+	if (gid_of_address(addr, &gid)) {
+		snprintf(buf, len, "an address of family %d", addr->sa_family);
+		return;
+	}
+	if (gid_is_ipv4_mapped(&gid))
+		inet_ntop(AF_INET, &gid.raw[12], buf, (socklen_t)len);
+	else
+		inet_ntop(AF_INET6, gid.raw, buf, (socklen_t)len);
+}
+
+/* The GID of the address @addr among @table's, or one line saying none. */
+static int choose_by_address(struct ibv_context *ctx, uint8_t port,
+			     const struct gid_table *table,
+			     const struct sockaddr *addr,
+			     struct gid_choice *out)
+{
+	char where[INET6_ADDRSTRLEN], gids[GID_LIST_MAX];
+	union ibv_gid want;
+	int index;
+
+	if (address_is_loopback(addr))
+		return choose_automatic_gid(ctx, port, table, out);
+	address_text(addr, where, sizeof(where));
+	index = gid_of_address(addr, &want);
+	if (!index)
+		index = gid_pick_by_address(table->entries, table->count,
+					    &want);
+	if (index < 0) {
+		list_gids(gids, sizeof(gids), table);
+		warnx("failed to find the GID of %s, the address this host's TCP connection to the peer uses, on %s port %u (its GIDs: %s); give -g N of a GID the peer can reach, or connect to an address of this port",
+		      where, ibv_get_device_name(ctx->device), port, gids);
+		return -ENOENT;
+	}
+	out->index = index;
+	out->automatic = true;
+	return 0;
+}
+
+int device_choose_peer_gid(struct ibv_context *ctx, uint8_t port,
+			   const struct ibv_port_attr *attr, int sock,
+			   struct gid_choice *out, const struct trace *tr)
+{
+	char text[INET6_ADDRSTRLEN];
+	struct sockaddr_storage local;
+	socklen_t len = sizeof(local);
+	struct gid_table table = {0};
+	int i, ret = 0;
+
+	if (getsockname(sock, (struct sockaddr *)&local, &len) < 0) {
+		ret = -errno;
+		warnx("failed to read the local address of the TCP connection to the peer: %s",
+		      strerror(-ret));
+		return ret;
+	}
+	/* The manual's ibv_query_gid, entry by entry, with each one's type. */
+	table.entries =
+		calloc((size_t)attr->gid_tbl_len, sizeof(*table.entries));
+	if (!table.entries)
+		return -ENOMEM;
+	for (i = 0; !ret && i < attr->gid_tbl_len; i++) {
+		ret = ibv_query_gid_ex(ctx, port, (uint32_t)i,
+				       &table.entries[table.count], 0);
+		if (ret == ENODATA)
+			ret = 0; /* an empty slot of the table */
+		else if (!ret)
+			table.count++;
+	}
+	if (ret) {
+		table.failed_index = i - 1;
+		device_print_gid_table_error(ctx, port, -ret, &table);
+		device_free_gid_table(&table);
+		return -ret;
+	}
+	trace_gid_table(tr, ctx, port, &table);
+	*out = (struct gid_choice){.index = -1, .by_peer = true};
+	ret = choose_by_address(ctx, port, &table, (struct sockaddr *)&local,
+				out);
+	if (!ret)
+		ret = take_chosen_gid(ctx, port, &table, out);
+	device_free_gid_table(&table);
+	if (ret)
+		return ret;
+	printf("using GID index %d (%s, %s), %s\n", out->index,
+	       gid_type_str(out->type),
+	       gid_to_str(&out->gid, text, sizeof(text)),
+	       address_is_loopback((struct sockaddr *)&local)
+		       ? "the first RoCE v2 IPv4 GID: the peer is on this host (loopback)"
+		       : "the address of the TCP connection to the peer");
+	trace_step(tr, "GID index %d: %s, type %s", out->index, text,
+		   gid_type_str(out->type));
+	return 0;
+}
+
 void device_no_gids_line(char *line, size_t len, const char *dev, uint8_t port,
 			 int slots)
 {
@@ -352,17 +548,20 @@ int device_choose_gid(struct ibv_context *ctx, uint8_t port,
 		device_free_gid_table(&table);
 		return no_gids(ctx, port, attr);
 	}
-	if (requested < 0)
-		ret = choose_automatic_gid(ctx, port, &table, out);
-	if (!ret)
-		ret = take_chosen_gid(ctx, port, &table, out);
+	if (requested < 0) {
+		/* RoCE: which GID reaches the peer is known once connected. */
+		device_free_gid_table(&table);
+		out->by_peer = true;
+		trace_step(
+			tr,
+			"GID: chosen once connected, by the address of the TCP connection to the peer");
+		return 0;
+	}
+	ret = take_chosen_gid(ctx, port, &table, out);
 	device_free_gid_table(&table);
 	if (ret)
 		return ret;
 	gid_to_str(&out->gid, text, sizeof(text));
-	if (out->automatic)
-		printf("using GID index %d (%s, %s), chosen automatically\n",
-		       out->index, gid_type_str(out->type), text);
 	trace_step(tr, "GID index %d: %s, type %s", out->index, text,
 		   gid_type_str(out->type));
 	return 0;

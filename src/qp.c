@@ -594,6 +594,14 @@ int connect_qp(struct resources *res, const struct config *cfg, int sock,
 	int ret;
 
 	*conn = (struct connection){.qp = res->qp};
+	/* RoCE without -g: the GID of the address this connection uses. */
+	if (res->gid.by_peer) {
+		ret = device_choose_peer_gid(res->ctx, cfg->ib_port,
+					     &res->port_attr, sock, &res->gid,
+					     &res->trace);
+		if (ret)
+			return ret;
+	}
 	ret = exchange_info(res, cfg, sock, conn);
 	if (ret)
 		return ret;

@@ -410,13 +410,71 @@ static void check_gid_table(struct check_report *r, const struct config *cfg,
 		  l->port.gid_tbl_len, list);
 }
 
-/* The GID the run would use: -g's, or the one device.c picks without it. */
+/* True for a RoCE GID of an IP address a route can reach: not fe80::/10. */
+static bool gid_routable(const struct ibv_gid_entry *e)
+{
+	if (e->gid_type != IBV_GID_TYPE_ROCE_V2 &&
+	    e->gid_type != IBV_GID_TYPE_ROCE_V1)
+		return false;
+	return !(e->gid.raw[0] == 0xfe && (e->gid.raw[1] & 0xc0) == 0x80);
+}
+
+/*
+ * Without -g the programs take the GID of the address their TCP connection
+ * uses: more than one routable GID means the address a peer is reached on
+ * decides, which the check says.
+ */
+static void check_gid_choice(struct check_report *r, const struct config *cfg,
+			     const struct gid_table *t)
+{
+	char list[CHECK_VALUE_MAX - 120], text[INET6_ADDRSTRLEN];
+	size_t i, routable = 0, used = 0;
+
+	list[0] = '\0';
+	for (i = 0; i < t->count; i++) {
+		if (!gid_routable(&t->entries[i]))
+			continue;
+		if (used < sizeof(list))
+			used += (size_t)snprintf(
+				list + used, sizeof(list) - used, "%s%u %s",
+				routable ? ", " : "", t->entries[i].gid_index,
+				gid_to_str(&t->entries[i].gid, text,
+					   sizeof(text)));
+		routable++;
+	}
+	if (cfg->gid_idx >= 0 || routable < 2)
+		return;
+	check_add(
+		r, "gid-choice", CHECK_WARN,
+		"connect to the address whose subnet the peer reaches, or give -g N",
+		"%zu GIDs with addresses (%s): without -g each run takes the one of the address its TCP connection uses",
+		routable, list);
+}
+
+/* The first routable RoCE GID of @t (IPv4 first, as RoCE v2's usual), or -ENOENT. */
+static int gid_pick_routable(const struct gid_table *t)
+{
+	int pick = gid_pick_roce_v2_ipv4(t->entries, t->count);
+	size_t i;
+
+	for (i = 0; pick < 0 && i < t->count; i++)
+		if (t->entries[i].gid_type == IBV_GID_TYPE_ROCE_V2 &&
+		    gid_routable(&t->entries[i]))
+			pick = (int)t->entries[i].gid_index;
+	return pick;
+}
+
+/*
+ * The GID the run would use: -g's; without it, the one of the address of
+ * the TCP connection to the peer (device_choose_peer_gid), so here the
+ * first routable one stands for it.
+ */
 static void check_gid(struct check_report *r, const struct config *cfg,
 		      struct local *l, const struct gid_table *t)
 {
 	const struct ibv_gid_entry *g;
 	char text[INET6_ADDRSTRLEN], fix[CHECK_FIX_MAX], list[160];
-	int pick = gid_pick_roce_v2_ipv4(t->entries, t->count);
+	int pick = gid_pick_routable(t);
 
 	gid_list(t, list, sizeof(list));
 	if (cfg->gid_idx < 0 && l->iwarp) {
@@ -441,7 +499,7 @@ static void check_gid(struct check_report *r, const struct config *cfg,
 			l->netdev[0] ? l->netdev : "NETDEV");
 		check_add(
 			r, "gid", CHECK_FAIL, fix,
-			"no RoCE v2 IPv4-mapped GID to choose without -g (entries: %s)",
+			"no RoCE v2 GID of an IP address (IPv4, or IPv6 not link-local) to choose without -g (entries: %s)",
 			t->count ? list : "none");
 		return;
 	}
@@ -466,11 +524,15 @@ static void check_gid(struct check_report *r, const struct config *cfg,
 	}
 	l->gid_ok = true;
 	find_netdev(cfg, l, (int)g->gid_index);
-	check_add(r, "gid", CHECK_PASS, NULL, "index %u (%s): %s %s%s%s",
-		  g->gid_index, cfg->gid_idx < 0 ? "chosen without -g" : "-g",
-		  gid_type_str(g->gid_type),
-		  gid_to_str(&g->gid, text, sizeof(text)),
-		  l->netdev[0] ? " on " : "", l->netdev);
+	check_add(
+		r, "gid", CHECK_PASS, NULL, "index %u (%s): %s %s%s%s",
+		g->gid_index,
+		cfg->gid_idx < 0
+			? "the first with an address; without -g a run takes its TCP connection's"
+			: "-g",
+		gid_type_str(g->gid_type),
+		gid_to_str(&g->gid, text, sizeof(text)),
+		l->netdev[0] ? " on " : "", l->netdev);
 }
 
 static void check_gids(struct check_report *r, const struct config *cfg,
@@ -486,6 +548,9 @@ static void check_gids(struct check_report *r, const struct config *cfg,
 	check_gid_table(r, cfg, l, &t, ret);
 	if (!ret)
 		check_gid(r, cfg, l, &t);
+	if (!ret && l->gid_ok && !l->iwarp &&
+	    l->port.link_layer == IBV_LINK_LAYER_ETHERNET)
+		check_gid_choice(r, cfg, &t);
 	device_free_gid_table(&t);
 }
 

@@ -210,7 +210,7 @@ static bool check_gid_pair(struct check_report *r, const struct pair *p)
 	if (qp_info_match_path(local, remote, &why)) {
 		check_add(
 			r, "gid-pair", CHECK_FAIL,
-			"the same -g on both sides, or none: without -g each side takes its RoCE v2 IPv4 GID",
+			"the same -g on both sides, or none: without -g each side takes the GID of its TCP connection's address",
 			"ours %s %s, the peer's %s %s: %s",
 			gid_type_str((enum ibv_gid_type)local->gid_type), ours,
 			gid_type_str((enum ibv_gid_type)remote->gid_type),

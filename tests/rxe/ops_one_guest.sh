@@ -82,7 +82,7 @@ done
 
 echo "--- -g on the server only: on RoCE the client picks a GID itself, of the same type"
 rc_expect_clean gid_one_side
-expect_line "$R/gid_one_side.client.out" "using GID index 1 (RoCE v2, ::ffff:192.0.2.1), chosen automatically"
+expect_line "$R/gid_one_side.client.out" "using GID index 1 (RoCE v2, ::ffff:192.0.2.1), the address of the TCP connection to the peer"
 expect_line "$R/gid_one_side.client.out" "Message is: 'SEND operation'"
 
 echo "--- RDMA_CM with -e: send_imm, cmp_swap and mw"

@@ -14,8 +14,8 @@ expect_rc "$RXE_RUNS/flow.client.rc" 0
 rc_expect_flow "$server" "$client" "$port"
 for side in "$server" "$client"; do
 	expect_line "$side" "Remote GID = ::ffff:192.0.2.1"
-	expect_no_text "$side" "chosen automatically"
-	expect_no_text "${side%.out}.err" "chosen automatically"
+	expect_no_text "$side" "using GID index"
+	expect_no_text "${side%.out}.err" "using GID index"
 	expect_line "$side" "[verbs] GID index 1: ::ffff:192.0.2.1, type RoCE v2"
 	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ RESET -> INIT: '
 	expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ INIT -> RTR: dest QPN 0x[0-9a-f]+, rq PSN 0x[0-9a-f]+, MTU 1024'

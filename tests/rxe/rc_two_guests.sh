@@ -12,8 +12,8 @@ client=$RXE_RUNS/flow.client
 expect_rc "$server.rc" 0
 expect_rc "$client.rc" 0
 rc_expect_flow "$server.out" "$client.out" "$port"
-expect_line "$server.out" "using GID index 1 (RoCE v2, ::ffff:192.0.2.1), chosen automatically"
-expect_line "$client.out" "using GID index 1 (RoCE v2, ::ffff:192.0.2.2), chosen automatically"
+expect_line "$server.out" "using GID index 1 (RoCE v2, ::ffff:192.0.2.1), the address of the TCP connection to the peer"
+expect_line "$client.out" "using GID index 1 (RoCE v2, ::ffff:192.0.2.2), the address of the TCP connection to the peer"
 expect_line "$server.out" "Remote GID = ::ffff:192.0.2.2"
 expect_line "$client.out" "Remote GID = ::ffff:192.0.2.1"
 for side in "$server" "$client"; do

@@ -22,8 +22,8 @@ rxe_pair stream --on a b --signal client TERM client "#bytes" \
 rxe_solo accept --signal INT "waiting on port $port for TCP connection" \
 	"$P -p $port --accept-timeout 50"
 # Nobody listens: the client is in its retry loop when the signal comes.
-rxe_solo connect --signal TERM "using GID index 1 (RoCE v2, ::ffff:192.0.2.1), chosen automatically" \
-	"$P -p $port --connect-timeout 50 \"\$RXE_ADDR\""
+rxe_solo connect --signal TERM "GID: chosen once connected" \
+	"$P -v -p $port --connect-timeout 50 \"\$RXE_ADDR\""
 # A peer that connects and then says nothing: the QP-info read waits.
 rxe_pair exchange --signal server TERM server "TCP connection was established" \
 	"$P -p $port --accept-timeout 50 -t 50" \

@@ -82,3 +82,5 @@ rxe_add_test(transcripts transcripts.sh TIMEOUT 150)
 # rdma_check), over the TCP exchange and -R: both sides refuse in one line
 # naming both programs. One plan of at most 150 s.
 rxe_add_test(peer_program peer_program.sh TIMEOUT 180)
+# The GID without -g on ports of two subnets (one dropped) and IPv6 only.
+rxe_add_test(fabric_gid fabric_gid.sh TIMEOUT 360)

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include <cmocka.h>
 
 #include "device.h"
@@ -157,6 +160,72 @@ static void test_no_gids(void **state)
 		strstr(line, "rxe0 port 2: the port has no GIDs (1024 slots"));
 }
 
+/* The GID RoCE gives an address: IPv4 mapped, IPv6 as it is. */
+static void test_gid_of_address(void **state)
+{
+	struct sockaddr_in in = {.sin_family = AF_INET};
+	struct sockaddr_in6 in6 = {.sin6_family = AF_INET6};
+	struct sockaddr other = {.sa_family = AF_UNIX};
+	union ibv_gid gid;
+
+	(void)state;
+	inet_pton(AF_INET, "192.0.2.1", &in.sin_addr);
+	assert_int_equal(gid_of_address((struct sockaddr *)&in, &gid), 0);
+	assert_memory_equal(gid.raw, ipv4_mapped, 16);
+	/* A dual-stack socket's IPv4 peer: ::ffff:192.0.2.1, the same GID. */
+	inet_pton(AF_INET6, "::ffff:192.0.2.1", &in6.sin6_addr);
+	assert_int_equal(gid_of_address((struct sockaddr *)&in6, &gid), 0);
+	assert_memory_equal(gid.raw, ipv4_mapped, 16);
+	inet_pton(AF_INET6, "fe80::211:22ff:fe33:4455", &in6.sin6_addr);
+	assert_int_equal(gid_of_address((struct sockaddr *)&in6, &gid), 0);
+	assert_memory_equal(gid.raw, link_local, 16);
+	assert_int_equal(gid_of_address(&other, &gid), -EAFNOSUPPORT);
+
+	assert_false(address_is_loopback((struct sockaddr *)&in6));
+	inet_pton(AF_INET, "127.0.0.1", &in.sin_addr);
+	assert_true(address_is_loopback((struct sockaddr *)&in));
+	inet_pton(AF_INET6, "::1", &in6.sin6_addr);
+	assert_true(address_is_loopback((struct sockaddr *)&in6));
+	inet_pton(AF_INET6, "::ffff:127.0.0.2", &in6.sin6_addr);
+	assert_true(address_is_loopback((struct sockaddr *)&in6));
+	inet_pton(AF_INET, "192.0.2.1", &in.sin_addr);
+	assert_false(address_is_loopback((struct sockaddr *)&in));
+}
+
+/*
+ * Two subnets on one port, the other one first in the table (as when the
+ * shared address was added last): the GID of the connection's address
+ * wins, RoCE v2 before v1, whatever comes first.
+ */
+static void test_pick_by_address(void **state)
+{
+	static const uint8_t other[16] = {0, 0, 0,    0,    0,	0,  0, 0,
+					  0, 0, 0xff, 0xff, 10, 99, 0, 1};
+	const struct ibv_gid_entry table[] = {
+		entry(0, IBV_GID_TYPE_ROCE_V1, link_local),
+		entry(1, IBV_GID_TYPE_ROCE_V2, link_local),
+		entry(2, IBV_GID_TYPE_ROCE_V1, other),
+		entry(3, IBV_GID_TYPE_ROCE_V2, other),
+		entry(4, IBV_GID_TYPE_ROCE_V1, ipv4_mapped),
+		entry(5, IBV_GID_TYPE_ROCE_V2, ipv4_mapped),
+	};
+	union ibv_gid want;
+
+	(void)state;
+	memcpy(want.raw, ipv4_mapped, 16);
+	/* The rule without the connection would take index 3. */
+	assert_int_equal(gid_pick_roce_v2_ipv4(table, 6), 3);
+	assert_int_equal(gid_pick_by_address(table, 6, &want), 5);
+	/* RoCE v1 only when no v2 entry has the address. */
+	assert_int_equal(gid_pick_by_address(table, 5, &want), 4);
+	memcpy(want.raw, link_local, 16);
+	assert_int_equal(gid_pick_by_address(table, 6, &want), 1);
+	memcpy(want.raw, other, 16);
+	want.raw[15] = 2; /* 10.99.0.2: the peer's, not this port's */
+	assert_int_equal(gid_pick_by_address(table, 6, &want), -ENOENT);
+	assert_int_equal(gid_pick_by_address(table, 0, &want), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,6 +233,8 @@ int main(void)
 		cmocka_unit_test(test_pick_roce_v2_ipv4),
 		cmocka_unit_test(test_pick_rxe_table),
 		cmocka_unit_test(test_pick_none),
+		cmocka_unit_test(test_gid_of_address),
+		cmocka_unit_test(test_pick_by_address),
 		cmocka_unit_test(test_entry_find),
 		cmocka_unit_test(test_device_find),
 		cmocka_unit_test(test_mtu),

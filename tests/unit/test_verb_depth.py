@@ -36,6 +36,8 @@ main() <int main (int argc, char **argv) at src/main.c:1>:
         create_qp() <int create_qp (void) at src/resources.c:4>:
             ibv_create_qp()
     connect_qp() <int connect_qp (void) at src/qp.c:1>:
+        device_choose_peer_gid() <int device_choose_peer_gid (void) at src/device.c:3>:
+            ibv_query_gid_ex()
         exchange_info() <int exchange_info (void) at src/qp.c:2>:
             qp_modify() <int qp_modify (void) at src/qp.c:3>:
                 ibv_modify_qp()
@@ -88,7 +90,7 @@ class VerbDepth(unittest.TestCase):
     def test_good_tree_passes_with_depths(self):
         res = run(GOOD)
         self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
-        self.assertEqual(len(res.stdout.splitlines()), 14, res.stdout)
+        self.assertEqual(len(res.stdout.splitlines()), 15, res.stdout)
         self.assertEqual(
             line_of(res.stdout, "ibv_post_send"),
             "cflow: ibv_post_send 3 "

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The GID that reaches the peer, chosen without -g, on ports shaped like
+# real RoCE hosts' (each change made in both guests, and undone):
+#   two subnets  each port holds 10.99.0.N besides 192.0.2.N, the 10.99
+#                GIDs first in the table, and RoCE from 10.99.0.0/24
+#                dropped at each guest (as a router or an ACL would): with
+#                -g of the 10.99 GID a run fails, as it always did; without
+#                -g, rdma_rc_example, rdma_bench and rdma_check --pair take
+#                the GID of the TCP connection's address and pass (the check
+#                warns that the address decides);
+#   IPv6 only    the port holds fd00:99::N alone: the three programs
+#                connect to it and take its RoCE v2 GID.
+# At the end each port's table is as before: GID 1 the IPv4 RoCE v2 one.
+. "$(dirname "$0")/lib.sh"
+
+P="'$RDMA_RC_EXAMPLE'"
+B="'$RDMA_BENCH'"
+C="'$RDMA_CHECK'"
+R=$RXE_RUNS
+peer="\"\$RXE_PEER_ADDR\""
+cache=${RXE_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/rdma-rc-example/rxe-vm}
+kroot=$(sed -n 's|^KERNEL=\(.*\)/boot/.*|\1|p' "$cache/current")
+mp="modprobe -d '$kroot'"
+gids=/sys/class/infiniband/rxe0/ports/1/gids
+# wait_gid RE: until a GID of rxe0 matches RE (bounded, 20 s).
+wait_gid() {
+	echo "for i in \$(seq 100); do grep -q '$1' $gids/* 2>/dev/null && break; sleep 0.2; done"
+}
+# no_ipv4_gids: until rxe0 has no IPv4-mapped GID left (bounded, 20 s).
+no_ipv4_gids="for i in \$(seq 100); do grep -q ffff $gids/* 2>/dev/null || break; sleep 0.2; done"
+declare -A n=([a]=1 [b]=2)
+declare -A v4hex=([a]=c000:0201 [b]=c000:0202)
+for g in a b; do
+	N=${n[$g]}
+	# Undone however the script ends: the rig's one address, no filter.
+	rxe_step --on $g "trap 'tc qdisc del dev eth0 ingress 2>/dev/null; if ip addr show dev eth0 | grep -q -e 10.99.0 -e fd00:99 || ! ip addr show dev eth0 | grep -q \"inet 192.0.2.$N/24\"; then ip addr flush dev eth0 scope global; ip addr add 192.0.2.$N/24 dev eth0; fi' EXIT
+trap 'exit 143' TERM"
+	# The other subnet first in the GID table, the shared one after it.
+	rxe_step --on $g "ip addr del 192.0.2.$N/24 dev eth0 && ip addr add 10.99.0.$N/24 dev eth0 && ip addr add 192.0.2.$N/24 dev eth0 && $(wait_gid "ffff:${v4hex[$g]}\$")"
+	rxe_step --on $g "$mp sch_ingress && $mp cls_u32 && $mp act_gact && tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip src 10.99.0.0/24 match ip protocol 17 0xff match ip dport 4791 0xffff action drop"
+	rxe_step --on $g "ls $gids | sort -n | while read i; do echo \"\$i \$(cat $gids/\$i)\"; done >$R/table.$g.txt"
+done
+# -g 1, the 10.99 RoCE v2 GID on both sides: its RoCE is dropped.
+rxe_pair given --on a b "$P -g 1 -t 4 -p 20060 --accept-timeout 60" \
+	"$P -g 1 -t 4 -p 20060 --connect-timeout 60 $peer"
+rxe_pair rc --on a b "$P -p 20061 --accept-timeout 60" \
+	"$P -p 20061 --connect-timeout 60 $peer"
+rxe_pair bench --on a b "$B lat -n 200 -p 20062 --accept-timeout 60" \
+	"$B lat -n 200 -p 20062 --connect-timeout 60 $peer"
+rxe_pair check --on a b "$C --pair -p 20063 --accept-timeout 60" \
+	"$C -p 20063 --connect-timeout 60 $peer"
+# IPv6 only: no IPv4 address on the port at all.
+for g in a b; do
+	N=${n[$g]}
+	rxe_step --on $g "tc qdisc del dev eth0 ingress; ip addr flush dev eth0 scope global && ip -6 addr add fd00:99::$N/64 dev eth0 nodad && $(wait_gid "^fd00:0099:0000:0000:0000:0000:0000:000$N\$") && $no_ipv4_gids"
+done
+rxe_pair rc6 --on a b "$P -p 20064 --accept-timeout 60" \
+	"$P -p 20064 --connect-timeout 60 fd00:99::1"
+rxe_pair bench6 --on a b "$B lat -n 200 -p 20065 --accept-timeout 60" \
+	"$B lat -n 200 -p 20065 --connect-timeout 60 fd00:99::1"
+rxe_pair check6 --on a b "$C --pair -p 20066 --accept-timeout 60" \
+	"$C -p 20066 --connect-timeout 60 fd00:99::1"
+# Back to the rig's one address: its GIDs take slots 0 and 1 again.
+for g in a b; do
+	N=${n[$g]}
+	rxe_step --on $g "ip addr flush dev eth0 scope global && ip addr add 192.0.2.$N/24 dev eth0 && $(wait_gid "ffff:${v4hex[$g]}\$") && cat $gids/1 >$R/gid1.$g.txt"
+done
+rxe_go fabric_gid 300
+R=$RXE_RUNS
+
+echo "--- two subnets: the other one's GIDs first, its RoCE dropped"
+for g in a b; do
+	expect_line "$R/table.$g.txt" "1 0000:0000:0000:0000:0000:ffff:0a63:000${n[$g]}"
+	expect_line "$R/table.$g.txt" "2 0000:0000:0000:0000:0000:ffff:${v4hex[$g]}"
+done
+# -g as given: the path is dropped, and the run says so, as before.
+expect_rc "$R/given.client.rc" 1
+expect_regex "$R/given.client.err" "^rdma_rc_example: (failed completion of .*transport retry counter exceeded|failed to get a completion within 4000 ms)"
+expect_no_text "$R/given.client.out" "using GID index"
+# Without -g: the GID of the TCP connection's own address, on both sides.
+for s in server:1 client:2; do
+	side=${s%:*} N=${s#*:}
+	expect_rc "$R/rc.$side.rc" 0
+	expect_line "$R/rc.$side.out" "using GID index 2 (RoCE v2, ::ffff:192.0.2.$N), the address of the TCP connection to the peer"
+	expect_rc "$R/bench.$side.rc" 0
+	expect_line "$R/bench.$side.out" "using GID index 2 (RoCE v2, ::ffff:192.0.2.$N), the address of the TCP connection to the peer"
+	expect_rc "$R/check.$side.rc" 0
+	expect_regex "$R/check.$side.out" "^verdict: PASS"
+	expect_regex "$R/check.$side.out" "^WARN gid-choice +2 GIDs with addresses \\(1 ::ffff:10\\.99\\.0\\.$N, 2 ::ffff:192\\.0\\.2\\.$N\\): without -g each run takes the one of the address its TCP connection uses; fix: "
+done
+expect_line "$R/rc.client.out" "Contents of server's buffer: 'RDMA read operation'"
+expect_line "$R/rc.server.out" "Contents of server buffer: 'RDMA write operation'"
+expect_regex "$R/bench.client.out" "^ 2 +200 +[0-9.]+ "
+
+echo "--- IPv6 only: the port's fd00:99:: address and its GID"
+for s in server:1 client:2; do
+	side=${s%:*} N=${s#*:}
+	expect_rc "$R/rc6.$side.rc" 0
+	expect_regex "$R/rc6.$side.out" "^using GID index [0-9]+ \\(RoCE v2, fd00:99::$N\\), the address of the TCP connection to the peer$"
+	expect_rc "$R/bench6.$side.rc" 0
+	expect_regex "$R/bench6.$side.out" "^using GID index [0-9]+ \\(RoCE v2, fd00:99::$N\\), the address of the TCP connection to the peer$"
+	expect_rc "$R/check6.$side.rc" 0
+	expect_regex "$R/check6.$side.out" "^verdict: PASS"
+done
+expect_line "$R/rc6.client.out" "Remote GID = fd00:99::1"
+expect_line "$R/rc6.server.out" "Remote GID = fd00:99::2"
+
+echo "--- the rig's table again"
+for g in a b; do
+	expect_line "$R/gid1.$g.txt" "0000:0000:0000:0000:0000:ffff:${v4hex[$g]}"
+done
+finish
