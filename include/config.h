@@ -202,6 +202,19 @@ struct config_option {
 			CONFIG_OPT_ACCEPT_TIMEOUT, "SEC", \
 			CONFIG_HELP_ACCEPT_TIMEOUT        \
 	}
+#define CONFIG_ROW_SL                                             \
+	{                                                         \
+		"sl", 0, required_argument, CONFIG_OPT_SL, "N",   \
+			"service level of the address, 0 to 15\n" \
+			"(default 0; not with -R)"                \
+	}
+#define CONFIG_ROW_TCLASS                                               \
+	{                                                               \
+		"tclass", 0, required_argument, CONFIG_OPT_TCLASS, "N", \
+			"traffic class, 0 to 255: on RoCE v2 the IP\n"  \
+			"DS field; with -R RDMA_CM's type of service\n" \
+			"(default 0)"                                   \
+	}
 #define CONFIG_ROW_VERBOSE                                             \
 	{                                                              \
 		"verbose", 'v', no_argument, CONFIG_OPT_VERBOSE, NULL, \
@@ -222,12 +235,12 @@ struct config_option {
  * The shared rows, all of them, in the manual's example's spelling: how
  * the table of a program that keeps that spelling starts.
  */
-#define CONFIG_ROWS_CONNECTION                                         \
-	CONFIG_ROW_PORT, CONFIG_ROW_DEVICE, CONFIG_ROW_IB_PORT,        \
-		CONFIG_ROW_GID, CONFIG_ROW_RDMA_CM, CONFIG_ROW_EVENTS, \
-		CONFIG_ROW_TIMEOUT, CONFIG_ROW_CONNECT_TIMEOUT,        \
-		CONFIG_ROW_ACCEPT_TIMEOUT, CONFIG_ROW_VERBOSE,         \
-		CONFIG_ROW_HELP, CONFIG_ROW_VERSION
+#define CONFIG_ROWS_CONNECTION                                               \
+	CONFIG_ROW_PORT, CONFIG_ROW_DEVICE, CONFIG_ROW_IB_PORT,              \
+		CONFIG_ROW_GID, CONFIG_ROW_RDMA_CM, CONFIG_ROW_EVENTS,       \
+		CONFIG_ROW_TIMEOUT, CONFIG_ROW_CONNECT_TIMEOUT,              \
+		CONFIG_ROW_ACCEPT_TIMEOUT, CONFIG_ROW_SL, CONFIG_ROW_TCLASS, \
+		CONFIG_ROW_VERBOSE, CONFIG_ROW_HELP, CONFIG_ROW_VERSION
 
 /* The line under "usage:" of a program whose SERVER argument is optional. */
 #define CONFIG_ROLE_SERVER \
@@ -271,6 +284,14 @@ struct config_tool {
 int config_parse_number(enum program_id program, const char *option,
 			const char *text, unsigned long min, unsigned long max,
 			unsigned long *value, FILE *err);
+
+/*
+ * --tclass and --sl as the manual's spelling takes them (rdma_rc_example,
+ * rdma_check): over the TCP exchange both go in the address; with -R the
+ * traffic class is RDMA_CM's type of service (cfg->tos), which also gives
+ * the SL, so --sl is refused there. 0, or -EINVAL after one line on @err.
+ */
+int config_fit_path(struct config *cfg, FILE *err);
 
 /* Fill @cfg with the defaults of every option. */
 void config_defaults(struct config *cfg);

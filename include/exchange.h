@@ -12,10 +12,11 @@
  * The QP-info message both sides send once, in network byte order:
  *
  *   header (8 bytes)    magic u32, version u16, body length u16
- *   body (47 bytes)     buffer address u64, buffer length u32, rkey u32,
+ *   body (49 bytes)     buffer address u64, buffer length u32, rkey u32,
  *                       QP number u32, PSN u32, LID u16, GID 16 bytes,
  *                       transport u8, flags u8, MTU u8,
- *                       max dest rd atomic u8, GID type u8
+ *                       max dest rd atomic u8, GID type u8, SL u8,
+ *                       traffic class u8
  *
  * MTU is the sender's port's active MTU as enum ibv_mtu (1 = 256 bytes ...
  * 5 = 4096): the path MTU is the smaller of the two sides'. Version 2 added
@@ -29,15 +30,16 @@
  * added both, in the two bytes version 2 had reserved. Version 4 dropped
  * the list of operations: what a program runs over the connected QP is the
  * program's own business, agreed on after the exchange (rdma_rc_example's
- * in ops_agree).
+ * in ops_agree). Version 5 added the SL and the traffic class the sender's
+ * address handle uses (--sl, --tclass): both sides must use the same.
  *
  * The magic number says which program sent the message (program_magic
  * in common/program.c): a peer running another of them is refused in one
  * line naming both, one that is none of them as not ours at all.
  */
-#define QP_INFO_VERSION	    4
+#define QP_INFO_VERSION	    5
 #define QP_INFO_HEADER_SIZE 8
-#define QP_INFO_BODY_SIZE   47
+#define QP_INFO_BODY_SIZE   49
 #define QP_INFO_WIRE_SIZE   (QP_INFO_HEADER_SIZE + QP_INFO_BODY_SIZE)
 
 /* QP numbers and PSNs are 24-bit quantities in the transport headers. */
@@ -67,7 +69,9 @@ struct qp_info {
 	uint8_t flags;
 	uint8_t mtu;		    /* enum ibv_mtu of the sender's port */
 	uint8_t max_dest_rd_atomic; /* READs and atomics it takes in flight */
-	uint8_t gid_type; /* enum ibv_gid_type, with QP_INFO_HAS_GID */
+	uint8_t gid_type;      /* enum ibv_gid_type, with QP_INFO_HAS_GID */
+	uint8_t sl;	       /* the service level of its address (0 to 15) */
+	uint8_t traffic_class; /* its address's (on RoCE v2, the DS field) */
 	/* -R, client: the port of its end of the TCP sync connection, which
 	 * a server of several clients pairs with this request (0: none) */
 	uint16_t sync_port;
@@ -123,7 +127,8 @@ int qp_info_match(const struct qp_info *local, const struct qp_info *remote,
 /*
  * For the TCP exchange, where each side builds the path to the other
  * itself: 0 if both use a GRH with GIDs of one type, or neither uses a
- * GRH; else -EPROTO with a reason in *@why. (RDMA_CM resolves the path.)
+ * GRH, and both the same SL and traffic class; else -EPROTO with a reason
+ * in *@why. (RDMA_CM resolves the path.)
  */
 int qp_info_match_path(const struct qp_info *local,
 		       const struct qp_info *remote, const char **why);

@@ -479,7 +479,7 @@ def describe_tcp(tcp, names):
         lines.append(f"TCP port {port}: {len(segments)} segments (handshake, "
                      "data, acks, close); the data:")
         for (side, n), count in sorted(sizes.items()):
-            what = {55: "QP info", 17: "operations", 1: "syncs"}.get(n, "")
+            what = {57: "QP info", 17: "operations", 1: "syncs"}.get(n, "")
             lines.append(f"  {side}: {count} x {n} byte{'s' if n > 1 else ''}"
                          + (f" ({what})" if what else ""))
     return lines

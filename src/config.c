@@ -31,6 +31,21 @@
 /* Where an option's help text starts in --help. */
 #define HELP_COLUMN 27
 
+int config_fit_path(struct config *cfg, FILE *err)
+{
+	if (!cfg->use_rdma_cm)
+		return 0;
+	if (cfg->sl) {
+		fprintf(err,
+			"%s: option --sl does not go with -R: RDMA_CM takes the SL from the type of service, which --tclass sets\n",
+			NAME(cfg));
+		return -EINVAL;
+	}
+	if (cfg->traffic_class)
+		cfg->tos = cfg->traffic_class;
+	return 0;
+}
+
 void config_defaults(struct config *cfg)
 {
 	*cfg = (struct config){

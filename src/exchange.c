@@ -24,7 +24,9 @@ enum qp_info_offset {
 	OFF_MTU = 52,
 	OFF_MAX_DEST_RD_ATOMIC = 53,
 	OFF_GID_TYPE = 54,
-	OFF_END = 55,
+	OFF_SL = 55,
+	OFF_TRAFFIC_CLASS = 56,
+	OFF_END = 57,
 };
 
 _Static_assert(OFF_END == QP_INFO_WIRE_SIZE, "QP-info layout and size agree");
@@ -47,6 +49,8 @@ void qp_info_encode(const struct qp_info *info, uint8_t out[QP_INFO_WIRE_SIZE])
 	out[OFF_MTU] = info->mtu;
 	out[OFF_MAX_DEST_RD_ATOMIC] = info->max_dest_rd_atomic;
 	out[OFF_GID_TYPE] = info->gid_type;
+	out[OFF_SL] = info->sl;
+	out[OFF_TRAFFIC_CLASS] = info->traffic_class;
 }
 
 int qp_info_decode_header(const uint8_t *buf, size_t len, const char **why)
@@ -119,6 +123,10 @@ static int check_path_fields(const struct qp_info *info, const char **why)
 		*why = "a GID type without the flag that says a GID is sent";
 		return -EINVAL;
 	}
+	if (info->sl > 15) {
+		*why = "SL is not one of 0 to 15";
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -161,6 +169,8 @@ int qp_info_decode(const uint8_t *buf, size_t len, struct qp_info *info,
 		.mtu = buf[OFF_MTU],
 		.max_dest_rd_atomic = buf[OFF_MAX_DEST_RD_ATOMIC],
 		.gid_type = buf[OFF_GID_TYPE],
+		.sl = buf[OFF_SL],
+		.traffic_class = buf[OFF_TRAFFIC_CLASS],
 	};
 	memcpy(info->gid, buf + OFF_GID, sizeof(info->gid));
 	/* The header was checked: the magic is one of ours. */
@@ -197,6 +207,12 @@ int qp_info_match_path(const struct qp_info *local,
 	bool local_grh = local->flags & QP_INFO_HAS_GID;
 	bool remote_grh = remote->flags & QP_INFO_HAS_GID;
 
+	/* Both sides' packets in one class of the fabric, or neither's. */
+	if (local->sl != remote->sl ||
+	    local->traffic_class != remote->traffic_class) {
+		*why = "the peer uses another SL or traffic class (--sl, --tclass; rdma_bench: -S, --tclass): give both sides the same";
+		return -EPROTO;
+	}
 	/* With a GRH on one side only, the other's packets never arrive. */
 	if (remote_grh && !local_grh) {
 		*why = "the peer uses a GID (-g) and we do not: give -g on both sides";

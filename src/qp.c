@@ -412,6 +412,8 @@ int qp_describe_local(const struct resources *res, const struct config *cfg,
 		.mtu = (uint8_t)res->mtu,
 		.transport = (uint8_t)cfg->transport,
 		.max_dest_rd_atomic = qp_rd_atomic_depth(res).responder,
+		.sl = cfg->sl,
+		.traffic_class = cfg->traffic_class,
 	};
 	if (res->gid.index >= 0) {
 		info->flags |= QP_INFO_HAS_GID;

@@ -57,6 +57,8 @@ static int finish_settings(void *settings, struct config *cfg, FILE *out,
 	const struct check_config *cc = settings;
 
 	(void)out;
+	if (config_fit_path(cfg, err))
+		return -EINVAL;
 	if (cc->pair && cfg->server_name) {
 		fprintf(err,
 			"%s: option --pair makes this side the server: give it no SERVER\n",

@@ -201,7 +201,9 @@ static int finish_settings(void *settings, struct config *cfg, FILE *out,
 	int ret;
 
 	cfg->transport = o->transport;
-	ret = check_server_options(cfg, o->lessons, o->ops_arg, err);
+	ret = config_fit_path(cfg, err);
+	if (!ret)
+		ret = check_server_options(cfg, o->lessons, o->ops_arg, err);
 	/* Only now: -c may come after -o, and -R before or after -c. */
 	return ret ? ret
 		   : transport_fit(cfg, &o->lessons->ops, o->ops_arg, out, err);

@@ -26,10 +26,11 @@ send never fails), then misbehaves as --mode says:
                device (remote access error)
 
 Wire layout (include/exchange.h), network byte order: magic u32, version
-u16, body length u16, then the 47-byte body: address u64, length u32, rkey
+u16, body length u16, then the 49-byte body: address u64, length u32, rkey
 u32, QP number u32, PSN u32, LID u16, GID 16 bytes, transport u8, flags u8,
 MTU u8 (3 = 1024 bytes), max dest rd atomic u8, GID type u8 (2 = RoCE v2,
-sent with the flag HAS_GID).
+sent with the flag HAS_GID), SL u8, traffic class u8 (0 and 0, the
+program's defaults).
 """
 import os
 import signal
@@ -40,10 +41,10 @@ import threading
 import time
 
 MAGIC = 0x52434558
-VERSION = 4
+VERSION = 5
 HEADER = struct.Struct("!IHH")
-BODY = struct.Struct("!QIIIIH16sBBBBB")
-WIRE_SIZE = HEADER.size + BODY.size  # 55
+BODY = struct.Struct("!QIIIIH16sBBBBBBB")
+WIRE_SIZE = HEADER.size + BODY.size  # 57
 # After the sync that ends the connection, rdma_rc_example sends its list
 # of operations (src/ops/agree.c): a count u8, then 16 op ids u8.
 OPS_LIST_SIZE = 17
@@ -67,7 +68,7 @@ def message(gid, magic=MAGIC, version=VERSION, body_len=BODY.size,
     flags = HAS_GID if gid else 0
     body = BODY.pack(0x1000, 4096, 0x1234, FAKE_QP_NUM, 0, 0,
                      gid or bytes(16), 0, flags, MTU_1024,
-                     MAX_DEST_RD_ATOMIC, gid_type if gid else 0)
+                     MAX_DEST_RD_ATOMIC, gid_type if gid else 0, 0, 0)
     return HEADER.pack(magic, version, body_len) + body
 
 

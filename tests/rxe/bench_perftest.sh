@@ -19,7 +19,10 @@
 #         its TCP connection leaves from there (the SYN in the capture);
 #         with -R, RDMA_CM binds to it too: the RoCE packets leave from
 #         it; an address that is not b's is refused at once, in one line.
-# A default run beside them keeps the DS field 0 and the port's MTU.
+# A default run beside them keeps the DS field 0 and the port's MTU. And
+# rdma_rc_example, whose --tclass and --sl are the same settings: the
+# manual's flow with --tclass 96 --sl 2 over the TCP exchange, and with
+# -R --tclass 104 (RDMA_CM's type of service): the DS field of its packets.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/bench_lib.sh"
@@ -45,8 +48,13 @@ bench_pair source 19926 "bw --op write -x 1 -s 4096 -n 100 --accept-timeout 60" 
 bench_pair sourcecm 19920 "bw --op write -R -s 4096 -n 100 --accept-timeout 60" \
 	"bw --op write -R -s 4096 -n 100 --connect-timeout 60 --source_ip $SOURCE" \
 	--on a b --started
+rc_pair rc_tclass 19918 "--tclass 96 --sl 2 -v --accept-timeout 60" \
+	"--tclass 96 --sl 2 -v --connect-timeout 60" --on a b --started
+rc_pair rc_tos 19916 "-R --tclass 104 -v --accept-timeout 60" \
+	"-R --tclass 104 -v --connect-timeout 60" --on a b --started
 rxe_start source_bad --on b "'$RDMA_BENCH' bw -x 1 -p 19924 --connect-timeout 90 --source_ip 192.0.2.99 192.0.2.1"
-for name in path send timed tos plain reversed source sourcecm; do
+for name in path send timed tos plain reversed source sourcecm rc_tclass \
+	rc_tos; do
 	rxe_end "$name.client" --on b
 	rxe_end "$name.server" --on a
 done
@@ -55,9 +63,13 @@ rxe_step --on b "ip addr del $SOURCE/24 dev eth0"
 rxe_go bench_perftest 150 --capture "$RXE_RUNS/perftest.pcap"
 
 R=$RXE_RUNS
-for name in path tos plain reversed source sourcecm; do
+for name in path tos plain reversed source sourcecm rc_tclass rc_tos; do
 	rc_expect_clean "$name"
 done
+for f in "$R/rc_tclass.client.out" "$R/rc_tclass.server.out"; do
+	expect_regex "$f" '^\[verbs\] QP 0x[0-9a-f]{6} INIT -> RTR: .*, SL 2, traffic class 96$'
+done
+expect_line "$R/rc_tos.client.out" "[verbs] RDMA_CM id's type of service 104"
 # one_number NAME REGEX: with --output both sides ended well, said nothing
 # on stderr, and the client's stdout is one line, a number matching REGEX
 # (the server reports nothing).
@@ -137,6 +149,21 @@ expect_wire() {
 		_rxe_fail "$(_rxe_where)" "$name: expected over 300 packets, all with DS field $ds, the longest $min..$max bytes; found $n, longest ${longest:-none}, first others: $bad" "$R/perftest.rows"
 	fi
 }
+# expect_ds NAME DSFIELD: the manual's flow of run NAME (a SEND, a READ, a
+# WRITE and their answers, both ways) carries DSFIELD in every packet.
+expect_ds() {
+	local rows n bad
+	rows=$(packets "$1")
+	n=$(grep -c . <<<"$rows")
+	bad=$(awk -F, -v ds="$2" '$3 != ds' <<<"$rows" | head -n 3)
+	if [ "$n" -ge 6 ] && [ -z "$bad" ]; then
+		_rxe_pass "$1: $n packets, DS field $2"
+	else
+		_rxe_fail "$(_rxe_where)" "$1: expected 6 or more packets, all with DS field $2; found $n, first others: $bad" "$R/perftest.rows"
+	fi
+}
+expect_ds rc_tclass 0x60
+expect_ds rc_tos 0x68
 # A RoCE v2 frame of a full 512-byte payload: Ethernet 14, IPv4 20, UDP 8,
 # BTH 12, payload 512, ICRC 4 (570), 586 with a WRITE's RETH.
 expect_wire path 0x60 586 570

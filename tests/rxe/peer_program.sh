@@ -31,10 +31,12 @@ rxe_pair tcp_ops --on b b "$RC -p 20050 --accept-timeout 60" \
 	"$RC -o send,write -p 20050 --connect-timeout 60 $here"
 rxe_pair cm_ops --on b b "$RC -R -o send -p 20052 --accept-timeout 60" \
 	"$RC -R -o send,write -p 20052 --connect-timeout 60 $here"
+rxe_pair tcp_tclass --on b b "$RC --tclass 96 -p 20054 --accept-timeout 60" \
+	"$RC -p 20054 --connect-timeout 60 $here"
 rxe_go peer_program 150
 R=$RXE_RUNS
 
-for run in tcp_bench cm_bench tcp_check tcp_ops cm_ops; do
+for run in tcp_bench cm_bench tcp_check tcp_ops cm_ops tcp_tclass; do
 	for side in server client; do
 		expect_rc "$R/$run.$side.rc" 1
 	done
@@ -71,6 +73,12 @@ for run in tcp_ops cm_ops; do
 	expect_text "$R/$run.client.out" "Remote QP number"
 	expect_no_text "$R/$run.server.out" "going to send the message"
 done
+# One side with --tclass 96, the other with none: refused on both sides
+# before any operation, as the QP info says.
+for side in server client; do
+	expect_line "$R/tcp_tclass.$side.err" "rdma_rc_example: failed to agree with the peer: the peer uses another SL or traffic class (--sl, --tclass; rdma_bench: -S, --tclass): give both sides the same"
+done
+expect_no_text "$R/tcp_tclass.server.out" "going to send the message"
 
 # The tools' options are theirs alone: rdma_rc_example takes none of them,
 # and says whose each is.

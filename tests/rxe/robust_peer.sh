@@ -20,12 +20,12 @@ rb_client_vs_peer client_fake-qp 19920 fake-qp "-t 3"
 rxe_go peer 280
 
 why="rdma_rc_example: failed to accept the peer's QP info"
-expect_case server_close-mid.server 1 "rdma_rc_example: peer closed the connection after 20 of 55 bytes"
-expect_case server_short.server 1 "rdma_rc_example: failed to receive from the peer after 31 of 55 bytes: Connection timed out"
+expect_case server_close-mid.server 1 "rdma_rc_example: peer closed the connection after 20 of 57 bytes"
+expect_case server_short.server 1 "rdma_rc_example: failed to receive from the peer after 32 of 57 bytes: Connection timed out"
 expect_case server_bad-magic.server 1 "$why: wrong magic number (the peer runs none of this project's programs) (Protocol error)"
 expect_case server_bad-version.server 1 "$why: unsupported message version (Protocol not supported)"
 expect_case server_oversize.server 1 "$why: body length is not the one of this version (Bad message)"
-expect_case server_silent.server 1 "rdma_rc_example: failed to receive from the peer after 0 of 55 bytes: Connection timed out"
+expect_case server_silent.server 1 "rdma_rc_example: failed to receive from the peer after 0 of 57 bytes: Connection timed out"
 # On RoCE the program always has a GID: a peer without one, or with one of
 # another RoCE version, could never reach it.
 expect_case server_no-gid.server 1 "rdma_rc_example: failed to agree with the peer: we use a GID (-g) and the peer does not: give -g on both sides"

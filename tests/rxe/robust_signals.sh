@@ -77,7 +77,7 @@ expect_case accept 1 "rdma_rc_example: failed to accept a client on port $port: 
 expect_line "$R/accept.err" "rdma_rc_example: stopped by SIGINT, resources freed"
 expect_case connect 1 "rdma_rc_example: failed to connect to 192.0.2.1 port $port: Interrupted system call"
 expect_line "$R/connect.err" "rdma_rc_example: stopped by SIGTERM, resources freed"
-expect_case exchange.server 1 "rdma_rc_example: failed to receive from the peer after 0 of 55 bytes: Interrupted system call"
+expect_case exchange.server 1 "rdma_rc_example: failed to receive from the peer after 0 of 57 bytes: Interrupted system call"
 expect_line "$R/exchange.server.err" "rdma_rc_example: stopped by SIGTERM, resources freed"
 expect_case poll.client 1 "rdma_rc_example: failed to get a completion: Interrupted system call"
 expect_line "$R/poll.client.err" "rdma_rc_example: stopped by SIGINT, resources freed"

@@ -137,6 +137,11 @@ static void test_bad_values(void **state)
 	check_rejected("-t", "0", "--timeout", "'0'");
 	check_rejected("--connect-timeout", "-5", "--connect-timeout", "'-5'");
 	check_rejected("--accept-timeout", "1.5", "--accept-timeout", "'1.5'");
+	check_rejected("--sl", "16", "--sl", "'16'");
+	check_rejected("--sl", "x", "--sl", "'x'");
+	check_rejected("--tclass", "256", "--tclass", "'256'");
+	check_rejected("--tclass", "-1", "--tclass", "'-1'");
+	check_rejected("-S", "1", "-S (--sl) is spelled --sl", "here");
 	check_rejected("-o", "send,foo", "--ops", "'foo'");
 	check_rejected("-o", "send,,read", "--ops", "''");
 	check_rejected("-o", "", "--ops", "''");
@@ -220,6 +225,39 @@ static void test_server_options(void **state)
 		"rdma_rc_example: invalid --ops value 'hello,sge' with --srq: operation sge needs a receive queue of the server's QP for the client, and with --srq the QPs have none: every receive comes from the shared queue\n");
 }
 
+/*
+ * --sl and --tclass: in the address over the TCP exchange; with -R the
+ * traffic class is RDMA_CM's type of service, and --sl has no place.
+ * rdma_check takes them alike.
+ */
+static void test_path_options(void **state)
+{
+	struct parse_result r =
+		parse("--sl", "2", "--tclass", "96", (char *)NULL);
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.cfg.sl, 2);
+	assert_int_equal(r.cfg.traffic_class, 96);
+	assert_int_equal(r.cfg.tos, -1);
+	free_result(&r);
+	r = parse("-R", "--tclass", "104", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.cfg.tos, 104);
+	free_result(&r);
+	r = parse_check("--pair", "--tclass", "96", "--sl", "1", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.cfg.traffic_class, 96);
+	assert_int_equal(r.cfg.sl, 1);
+	free_result(&r);
+	expect_refusal(
+		parse("-R", "--sl", "1", (char *)NULL),
+		"rdma_rc_example: option --sl does not go with -R: RDMA_CM takes the SL from the type of service, which --tclass sets\n");
+	expect_refusal(
+		parse_check("-R", "--sl", "3", (char *)NULL),
+		"rdma_check: option --sl does not go with -R: RDMA_CM takes the SL from the type of service, which --tclass sets\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_too_many_ops),
 		cmocka_unit_test(test_empty_server_name),
 		cmocka_unit_test(test_server_options),
+		cmocka_unit_test(test_path_options),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,6 +21,8 @@
 #define AT_MTU	     52
 #define AT_RD_ATOMIC 53
 #define AT_GID_TYPE  54
+#define AT_SL	     55
+#define AT_TCLASS    56
 
 static struct qp_info sample(void)
 {
@@ -37,6 +39,8 @@ static struct qp_info sample(void)
 		.mtu = IBV_MTU_1024,
 		.max_dest_rd_atomic = 16,
 		.gid_type = IBV_GID_TYPE_ROCE_V2,
+		.sl = 2,
+		.traffic_class = 96,
 	};
 
 	return info;
@@ -82,6 +86,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(out.mtu, in.mtu);
 	assert_int_equal(out.max_dest_rd_atomic, in.max_dest_rd_atomic);
 	assert_int_equal(out.gid_type, in.gid_type);
+	assert_int_equal(out.sl, in.sl);
+	assert_int_equal(out.traffic_class, in.traffic_class);
 }
 
 static void test_network_byte_order(void **state)
@@ -90,12 +96,14 @@ static void test_network_byte_order(void **state)
 
 	(void)state;
 	encode_sample(wire);
-	/* "RCEX", version 4, body 47, QP number 0x000011, MTU 1024, ... */
-	assert_int_equal(QP_INFO_WIRE_SIZE, 55);
+	/* "RCEX", version 5, body 49, QP number 0x000011, MTU 1024, ... */
+	assert_int_equal(QP_INFO_WIRE_SIZE, 57);
 	assert_memory_equal(wire, "RCEX", 4);
 	assert_int_equal(wire[AT_VERSION], 0);
-	assert_int_equal(wire[AT_VERSION + 1], 4);
-	assert_int_equal(wire[AT_BODY_LEN + 1], 47);
+	assert_int_equal(wire[AT_VERSION + 1], 5);
+	assert_int_equal(wire[AT_BODY_LEN + 1], 49);
+	assert_int_equal(wire[AT_SL], 2);
+	assert_int_equal(wire[AT_TCLASS], 96);
 	assert_int_equal(wire[AT_TRANSPORT], TRANSPORT_RC);
 	assert_int_equal(wire[AT_QP_NUM + 3], 0x11);
 	assert_int_equal(wire[AT_MTU], 3);
@@ -145,6 +153,9 @@ static void test_wrong_magic_and_version(void **state)
 	encode_sample(wire);
 	wire[AT_VERSION + 1] = 3; /* version 3 carried the operations */
 	expect_refused(wire, sizeof(wire), -EPROTONOSUPPORT);
+	encode_sample(wire);
+	wire[AT_VERSION + 1] = 4; /* version 4 had no SL, traffic class */
+	expect_refused(wire, sizeof(wire), -EPROTONOSUPPORT);
 }
 
 static void test_bad_fields(void **state)
@@ -175,6 +186,9 @@ static void test_bad_fields(void **state)
 	expect_refused(wire, sizeof(wire), -EINVAL);
 	encode_sample(wire);
 	wire[AT_FLAGS] &= (uint8_t)~QP_INFO_HAS_GID; /* a type, but no GID */
+	expect_refused(wire, sizeof(wire), -EINVAL);
+	encode_sample(wire);
+	wire[AT_SL] = 16; /* the LRH has 4 bits for it */
 	expect_refused(wire, sizeof(wire), -EINVAL);
 }
 
@@ -261,6 +275,16 @@ static void test_match_path(void **state)
 
 	(void)state;
 	assert_int_equal(qp_info_match_path(&local, &remote, &why), 0);
+	/* One fabric class for both sides' packets: --sl and --tclass. */
+	remote.sl = 0;
+	assert_int_equal(qp_info_match_path(&local, &remote, &why), -EPROTO);
+	assert_string_equal(
+		why,
+		"the peer uses another SL or traffic class (--sl, --tclass; rdma_bench: -S, --tclass): give both sides the same");
+	remote = sample();
+	remote.traffic_class = 0;
+	assert_int_equal(qp_info_match_path(&local, &remote, &why), -EPROTO);
+	remote = sample();
 	remote.flags &= ~QP_INFO_HAS_GID;
 	assert_int_equal(qp_info_match_path(&local, &remote, &why), -EPROTO);
 	assert_string_equal(
