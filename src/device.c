@@ -382,7 +382,7 @@ static void list_gids(char *buf, size_t len, const struct gid_table *table)
 	}
 }
 
-/* The local address of @sock as text, for the lines. */
+/* @addr as text (an IPv4-mapped one as IPv4), for the lines. */
 static void address_text(const struct sockaddr *addr, char *buf, size_t len)
 {
 	union ibv_gid gid;
