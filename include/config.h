@@ -286,8 +286,8 @@ int config_parse_number(enum program_id program, const char *option,
 			unsigned long *value, FILE *err);
 
 /*
- * --tclass and --sl as the manual's spelling takes them (rdma_rc_example,
- * rdma_check): over the TCP exchange both go in the address; with -R the
+ * --tclass and --sl for a program that spells its options as the manual's
+ * example does: over the TCP exchange both go in the address; with -R the
  * traffic class is RDMA_CM's type of service (cfg->tos), which also gives
  * the SL, so --sl is refused there. 0, or -EINVAL after one line on @err.
  */

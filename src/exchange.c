@@ -210,7 +210,7 @@ int qp_info_match_path(const struct qp_info *local,
 	/* Both sides' packets in one class of the fabric, or neither's. */
 	if (local->sl != remote->sl ||
 	    local->traffic_class != remote->traffic_class) {
-		*why = "the peer uses another SL or traffic class (--sl, --tclass; rdma_bench: -S, --tclass): give both sides the same";
+		*why = "the peer uses another SL or traffic class: give both sides the same --sl and --tclass";
 		return -EPROTO;
 	}
 	/* With a GRH on one side only, the other's packets never arrive. */

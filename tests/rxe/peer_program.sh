@@ -76,7 +76,7 @@ done
 # One side with --tclass 96, the other with none: refused on both sides
 # before any operation, as the QP info says.
 for side in server client; do
-	expect_line "$R/tcp_tclass.$side.err" "rdma_rc_example: failed to agree with the peer: the peer uses another SL or traffic class (--sl, --tclass; rdma_bench: -S, --tclass): give both sides the same"
+	expect_line "$R/tcp_tclass.$side.err" "rdma_rc_example: failed to agree with the peer: the peer uses another SL or traffic class: give both sides the same --sl and --tclass"
 done
 expect_no_text "$R/tcp_tclass.server.out" "going to send the message"
 

@@ -280,7 +280,7 @@ static void test_match_path(void **state)
 	assert_int_equal(qp_info_match_path(&local, &remote, &why), -EPROTO);
 	assert_string_equal(
 		why,
-		"the peer uses another SL or traffic class (--sl, --tclass; rdma_bench: -S, --tclass): give both sides the same");
+		"the peer uses another SL or traffic class: give both sides the same --sl and --tclass");
 	remote = sample();
 	remote.traffic_class = 0;
 	assert_int_equal(qp_info_match_path(&local, &remote, &why), -EPROTO);
