@@ -105,13 +105,15 @@ int main(int argc, char **argv)
 		ret = resources_create(&run.res, &run.cfg, &run.sizes, NULL);
 		if (ret)
 			return report(ret);
-		/* Step 8: over TCP, exchange QP info; INIT, RTR, RTS. */
+		/* Step 8: over TCP, the GID (without -g: the connection's
+		 * address's), the QP info; INIT, RTR, RTS. */
 		ret = sock_connect(&run.cfg, &ctx->sock);
 		if (!ret)
 			ret = connect_qp(&run.res, &run.cfg, ctx->sock,
 					 &run.conn);
 	}
-	/* Step 9: the operations -o lists (the manual's: send, read, write). */
+	/* Step 9: the operations -o lists (the manual's: send, read, write),
+	 * the same list on both sides. */
 	if (!ret)
 		ret = ops_agree(&run.lessons.ops, ctx);
 	for (i = 0; !ret && i < run.lessons.ops.count; i++) {
