@@ -13,7 +13,8 @@
 
 /*
  * The manual's poll_completion: look at @cq with ibv_poll_cq until one
- * completion arrives, for at most @timeout_ms (between two looks,
+ * completion arrives, for at most @timeout_ms and while the peer keeps its
+ * TCP connection @peer_sock open (-1: no peer; between two looks,
  * cq_wait_next busy polls or sleeps on the completion channel when @cq was
  * created with one, and prints the async events). Succeeds only if its
  * status is IBV_WC_SUCCESS and its opcode is @expected; the completion is
@@ -25,7 +26,7 @@
  * the line of completion_failure_line; -EPROTO for another opcode; a wait
  * that ended, as completion_wait_failed.
  */
-int poll_completion(struct ibv_cq *cq, int timeout_ms,
+int poll_completion(struct ibv_cq *cq, int timeout_ms, int peer_sock,
 		    const struct send_request *posted,
 		    enum ibv_wc_opcode expected, struct ibv_wc *wc,
 		    const struct trace *tr);
@@ -38,8 +39,9 @@ int poll_completion(struct ibv_cq *cq, int timeout_ms,
 
 /*
  * A wait for a completion (@ret from cq_wait or cq_wait_next) that ended
- * without one: the line for -ETIMEDOUT (after @timeout_ms) and for -EINTR
- * (SIGINT or SIGTERM); any other error already had its line. Returns
+ * without one: the line for -ETIMEDOUT (after @timeout_ms), -ECONNRESET
+ * (the peer closed its connection) and -EINTR (SIGINT or SIGTERM); any
+ * other error already had its line. Returns
  * @ret. For the operations that judge a failed completion themselves.
  */
 int completion_wait_failed(int ret, int timeout_ms);

@@ -116,6 +116,9 @@ int completion_wait_failed(int ret, int timeout_ms)
 	if (ret == -ETIMEDOUT)
 		warnx("failed to get a completion within %d ms: %s; %s",
 		      timeout_ms, strerror(ETIMEDOUT), COMPLETION_TIMEOUT_HINT);
+	if (ret == -ECONNRESET)
+		warnx("failed to get a completion: %s; the peer closed its connection: it ended or failed, and its own output says why",
+		      strerror(ECONNRESET));
 	/* SIGINT or SIGTERM came in while waiting: the caller unwinds. */
 	if (ret == -EINTR)
 		warnx("failed to get a completion: %s", strerror(EINTR));
@@ -155,7 +158,7 @@ static int check_completion(const struct ibv_wc *wc,
 	return 0;
 }
 
-int poll_completion(struct ibv_cq *cq, int timeout_ms,
+int poll_completion(struct ibv_cq *cq, int timeout_ms, int peer_sock,
 		    const struct send_request *posted,
 		    enum ibv_wc_opcode expected, struct ibv_wc *wc,
 		    const struct trace *tr)
@@ -167,7 +170,7 @@ int poll_completion(struct ibv_cq *cq, int timeout_ms,
 	if (!wc)
 		wc = &local;
 	/* Look at the CQ; while it is empty, wait as cq_wait_next says. */
-	cq_wait_start(&wait, cq, timeout_ms, tr);
+	cq_wait_start(&wait, cq, timeout_ms, peer_sock, tr);
 	while (!(ret = cq_wait_next(&wait))) {
 		n = ibv_poll_cq(cq, 1, wc);
 		if (n > 0)

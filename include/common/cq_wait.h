@@ -17,13 +17,19 @@ struct cq_waiter {
 	struct ibv_cq *cq;
 	const struct trace *tr;
 	long long deadline; /* now_ms() + the timeout */
+	int peer_sock;	    /* the peer's TCP connection, or -1 */
 	unsigned int looks; /* looks at the CQ so far, all found it empty */
 	bool armed;	    /* an event was asked for and has not come yet */
 };
 
-/* Start a wait on @cq of at most @timeout_ms, from now. */
+/*
+ * Start a wait on @cq of at most @timeout_ms, from now. @peer_sock, the
+ * TCP connection to the peer (-1: none), is watched beside the CQ: once
+ * the peer closes it (its program ended or failed), the wait ends at
+ * once, not at the timeout. Its data is left unread.
+ */
 void cq_wait_start(struct cq_waiter *w, struct ibv_cq *cq, int timeout_ms,
-		   const struct trace *tr);
+		   int peer_sock, const struct trace *tr);
 
 /*
  * Before each look at the CQ, the first one and each after an empty one:
@@ -32,9 +38,10 @@ void cq_wait_start(struct cq_waiter *w, struct ibv_cq *cq, int timeout_ms,
  * when the CQ has one (read only once poll() finds it readable); either way
  * prints the async events that arrive meanwhile, so the context's async fd
  * must be non-blocking (async_events_init). Stops with -ETIMEDOUT once the
- * deadline passed, or -EINTR on SIGINT or SIGTERM, for the caller to report;
- * or after one line with -EIO if the device went away, or what a failed
- * verbs call returned.
+ * deadline passed, -ECONNRESET once the peer closed its connection, or
+ * -EINTR on SIGINT or SIGTERM, for the caller to report; or after one
+ * line with -EIO if the device went away, or what a failed verbs call
+ * returned.
  */
 int cq_wait_next(struct cq_waiter *w);
 
@@ -42,12 +49,26 @@ int cq_wait_next(struct cq_waiter *w);
 int cq_poll_failed(int n);
 
 /*
- * One completion into *@wc, whatever its status, within @timeout_ms: looks
- * at @cq with ibv_poll_cq as cq_wait_next allows. 0, or what cq_wait_next
- * stopped with, or -EIO if polling failed.
+ * One completion into *@wc, whatever its status, within @timeout_ms (and
+ * while @peer_sock stays open, as cq_wait_start says): looks at @cq with
+ * ibv_poll_cq as cq_wait_next allows. 0, or what cq_wait_next stopped
+ * with, or -EIO if polling failed.
  */
-int cq_wait(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc,
+int cq_wait(struct ibv_cq *cq, int timeout_ms, int peer_sock, struct ibv_wc *wc,
 	    const struct trace *tr);
+
+/*
+ * True if the peer closed or reset TCP connection @sock (-1: never),
+ * whatever it sent before that is still unread: one poll() that does not
+ * wait.
+ */
+bool peer_closed(int sock);
+
+/*
+ * What poll() says, asked for POLLRDHUP, of a connection the peer closed
+ * or reset (POLLRDHUP needs _GNU_SOURCE where it is used).
+ */
+#define PEER_CLOSED_EVENTS (POLLRDHUP | POLLHUP | POLLERR)
 
 /*
  * The two steps of sleeping on @cq's completion channel, also for waits of

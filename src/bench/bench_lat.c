@@ -204,6 +204,9 @@ static int wait_byte(struct bench_run *run, uint8_t value)
 			      value, strerror(EINTR));
 			return -EINTR;
 		}
+		if (patience.peer_gone)
+			return bench_peer_gone(
+				run, "see the peer's next RDMA WRITE");
 		warnx("failed to see the peer's RDMA WRITE number %u within %d ms: %s; %s",
 		      value, run->timeout_ms, strerror(ETIMEDOUT),
 		      COMPLETION_TIMEOUT_HINT);

@@ -7,6 +7,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -53,10 +54,8 @@ int bench_hear_peer(struct bench_run *run, uint64_t *heard_ns)
 		if (got < 0 &&
 		    (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
 			return 0;
-		if (got == 0 || (got < 0 && errno == ECONNRESET)) {
-			warnx("peer closed the connection after 0 of 1 bytes");
-			return -ECONNRESET;
-		}
+		if (got == 0 || (got < 0 && errno == ECONNRESET))
+			return bench_peer_gone(run, "hear from the peer");
 		if (got < 0) {
 			err = errno;
 			warnx("failed to receive from the peer after 0 of 1 bytes: %s",
@@ -75,6 +74,16 @@ int bench_hear_peer(struct bench_run *run, uint64_t *heard_ns)
 		      strerror(EPROTO), (unsigned char)c);
 		return -EPROTO;
 	}
+}
+
+int bench_peer_gone(const struct bench_run *run, const char *what)
+{
+	warnx("failed to %s in the %u-byte size (sends %" PRIu64 " of %" PRIu64
+	      ", receives %" PRIu64 " of %" PRIu64
+	      " done): %s; the peer closed its connection: it ended or failed, and its own output says why",
+	      what, run->size, run->sends_completed, run->sends_posted,
+	      run->recvs_completed, run->recvs_posted, strerror(ECONNRESET));
+	return -ECONNRESET;
 }
 
 int bench_await_peer(struct bench_run *run)

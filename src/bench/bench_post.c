@@ -5,6 +5,7 @@
  * printing per completion, one doorbell for many work requests, a batch of
  * completions per ibv_poll_cq.
  */
+#define _GNU_SOURCE /* POLLRDHUP */
 #include <err.h>
 #include <arpa/inet.h>
 #include <errno.h>
@@ -282,12 +283,18 @@ static bool reached(const struct bench_run *run, uint64_t sends, uint64_t recvs)
 /*
  * Sleep until the CQ may hold a completion, at most @timeout_ms: arm it,
  * poll once more (a completion that came before the arm raises no event),
- * then wait on the completion channel and take the event. Returns what
- * that poll returned (0 after a sleep), or a negative errno.
+ * then wait on the completion channel and take the event. The peer's TCP
+ * connection is watched beside the channel: its close wakes the sleep
+ * (*@peer_gone), its beats do not (no POLLIN). Returns what that poll
+ * returned (0 after a sleep), or a negative errno.
  */
-static int sleep_on_channel(struct bench_run *run, int timeout_ms)
+static int sleep_on_channel(struct bench_run *run, int timeout_ms,
+			    bool *peer_gone)
 {
-	struct pollfd pfd = {.fd = run->cq->channel->fd, .events = POLLIN};
+	struct pollfd pfd[] = {
+		{.fd = run->cq->channel->fd, .events = POLLIN},
+		{.fd = run->sock, .events = POLLRDHUP},
+	};
 	int n;
 
 	n = arm_cq(run->cq);
@@ -296,7 +303,7 @@ static int sleep_on_channel(struct bench_run *run, int timeout_ms)
 	n = bench_poll_once(run);
 	if (n)
 		return n;
-	n = interruptible_poll(&pfd, 1, timeout_ms);
+	n = interruptible_poll(pfd, 2, timeout_ms);
 	if (n == 0 || n == -EINTR)
 		return 0; /* the caller's bound, or interrupted(), decides */
 	if (n < 0) {
@@ -304,6 +311,9 @@ static int sleep_on_channel(struct bench_run *run, int timeout_ms)
 		      strerror(-n));
 		return n;
 	}
+	*peer_gone = pfd[1].revents & PEER_CLOSED_EVENTS;
+	if (!(pfd[0].revents & POLLIN))
+		return 0;
 	return take_cq_event(run->cq, NULL);
 }
 
@@ -346,8 +356,9 @@ static int wait_for(struct bench_run *run, uint64_t sends, uint64_t recvs,
 				bench_nap(run);
 			else if (next == BENCH_SLEEP && run->cq->channel)
 				n = sleep_on_channel(run,
-						     sleep_ms(run, &patience));
-			else if (next == BENCH_GIVE_UP)
+						     sleep_ms(run, &patience),
+						     &patience.peer_gone);
+			if (next == BENCH_GIVE_UP || patience.peer_gone)
 				break;
 		}
 		if (n < 0)
@@ -359,6 +370,8 @@ static int wait_for(struct bench_run *run, uint64_t sends, uint64_t recvs,
 	}
 	if (reached(run, sends, recvs))
 		return 0;
+	if (patience.peer_gone)
+		return bench_peer_gone(run, "get a completion");
 	if (interrupted()) {
 		if (!run->stop_is_end)
 			warnx("failed to get a completion: %s",

@@ -20,6 +20,7 @@
 #include "bench/bench.h"
 #include "cm/cm.h"
 #include "exchange.h"
+#include "common/cq_wait.h"
 #include "common/interrupt.h"
 
 /* -a: every power of two from 2 bytes to 8 MiB, as perftest's -a (with -s:
@@ -596,6 +597,12 @@ void bench_start_beating(struct bench_run *run, double rate);
 int bench_await_peer(struct bench_run *run);
 
 /*
+ * The line for a wait for @what that the peer's closed connection ended,
+ * with the size's progress so far; -ECONNRESET.
+ */
+int bench_peer_gone(const struct bench_run *run, const char *what);
+
+/*
  * At a post stamped @ticks: a beat if one is due. One compare on the
  * hot path.
  */
@@ -605,14 +612,26 @@ static inline void bench_beat(struct bench_run *run, uint64_t ticks)
 		bench_beat_send(run, ticks);
 }
 
+/*
+ * A wait that has seen no progress for this long looks at the peer's TCP
+ * connection, and again each time as long passes: a peer that closed it
+ * (its process ended, or failed) ends the wait within this much, not at
+ * -t. A wait on a real NIC or a busy soft-RoCE one sees progress well
+ * within it, so a measurement makes no system call for it.
+ */
+#define BENCH_PEER_LOOK_MS 100
+
 /* The bound on a wait that sees no progress, and when it may sleep. */
 struct bench_patience {
-	uint64_t start; /* 0: not started, the clock is read lazily */
+	uint64_t start;	  /* 0: not started, the clock is read lazily */
+	uint64_t look_at; /* ns into the wait: look at the peer's connection */
 	unsigned int spins;
 	unsigned int look_every; /* empty polls between two clock reads */
 	bool yields;		 /* sched_yield() at each clock read */
 	bool spun;		 /* waited spin_ns: from now on, sleep */
+	bool peer_gone;		 /* the peer closed the connection */
 	int timeout_ms;
+	int sock; /* the peer's TCP connection */
 };
 
 static inline void bench_patience_init(struct bench_patience *p,
@@ -626,6 +645,8 @@ static inline void bench_patience_init(struct bench_patience *p,
 					 : BENCH_SPINS_PER_YIELD,
 		.yields = !run->own_cpu,
 		.timeout_ms = run->timeout_ms,
+		.sock = run->sock,
+		.look_at = BENCH_PEER_LOOK_MS * 1000000ull,
 	};
 }
 
@@ -633,6 +654,7 @@ static inline void bench_patience_init(struct bench_patience *p,
 static inline void bench_patience_renew(struct bench_patience *p)
 {
 	p->start = 0;
+	p->look_at = BENCH_PEER_LOOK_MS * 1000000ull;
 	p->spins = 0;
 	p->spun = false;
 }
@@ -641,14 +663,16 @@ static inline void bench_patience_renew(struct bench_patience *p)
 enum bench_next {
 	BENCH_POLL,    /* poll again */
 	BENCH_SLEEP,   /* it spun long enough: sleep (or nap) if it can */
-	BENCH_GIVE_UP, /* the timeout passed, or a stop signal came */
+	BENCH_GIVE_UP, /* the timeout passed, a stop signal came, or the
+			  peer closed the connection (p->peer_gone) */
 };
 
 /*
  * One more empty poll. Every look_every of them: yield (if it yields),
  * read the clock, and say whether the wait has lasted @spin_ns
  * (BENCH_SLEEP, then on every empty poll until something arrives) or the
- * timeout (BENCH_GIVE_UP).
+ * timeout (BENCH_GIVE_UP); every BENCH_PEER_LOOK_MS of it, look at the
+ * peer's connection (BENCH_GIVE_UP once it closed).
  */
 static inline enum bench_next bench_patience_next(struct bench_patience *p,
 						  uint64_t spin_ns)
@@ -667,6 +691,12 @@ static inline enum bench_next bench_patience_next(struct bench_patience *p,
 	waited = now - p->start;
 	if (waited > (uint64_t)p->timeout_ms * 1000000)
 		return BENCH_GIVE_UP;
+	if (waited >= p->look_at) {
+		p->look_at = waited + BENCH_PEER_LOOK_MS * 1000000ull;
+		p->peer_gone = peer_closed(p->sock);
+		if (p->peer_gone)
+			return BENCH_GIVE_UP;
+	}
 	p->spun = waited >= spin_ns;
 	return p->spun ? BENCH_SLEEP : BENCH_POLL;
 }

@@ -4,6 +4,7 @@
  * channel, within a bound and until SIGINT/SIGTERM: what every program here
  * does between two looks at the CQ (see cq_wait.h).
  */
+#define _GNU_SOURCE /* POLLRDHUP */
 #include <err.h>
 #include <errno.h>
 #include <poll.h>
@@ -23,13 +24,22 @@
 #define BUSY_POLLS_PER_ASYNC_CHECK 4096
 
 void cq_wait_start(struct cq_waiter *w, struct ibv_cq *cq, int timeout_ms,
-		   const struct trace *tr)
+		   int peer_sock, const struct trace *tr)
 {
 	*w = (struct cq_waiter){
 		.cq = cq,
 		.tr = tr,
 		.deadline = now_ms() + timeout_ms,
+		.peer_sock = peer_sock,
 	};
+}
+
+bool peer_closed(int sock)
+{
+	/* POLLRDHUP, not POLLIN: the peer's FIN, behind unread data too. */
+	struct pollfd pfd = {.fd = sock, .events = POLLRDHUP};
+
+	return poll(&pfd, 1, 0) > 0 && (pfd.revents & PEER_CLOSED_EVENTS);
 }
 
 int cq_poll_failed(int n)
@@ -42,8 +52,8 @@ int cq_poll_failed(int n)
 
 /*
  * Busy polling: before the first look, and after each empty one, stop on a
- * signal; after an empty one, now and then print the async events, and
- * stop at the deadline.
+ * signal; after an empty one, now and then print the async events and
+ * look at the peer's connection, and stop at the deadline.
  */
 static int busy_next(struct cq_waiter *w)
 {
@@ -54,6 +64,8 @@ static int busy_next(struct cq_waiter *w)
 		ret = async_events_drain(w->cq->context);
 		if (ret < 0)
 			return ret;
+		if (peer_closed(w->peer_sock))
+			return -ECONNRESET;
 	}
 	if (empty && now_ms() >= w->deadline)
 		return -ETIMEDOUT;
@@ -93,9 +105,10 @@ int take_cq_event(struct ibv_cq *cq, const struct trace *tr)
 }
 
 /*
- * The CQ is armed and was found empty: poll() the channel fd and the async
- * fd until the deadline; print the async events, take and ack a CQ event.
- * 0 to look at the CQ again (also when poll() woke for another reason).
+ * The CQ is armed and was found empty: poll() the channel fd, the async
+ * fd and the peer's connection until the deadline; print the async
+ * events, take and ack a CQ event. 0 to look at the CQ again (also when
+ * poll() woke for another reason).
  */
 static int sleep_for_event(struct cq_waiter *w)
 {
@@ -103,13 +116,14 @@ static int sleep_for_event(struct cq_waiter *w)
 	struct pollfd fds[] = {
 		{.fd = cq->channel->fd, .events = POLLIN},
 		{.fd = cq->context->async_fd, .events = POLLIN},
+		{.fd = w->peer_sock, .events = POLLRDHUP},
 	};
 	long long left = w->deadline - now_ms();
 	int n, ret;
 
 	if (left <= 0)
 		return -ETIMEDOUT;
-	n = interruptible_poll(fds, 2, (int)left);
+	n = interruptible_poll(fds, 3, (int)left);
 	if (n == -EINTR && interrupted())
 		return -EINTR;
 	if (n < 0 && n != -EINTR) {
@@ -130,6 +144,8 @@ static int sleep_for_event(struct cq_waiter *w)
 		      strerror(EIO));
 		return -EIO;
 	}
+	if (fds[2].revents & PEER_CLOSED_EVENTS)
+		return -ECONNRESET;
 	if (!(fds[0].revents & POLLIN))
 		return 0;
 	w->armed = false; /* an event disarms the CQ */
@@ -165,13 +181,13 @@ int cq_wait_next(struct cq_waiter *w)
 	return busy_next(w);
 }
 
-int cq_wait(struct ibv_cq *cq, int timeout_ms, struct ibv_wc *wc,
+int cq_wait(struct ibv_cq *cq, int timeout_ms, int peer_sock, struct ibv_wc *wc,
 	    const struct trace *tr)
 {
 	struct cq_waiter wait;
 	int n, ret;
 
-	cq_wait_start(&wait, cq, timeout_ms, tr);
+	cq_wait_start(&wait, cq, timeout_ms, peer_sock, tr);
 	while (!(ret = cq_wait_next(&wait))) {
 		n = ibv_poll_cq(cq, 1, wc);
 		if (n)

@@ -31,8 +31,8 @@ int op_atomic(struct op_ctx *ctx, const struct send_request *req,
 	int ret = post_send(ctx->conn->qp, req, &ctx->res->trace);
 
 	if (!ret)
-		ret = poll_completion(ctx->res->cq, ctx->timeout_ms, req,
-				      expected, NULL, &ctx->res->trace);
+		ret = poll_completion(ctx->res->cq, ctx->timeout_ms, ctx->sock,
+				      req, expected, NULL, &ctx->res->trace);
 	if (ret)
 		return ret;
 	*old = ctx->res->buf->atomic_counter;

@@ -40,8 +40,9 @@ int op_hello_client(struct op_ctx *ctx)
 		if (ret)
 			return ret;
 		/* RC: the server's device acknowledged it, a receive took it. */
-		ret = poll_completion(ctx->res->cq, ctx->timeout_ms, &req,
-				      IBV_WC_SEND, NULL, &ctx->res->trace);
+		ret = poll_completion(ctx->res->cq, ctx->timeout_ms, ctx->sock,
+				      &req, IBV_WC_SEND, NULL,
+				      &ctx->res->trace);
 		if (ret)
 			return ret;
 	}

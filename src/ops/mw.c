@@ -87,8 +87,8 @@ static int post_mw_request(struct op_ctx *ctx, struct ibv_send_wr *wr,
 	}
 	trace_step(&ctx->res->trace, "posted %s: wr_id %" PRIu64,
 		   wr_opcode_str(wr->opcode), wr->wr_id);
-	return poll_completion(ctx->res->cq, ctx->timeout_ms, NULL, expected,
-			       NULL, &ctx->res->trace);
+	return poll_completion(ctx->res->cq, ctx->timeout_ms, ctx->sock, NULL,
+			       expected, NULL, &ctx->res->trace);
 }
 
 /* The window covers the whole area, with remote write only. */
@@ -172,7 +172,7 @@ static int bind_type_1(struct op_ctx *ctx, struct mw_state *st)
 		return -ret;
 	}
 	st->rkey = st->mw->rkey;
-	return poll_completion(ctx->res->cq, ctx->timeout_ms, NULL,
+	return poll_completion(ctx->res->cq, ctx->timeout_ms, ctx->sock, NULL,
 			       IBV_WC_BIND_MW, NULL, &ctx->res->trace);
 }
 
@@ -334,7 +334,8 @@ static int write_through(struct op_ctx *ctx, const struct mw_wire *win,
 	if (ret)
 		return ret;
 	/* A failed completion is the point here: the caller judges it. */
-	ret = cq_wait(ctx->res->cq, ctx->timeout_ms, wc, &ctx->res->trace);
+	ret = cq_wait(ctx->res->cq, ctx->timeout_ms, ctx->sock, wc,
+		      &ctx->res->trace);
 	return completion_wait_failed(ret, ctx->timeout_ms);
 }
 

@@ -37,7 +37,7 @@ int op_read_client(struct op_ctx *ctx)
 	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
 	if (ret)
 		return ret;
-	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, &req,
+	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, ctx->sock, &req,
 			      IBV_WC_RDMA_READ, NULL, &ctx->res->trace);
 	if (ret)
 		return ret;

@@ -29,7 +29,7 @@ int op_write_imm_server(struct op_ctx *ctx)
 	ret = sock_sync(ctx->sock, ctx->timeout_ms);
 	if (ret)
 		return ret;
-	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, NULL,
+	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, ctx->sock, NULL,
 			      IBV_WC_RECV_RDMA_WITH_IMM, &wc, &ctx->res->trace);
 	if (ret)
 		return ret;
@@ -63,6 +63,6 @@ int op_write_imm_client(struct op_ctx *ctx)
 	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
 	if (ret)
 		return ret;
-	return poll_completion(ctx->res->cq, ctx->timeout_ms, &req,
+	return poll_completion(ctx->res->cq, ctx->timeout_ms, ctx->sock, &req,
 			       IBV_WC_RDMA_WRITE, NULL, &ctx->res->trace);
 }

@@ -19,6 +19,8 @@ send never fails), then misbehaves as --mode says:
                with the same list, then kill itself with SIGKILL: to the
                program this is a peer that died once the QPs were
                connected
+  stuck-qp     the same as fake-qp, but then keep the connection open and
+               say nothing: a peer that hangs once the QPs were connected
   bad-rkey     (--listen, --relay HOST:PORT) stand between a client and
                the real server at HOST:PORT: pass everything on, but the
                server's QP-info message with another rkey, so that the
@@ -113,7 +115,7 @@ def open_connection(args):
 
 
 MODES = ("close-mid", "short", "bad-magic", "bad-version", "oversize",
-         "silent", "no-gid", "roce-v1", "fake-qp", "bad-rkey")
+         "silent", "no-gid", "roce-v1", "fake-qp", "stuck-qp", "bad-rkey")
 USAGE = ("usage: bad_peer.py (--connect HOST | --listen) --port PORT "
          "--mode MODE [--gid-ipv4 ADDR] [--relay HOST:PORT] [--timeout SEC]")
 # Where the rkey sits in the message: header, then address u64, length u32.
@@ -234,13 +236,16 @@ def main():
         conn.sendall(message(gid, gid_type=ROCE_V1))
     elif args.mode == "oversize":
         conn.sendall(message(gid, body_len=4096) + bytes(4096 - BODY.size))
-    elif args.mode == "fake-qp":
+    elif args.mode in ("fake-qp", "stuck-qp"):
         conn.sendall(good)
         recv_exactly(conn, 1)  # the program's sync after RTS
         conn.sendall(b"Q")
         conn.sendall(recv_exactly(conn, OPS_LIST_SIZE))  # the same list
-        print("bad_peer: synced, now dying", flush=True)
-        os.kill(os.getpid(), signal.SIGKILL)
+        if args.mode == "stuck-qp":
+            print("bad_peer: synced, now silent", flush=True)
+        else:
+            print("bad_peer: synced, now dying", flush=True)
+            os.kill(os.getpid(), signal.SIGKILL)
     # Let the program read what was sent before the connection goes away.
     if args.mode != "close-mid":
         linger(conn)

@@ -34,6 +34,9 @@ rxe_add_test(robust_peer robust_peer.sh TIMEOUT 300)
 # One batch of at most 900 s (plus the rig's 10 s slack).
 rxe_add_test(robust_valgrind robust_valgrind.sh TIMEOUT 960)
 rxe_add_test(robust_signals robust_signals.sh TIMEOUT 300)
+# A peer killed, stopped or cut off in the middle of rdma_bench: two
+# plans of at most 300 and 120 s (plus the rig's slack).
+rxe_add_test(robust_vanish robust_vanish.sh TIMEOUT 480)
 if(RDMA_PLAIN_BUILD)
 	rxe_add_test(rc_plain_build rc_plain_build.sh TIMEOUT 200)
 endif()
