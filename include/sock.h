@@ -36,6 +36,9 @@ int sock_listen(const struct config *cfg, int backlog, int *listener);
 int sock_accept(const struct config *cfg, int listener, long long deadline,
 		int *fd);
 
+/* @fd's peer's IP address (getpeername) in words, into @buf. */
+void sock_peer_name(int fd, char *buf, size_t len);
+
 /* The TCP port of @fd's own end (getsockname), or 0 if unknown. */
 uint16_t sock_local_port(int fd);
 
@@ -50,8 +53,20 @@ bool sock_peer_is(int fd, const struct sockaddr *addr, uint16_t port);
 int sock_sync_data(int fd, const void *local, void *remote, size_t len,
 		   int timeout_ms);
 
-/* A one-byte sync: returns when both sides have reached it. */
+/*
+ * A one-byte sync: returns when both sides have reached it. A peer that
+ * sent sock_send_end's notice instead: its reason in one line, and
+ * -ECANCELED.
+ */
 int sock_sync(int fd, int timeout_ms);
+
+/*
+ * End the run for the peer, whose next sock_sync says @why (at most 255
+ * bytes of it): send the notice, then read what the peer still sends
+ * until it closes its end, within @timeout_ms. 0, or -errno after one line
+ * if the notice could not be sent.
+ */
+int sock_send_end(int fd, const char *why, int timeout_ms);
 
 /* Send our QP info and read the peer's: header first, checked, then body. */
 int sock_exchange_qp_info(int fd, const struct qp_info *local,

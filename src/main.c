@@ -51,6 +51,7 @@ static void plan_run(struct run *run)
 		.conn = &run->conn,
 		.sock = -1,
 		.timeout_ms = config_timeout_ms(&run->cfg),
+		.gather_ms = (int)config_accept_timeout_ms(&run->cfg),
 	};
 }
 

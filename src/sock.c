@@ -442,18 +442,92 @@ int sock_sync_data(int fd, const void *local, void *remote, size_t len,
 	return read_full(fd, remote, len, deadline);
 }
 
+void sock_peer_name(int fd, char *buf, size_t len)
+{
+	static const char mapped[] = "::ffff:";
+	struct sockaddr_storage peer;
+	socklen_t peer_len = sizeof(peer);
+	char host[NI_MAXHOST];
+
+	if (getpeername(fd, (struct sockaddr *)&peer, &peer_len) ||
+	    getnameinfo((struct sockaddr *)&peer, peer_len, host, sizeof(host),
+			NULL, 0, NI_NUMERICHOST)) {
+		snprintf(buf, len, "an unknown address");
+		return;
+	}
+	/* An IPv4 client of a dual-stack listener, as people write it. */
+	if (!strncmp(host, mapped, sizeof(mapped) - 1) &&
+	    strchr(host + sizeof(mapped) - 1, '.'))
+		snprintf(buf, len, "%s", host + sizeof(mapped) - 1);
+	else
+		snprintf(buf, len, "%s", host);
+}
+
+/*
+ * The byte of sock_sync, and the one a peer sends in its place to end the
+ * run: SOCK_END, then a length byte and that many bytes of why.
+ */
+#define SOCK_SYNC 'Q'
+#define SOCK_END  'E'
+
+/* The peer sent SOCK_END: read its reason and say it; -ECANCELED. */
+static int heard_end(int fd, long long deadline)
+{
+	char why[UINT8_MAX + 1] = "";
+	uint8_t len = 0;
+
+	if (!read_full(fd, &len, 1, deadline) &&
+	    !read_full(fd, why, len, deadline))
+		why[len] = '\0';
+	warnx("the peer ended the run: %s (%s)", why[0] ? why : "no reason",
+	      strerror(ECANCELED));
+	return -ECANCELED;
+}
+
 int sock_sync(int fd, int timeout_ms)
 {
-	char mine = 'Q', theirs = 0;
+	long long deadline = now_ms() + timeout_ms;
+	char mine = SOCK_SYNC, theirs = 0;
 	int ret;
 
 	ret = sock_sync_data(fd, &mine, &theirs, 1, timeout_ms);
+	if (!ret && theirs == SOCK_END)
+		return heard_end(fd, deadline);
 	if (!ret && theirs != mine) {
 		warnx("failed to sync with the peer: %s (got 0x%02x)",
 		      strerror(EPROTO), (unsigned char)theirs);
 		ret = -EPROTO;
 	}
 	return ret;
+}
+
+int sock_send_end(int fd, const char *why, int timeout_ms)
+{
+	long long deadline = now_ms() + timeout_ms;
+	size_t len = strnlen(why, UINT8_MAX);
+	char msg[2 + UINT8_MAX], byte;
+	ssize_t n;
+	int ret;
+
+	msg[0] = SOCK_END;
+	msg[1] = (char)len;
+	memcpy(msg + 2, why, len);
+	ret = write_full(fd, msg, 2 + len, deadline);
+	if (ret)
+		return ret;
+	/*
+	 * Nothing more from us; then read what the peer sends until it
+	 * closes: a socket closed with bytes unread resets the connection,
+	 * and the reset could reach the peer before it read why.
+	 */
+	shutdown(fd, SHUT_WR);
+	for (;;) {
+		n = recv(fd, &byte, 1, MSG_DONTWAIT);
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+			return 0;
+		if (n < 0 && wait_fd(fd, POLLIN, deadline))
+			return 0; /* it did not close in time: no matter */
+	}
 }
 
 int sock_exchange_qp_info(int fd, const struct qp_info *local,

@@ -23,6 +23,12 @@ struct op_ctx {
 	const struct connection *conn;
 	int sock;
 	int timeout_ms;
+	/*
+	 * A client of a server of several clients: how much longer than
+	 * timeout_ms the server's first go may take, while it waits for the
+	 * others (this side's --accept-timeout, meant to be the server's).
+	 */
+	int gather_ms;
 };
 
 enum op_flag {

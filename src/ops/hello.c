@@ -27,8 +27,11 @@ int op_hello_client(struct op_ctx *ctx)
 	int ret;
 
 	for (i = 1; i <= HELLO_MESSAGES; i++) {
-		/* The server's go: its receive for this message is posted. */
-		ret = sock_sync(ctx->sock, ctx->timeout_ms);
+		/* The server's go: its receive for this message is posted.
+		 * The first comes once all its clients are in. */
+		ret = sock_sync(ctx->sock,
+				i == 1 ? ctx->timeout_ms + ctx->gather_ms
+				       : ctx->timeout_ms);
 		if (ret)
 			return ret;
 		snprintf(text, sizeof(text), "hello %u of %u from pid %ld", i,

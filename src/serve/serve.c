@@ -21,6 +21,8 @@
 
 /* How long to wait for each QP's last-WQE event at the end. */
 #define SERVE_LAST_WQE_MS 2000
+/* How long a client that came may take to read why its run ends. */
+#define SERVE_END_NOTICE_MS 2000
 
 bool serve_wanted(const struct config *cfg, const struct lessons *lessons)
 {
@@ -98,6 +100,35 @@ static int take_client(struct serve *s, int listener)
 }
 
 /*
+ * Fewer clients came than --clients: say which did, and end the run for
+ * each of them with the reason, which its next sync prints.
+ */
+static void end_short(struct serve *s)
+{
+	char who[OPS_CLIENTS_MAX * 48] = "", addr[48], why[128];
+	size_t used = 0;
+	unsigned int i;
+
+	for (i = 0; i < s->count && used < sizeof(who); i++) {
+		sock_peer_name(s->clients[i].sock, addr, sizeof(addr));
+		used += (size_t)snprintf(who + used, sizeof(who) - used,
+					 "%sclient %u from %s", i ? ", " : "",
+					 s->clients[i].number, addr);
+	}
+	warnx("%u of %u clients came within %d s (%s): the run ends for them; fix: start every client within --accept-timeout, or give --clients %u",
+	      s->count, s->lessons->clients, s->cfg->accept_timeout_sec, who,
+	      s->count);
+	snprintf(
+		why, sizeof(why),
+		"only %u of the %u clients it waits for came within its --accept-timeout (%d s)",
+		s->count, s->lessons->clients, s->cfg->accept_timeout_sec);
+	for (i = 0; i < s->count; i++)
+		if (!s->clients[i].failed)
+			sock_send_end(s->clients[i].sock, why,
+				      SERVE_END_NOTICE_MS);
+}
+
+/*
  * Every client, then no more: once the last is in, the port is closed,
  * and a client beyond them is refused by its own connect.
  */
@@ -113,6 +144,8 @@ static int take_clients(struct serve *s)
 	if (!ret)
 		printf("all %u clients are in: the port is closed to more\n",
 		       s->count);
+	else if (s->count && ret != -EINTR)
+		end_short(s);
 	return ret;
 }
 

@@ -5,7 +5,8 @@
 # refills; a receive queue per client, and a client beyond the number
 # refused; a client killed after connecting, left out while the others
 # finish; a client that runs another list of operations, left out at
-# once; and what the receives cost for 1, 2, 4 and 8 clients (each
+# once; two clients of three, named and told why their run ends; and
+# what the receives cost for 1, 2, 4 and 8 clients (each
 # server says it both ways). The SRQ server also through RDMA_CM (-R),
 # and on one guest.
 . "$(dirname "$0")/lib.sh"
@@ -51,6 +52,16 @@ for run in other.c1 other.c2; do
 	rxe_end $run --on b
 done
 rxe_end other.server --on a
+# Three clients wanted, two come: after --accept-timeout the server names
+# them and ends their run, and each says why.
+rxe_start short.server --on a "$P --clients 3 --srq -o hello -p 19958 --accept-timeout 6"
+for c in c1 c2; do
+	rxe_start short.$c --on b "$P -o hello -p 19958 --connect-timeout 40 --accept-timeout 6 $PEER"
+done
+for run in short.c1 short.c2; do
+	rxe_end $run --on b
+done
+rxe_end short.server --on a
 # The cost of the receives, by the number of clients: each server's line
 # gives both ways, so one server a row (2 clients: late's server).
 serve cost1 19963 1 "--clients 1 -o hello" "-o hello"
@@ -147,6 +158,14 @@ expect_rc "$R/other.server.rc" 1
 expect_regex "$R/other.server.err" "^rdma_rc_example: failed to agree with the peer on the operations: it runs -o send, this side -o hello; give both the same -o and -c$"
 expect_regex "$R/other.server.err" "^rdma_rc_example: client [12] left out: it runs other operations \(Protocol error\)$"
 expect_line "$R/other.server.out" "served 1 of 2 clients to the end"
+echo "--- two clients of three: named, and told why the run ends"
+expect_rc "$R/short.server.rc" 1
+expect_regex "$R/short.server.err" "^rdma_rc_example: 2 of 3 clients came within 6 s \(client 1 from 192\.0\.2\.2, client 2 from 192\.0\.2\.2\): the run ends for them; fix: start every client within --accept-timeout, or give --clients 2$"
+for c in c1 c2; do
+	expect_rc "$R/short.$c.rc" 1
+	expect_line "$R/short.$c.err" "rdma_rc_example: the peer ended the run: only 2 of the 3 clients it waits for came within its --accept-timeout (6 s) (Operation canceled)"
+	expect_no_text "$R/short.$c.out" "sending:"
+done
 
 echo "--- what the receives cost: per client without the SRQ, flat with it"
 for run in cost1:1 cost4:4 cost8srq:8; do
