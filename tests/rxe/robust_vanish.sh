@@ -3,7 +3,7 @@
 # connection closed by its kernel), stopped (SIGSTOP) or cut off (its
 # frames dropped).  The other side ends by itself, exit status 1, with one
 # line naming what it waited for:
-# - killed: within 3 s of the signal (about half a second on an idle rig;
+# - killed: within 3 s of the signal (0.1-0.5 s on an idle rig;
 #   --timeout is 30 s, so only the closed connection can end it that soon),
 #   whatever it waits on: a completion, the peer's WRITE, its next byte;
 # - stopped or cut off: within --timeout (4 s) of the last thing it heard,
@@ -23,13 +23,22 @@ kroot=$(sed -n 's|^KERNEL=\(.*\)/boot/.*|\1|p' "$cache/current")
 mp="modprobe -d '$kroot'"
 port=19960
 
-# The guests' clocks, b's less a's in microseconds (both read at once, to
-# within the rig's start of the two commands): a run's end on one guest
-# and its peer's signal on the other are compared on one clock.
+# The guests' clocks, b's less a's in microseconds, so that a run's end
+# on one guest and its peer's signal on the other are compared on one
+# clock: guest a asks b's clock over UDP, and of five answers takes the
+# one that came back soonest, as NTP does.
 "$RXE_VM" exec --out "$RXE_OUT_DIR/clock" "$RXE_SESSION" \
-	-a 'date +%s%6N' -b 'date +%s%6N' >/dev/null
-skew_us=$(($(cat "$RXE_OUT_DIR/clock.b.out") - $(cat "$RXE_OUT_DIR/clock.a.out")))
-echo "guest b's clock less guest a's: $((skew_us / 1000)) ms"
+	-a "python3 '$(dirname "$(readlink -f "$0")")/clock_skew.py' ask \"\$RXE_PEER_ADDR\"" \
+	-b "python3 '$(dirname "$(readlink -f "$0")")/clock_skew.py' answer" >/dev/null
+skew_us=$(cat "$RXE_OUT_DIR/clock.a.out" 2>/dev/null)
+case $skew_us in
+-[0-9]* | [0-9]*) echo "guest b's clock less guest a's: $((skew_us / 1000)) ms" ;;
+*)
+	cat "$RXE_OUT_DIR"/clock.*.err
+	echo "FAIL: could not compare the guests' clocks"
+	exit 1
+	;;
+esac
 
 # The kernel's RDMA objects on each guest before the runs.
 objects='rdma resource show | sed "s/^[0-9]*: //"'
