@@ -46,8 +46,8 @@ objects='rdma resource show | sed "s/^[0-9]*: //"'
 	-a "$objects" -b "$objects" >/dev/null
 
 # vanish NAME SERVER_GUEST CLIENT_GUEST VICTIM SIG OPTIONS: rdma_bench
-# OPTIONS on both sides; VICTIM (server or client) gets SIG 2 s after the
-# client's table starts. A stopped victim is killed once the other side
+# OPTIONS on both sides; VICTIM (server or client) gets SIG 1 s after the
+# client's table starts, in the middle of the first size. A stopped victim is killed once the other side
 # ended.
 declare -A GUEST_OF=()
 vanish() {
@@ -63,7 +63,7 @@ vanish() {
 	rxe_start "$name.client" --on "$gc" --bounded \
 		"$B $opts -p $port --connect-timeout 60 --out_json_file '$RXE_RUNS/$name.json' $addr"
 	rxe_wait_text "$name.client" "#bytes" --on "$gv"
-	rxe_step --on "$gv" "run_pause 2"
+	rxe_step --on "$gv" "run_pause 1"
 	rxe_signal "$name.$victim" "$sig" --on "$gv"
 	if [ "$sig" = STOP ]; then
 		rxe_wait_text "$name.$survivor" "test result is" --on "$gv"

@@ -16,6 +16,13 @@ P="'$RDMA_RC_EXAMPLE'"
 # shellcheck disable=SC2016 # expanded in guest b
 PEER='"$RXE_PEER_ADDR"'
 
+# Three clients wanted, two come: after --accept-timeout the server names
+# them and ends their run, and each says why. It waits beside the cases
+# below, and its ends close the plan.
+rxe_start short.server --on a "$P --clients 3 --srq -o hello -p 19958 --accept-timeout 6"
+for c in c1 c2; do
+	rxe_start short.$c --on b "$P -o hello -p 19958 --connect-timeout 40 --accept-timeout 6 $PEER"
+done
 serve srq 19960 3 "--clients 3 --srq -o send,hello" "-o send,hello"
 # The same through RDMA_CM: each client's request paired with its TCP
 # connection by the port its private data names.
@@ -52,21 +59,15 @@ for run in other.c1 other.c2; do
 	rxe_end $run --on b
 done
 rxe_end other.server --on a
-# Three clients wanted, two come: after --accept-timeout the server names
-# them and ends their run, and each says why.
-rxe_start short.server --on a "$P --clients 3 --srq -o hello -p 19958 --accept-timeout 6"
-for c in c1 c2; do
-	rxe_start short.$c --on b "$P -o hello -p 19958 --connect-timeout 40 --accept-timeout 6 $PEER"
-done
-for run in short.c1 short.c2; do
-	rxe_end $run --on b
-done
-rxe_end short.server --on a
 # The cost of the receives, by the number of clients: each server's line
 # gives both ways, so one server a row (2 clients: late's server).
 serve cost1 19963 1 "--clients 1 -o hello" "-o hello"
 serve cost4 19964 4 "--clients 4 -o hello" "-o hello"
 serve cost8srq 19965 8 "--clients 8 --srq -o hello" "-o hello"
+for run in short.c1 short.c2; do
+	rxe_end $run --on b
+done
+rxe_end short.server --on a
 rxe_go serve 420
 R=$RXE_RUNS
 
