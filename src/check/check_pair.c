@@ -241,6 +241,68 @@ static bool check_gid_pair(struct check_report *r, const struct pair *p)
 	return true;
 }
 
+/* A GID's address as people write it (an IPv4-mapped one as IPv4). */
+static void gid_address_text(const union ibv_gid *gid, char *buf, size_t len)
+{
+	if (gid_is_ipv4_mapped(gid))
+		inet_ntop(AF_INET, &gid->raw[12], buf, (socklen_t)len);
+	else
+		inet_ntop(AF_INET6, gid->raw, buf, (socklen_t)len);
+}
+
+/*
+ * With -g on RoCE: is the GID given the one of the address this host's
+ * TCP connection to the peer goes from? That address reached the peer;
+ * another one may lie in another subnet or VLAN, on a path that does not
+ * (a run then ends in retry exceeded). A warning with the -g that would
+ * take the TCP connection's path; nothing to judge on one host.
+ */
+static void check_gid_path(struct check_report *r, const struct pair *p)
+{
+	char ours[INET6_ADDRSTRLEN], tcp[INET6_ADDRSTRLEN], fix[160];
+	struct sockaddr_storage local;
+	socklen_t len = sizeof(local);
+	struct ibv_port_attr attr;
+	struct gid_table table;
+	union ibv_gid want;
+	int index;
+
+	if (p->res.gid.automatic || p->res.gid.index < 0 ||
+	    getsockname(p->sock, (struct sockaddr *)&local, &len) ||
+	    address_is_loopback((struct sockaddr *)&local) ||
+	    gid_of_address((struct sockaddr *)&local, &want) ||
+	    ibv_query_port(p->res.ctx, p->cfg->ib_port, &attr) ||
+	    attr.link_layer != IBV_LINK_LAYER_ETHERNET ||
+	    device_read_gid_table(p->res.ctx, p->cfg->ib_port, attr.gid_tbl_len,
+				  &table))
+		return;
+	index = gid_pick_by_address(table.entries, table.count, &want);
+	device_free_gid_table(&table);
+	gid_address_text(&p->res.gid.gid, ours, sizeof(ours));
+	gid_address_text(&want, tcp, sizeof(tcp));
+	if (index == p->res.gid.index) {
+		check_add(
+			r, "gid-path", CHECK_PASS, NULL,
+			"-g %d is %s, the address of the TCP connection to the peer",
+			p->res.gid.index, ours);
+	} else if (index >= 0) {
+		snprintf(
+			fix, sizeof(fix),
+			"-g %d, or leave -g out: each side then takes the GID of its TCP connection's address",
+			index);
+		check_add(
+			r, "gid-path", CHECK_WARN, fix,
+			"-g %d is %s, but the TCP connection to the peer goes from %s (GID index %d): RDMA takes another path than TCP, which may not reach the peer",
+			p->res.gid.index, ours, tcp, index);
+	} else {
+		check_add(
+			r, "gid-path", CHECK_WARN,
+			"connect to an address of this port, so that RDMA and TCP take one path",
+			"-g %d is %s, but the TCP connection to the peer goes from %s, an address of no GID of this port: RDMA and TCP take different paths",
+			p->res.gid.index, ours, tcp);
+	}
+}
+
 static void check_path_mtu(struct check_report *r, const struct pair *p)
 {
 	int ours = mtu_to_bytes((enum ibv_mtu)p->conn.local.mtu);
@@ -266,6 +328,7 @@ static bool check_connect(struct check_report *r, struct pair *p)
 
 	if (!check_exchange(r, p, ret) || !check_gid_pair(r, p))
 		return false;
+	check_gid_path(r, p);
 	check_path_mtu(r, p);
 	if (ret) {
 		check_add(

@@ -46,6 +46,10 @@ done
 # -g 1, the 10.99 RoCE v2 GID on both sides: its RoCE is dropped.
 rxe_pair given --on a b "$P -g 1 -t 4 -p 20060 --accept-timeout 60" \
 	"$P -g 1 -t 4 -p 20060 --connect-timeout 60 $peer"
+# rdma_check --pair with the same -g: it says that -g 1 is not the GID of
+# the TCP connection's address, and which one is.
+rxe_pair check_given --on a b "$C --pair -g 1 -t 4 -p 20067 --accept-timeout 60" \
+	"$C -g 1 -t 4 -p 20067 --connect-timeout 60 $peer"
 # programs SUFFIX PORT ADDR: rdma_rc_example, rdma_bench lat and rdma_check
 # --pair, each server on a, each client on b connecting to ADDR, on ports
 # PORT to PORT+2; the runs are rcSUFFIX, benchSUFFIX and checkSUFFIX.
@@ -84,6 +88,12 @@ done
 expect_rc "$R/given.client.rc" 1
 expect_regex "$R/given.client.err" "^rdma_rc_example: (failed completion of .*transport retry counter exceeded|failed to get a completion within 4000 ms)"
 expect_no_text "$R/given.client.out" "using GID index"
+for s in server:1 client:2; do
+	side=${s%:*} N=${s#*:}
+	expect_rc "$R/check_given.$side.rc" 1
+	expect_regex "$R/check_given.$side.out" "^WARN gid-path +-g 1 is 10\.99\.0\.$N, but the TCP connection to the peer goes from 192\.0\.2\.$N \(GID index 2\): RDMA takes another path than TCP, which may not reach the peer; fix: -g 2, or leave -g out"
+	expect_regex "$R/check_given.$side.out" "^verdict: FAIL"
+done
 # Without -g: the GID of the TCP connection's own address, on both sides.
 for s in server:1 client:2; do
 	side=${s%:*} N=${s#*:}
