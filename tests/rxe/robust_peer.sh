@@ -17,6 +17,8 @@ for mode in close-mid short bad-magic bad-version oversize silent no-gid roce-v1
 done
 rb_server_vs_peer --on b server_fake-qp 19919 fake-qp "-t 10"
 rb_client_vs_peer client_fake-qp 19920 fake-qp "-t 30"
+# A peer that hangs once connected (as one stopped would): -t ends the wait.
+rb_client_vs_peer client_stuck-qp 19938 stuck-qp "-t 3"
 rxe_go peer 280
 
 why="rdma_rc_example: failed to accept the peer's QP info"
@@ -39,6 +41,8 @@ expect_line "$RXE_RUNS/server_fake-qp.client.out" "bad_peer: synced, now dying"
 expect_case server_fake-qp.server 1 "$gone"
 expect_line "$RXE_RUNS/client_fake-qp.server.out" "bad_peer: synced, now dying"
 expect_case client_fake-qp.client 1 "$gone"
+expect_line "$RXE_RUNS/client_stuck-qp.server.out" "bad_peer: synced, now silent"
+expect_case client_stuck-qp.client 1 "rdma_rc_example: failed to get a completion within 3000 ms: Connection timed out; the peer is stuck or gone, or its packets do not arrive (on RoCE: UDP port 4791 closed by a firewall, a netdev MTU below the path MTU, no route to its GID)"
 for c in server_fake-qp.server client_fake-qp.client; do
 	ms=$(cat "$RXE_RUNS/$c.ms" 2>/dev/null || echo 99999)
 	expect_status "$((ms < 8000))" 1 "$c ran $ms ms in all (under 8000)"
