@@ -8,6 +8,11 @@
 #                -g, rdma_rc_example, rdma_bench and rdma_check --pair take
 #                the GID of the TCP connection's address and pass (the check
 #                warns that the address decides);
+#   a VLAN       eth0.100 over eth0 with 10.100.0.N, and untagged RoCE
+#                dropped at each guest (as a switch that carries RoCE only
+#                on its lossless VLAN): connected to the peer's VLAN
+#                address, the three programs take the VLAN address's GID
+#                and pass; connected to its untagged address, a run fails;
 #   IPv6 only    the port holds fd00:99::N alone: the three programs
 #                connect to it and take its RoCE v2 GID.
 # At the end each port's table is as before: GID 1 the IPv4 RoCE v2 one.
@@ -36,7 +41,7 @@ declare -A v4hex=([a]=c000:0201 [b]=c000:0202)
 for g in a b; do
 	N=${n[$g]}
 	# Undone however the script ends: the rig's one address, no filter.
-	rxe_step --on $g "trap 'tc qdisc del dev eth0 ingress 2>/dev/null; if ip addr show dev eth0 | grep -q -e 10.99.0 -e fd00:99 || ! ip addr show dev eth0 | grep -q \"inet 192.0.2.$N/24\"; then ip addr flush dev eth0 scope global; ip addr add 192.0.2.$N/24 dev eth0; fi' EXIT
+	rxe_step --on $g "trap 'tc qdisc del dev eth0 ingress 2>/dev/null; ip link del eth0.100 2>/dev/null; if ip addr show dev eth0 | grep -q -e 10.99.0 -e fd00:99 || ! ip addr show dev eth0 | grep -q \"inet 192.0.2.$N/24\"; then ip addr flush dev eth0 scope global; ip addr add 192.0.2.$N/24 dev eth0; fi' EXIT
 trap 'exit 143' TERM"
 	# The other subnet first in the GID table, the shared one after it.
 	rxe_step --on $g "ip addr del 192.0.2.$N/24 dev eth0 && ip addr add 10.99.0.$N/24 dev eth0 && ip addr add 192.0.2.$N/24 dev eth0 && $(wait_gid "ffff:${v4hex[$g]}\$")"
@@ -65,6 +70,19 @@ programs() {
 	done
 }
 programs "" 20061 "$peer"
+# A VLAN: its address's GIDs join the table; only tagged RoCE gets through
+# (a tagged frame is not protocol ip to tc, its VLAN's is).
+for g in a b; do
+	N=${n[$g]}
+	rxe_step --on $g "$mp 8021q && ip link add link eth0 name eth0.100 type vlan id 100 && ip addr add 10.100.0.$N/24 dev eth0.100 && ip link set eth0.100 up && $(wait_gid "ffff:0a64:000$N\$")"
+	rxe_step --on $g "tc qdisc del dev eth0 ingress; tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip protocol 17 0xff match ip dport 4791 0xffff action drop"
+done
+programs v 20068 10.100.0.1
+rxe_pair untagged --on a b "$P -t 4 -p 20071 --accept-timeout 60" \
+	"$P -t 4 -p 20071 --connect-timeout 60 $peer"
+for g in a b; do
+	rxe_step --on $g "ip link del eth0.100"
+done
 # IPv6 only: no IPv4 address on the port at all.
 for g in a b; do
 	N=${n[$g]}
@@ -108,6 +126,21 @@ done
 expect_line "$R/rc.client.out" "Contents of server's buffer: 'RDMA read operation'"
 expect_line "$R/rc.server.out" "Contents of server buffer: 'RDMA write operation'"
 expect_regex "$R/bench.client.out" "^ 2 +200 +[0-9.]+ "
+
+echo "--- a VLAN: the GID of the VLAN address; untagged RoCE dropped"
+for s in server:1 client:2; do
+	side=${s%:*} N=${s#*:}
+	expect_rc "$R/rcv.$side.rc" 0
+	expect_regex "$R/rcv.$side.out" "^using GID index [0-9]+ \\(RoCE v2, ::ffff:10\\.100\\.0\\.$N\\), the address of the TCP connection to the peer$"
+	expect_rc "$R/benchv.$side.rc" 0
+	expect_regex "$R/benchv.$side.out" "^using GID index [0-9]+ \\(RoCE v2, ::ffff:10\\.100\\.0\\.$N\\), the address of the TCP connection to the peer$"
+	expect_rc "$R/checkv.$side.rc" 0
+	expect_regex "$R/checkv.$side.out" "^verdict: PASS"
+done
+expect_line "$R/rcv.client.out" "Contents of server's buffer: 'RDMA read operation'"
+# The untagged path: its RoCE never arrives.
+expect_rc "$R/untagged.client.rc" 1
+expect_regex "$R/untagged.client.err" "^rdma_rc_example: (failed completion of .*transport retry counter exceeded|failed to get a completion within 4000 ms|failed to get a completion: Connection reset by peer)"
 
 echo "--- IPv6 only: the port's fd00:99:: address and its GID"
 for s in server:1 client:2; do
