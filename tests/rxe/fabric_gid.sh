@@ -76,6 +76,7 @@ for g in a b; do
 	N=${n[$g]}
 	rxe_step --on $g "$mp 8021q && ip link add link eth0 name eth0.100 type vlan id 100 && ip addr add 10.100.0.$N/24 dev eth0.100 && ip link set eth0.100 up && $(wait_gid "ffff:0a64:000$N\$")"
 	rxe_step --on $g "tc qdisc del dev eth0 ingress; tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip protocol 17 0xff match ip dport 4791 0xffff action drop"
+	rxe_step --on $g "for i in 0 1 2 3 4 5; do echo \"\$i \$(cat $gids/\$i) \$(cat ${gids%/gids}/gid_attrs/ndevs/\$i 2>/dev/null)\"; done >$R/vlan_table.$g.txt"
 done
 programs v 20068 10.100.0.1
 rxe_pair untagged --on a b "$P -t 4 -p 20071 --accept-timeout 60" \
@@ -128,12 +129,16 @@ expect_line "$R/rc.server.out" "Contents of server buffer: 'RDMA write operation
 expect_regex "$R/bench.client.out" "^ 2 +200 +[0-9.]+ "
 
 echo "--- a VLAN: the GID of the VLAN address; untagged RoCE dropped"
+# The VLAN address's GID is on the VLAN netdev, and is the one the runs took.
+for g in a b; do
+	expect_line "$R/vlan_table.$g.txt" "3 0000:0000:0000:0000:0000:ffff:0a64:000${n[$g]} eth0.100"
+done
 for s in server:1 client:2; do
 	side=${s%:*} N=${s#*:}
 	expect_rc "$R/rcv.$side.rc" 0
-	expect_regex "$R/rcv.$side.out" "^using GID index [0-9]+ \\(RoCE v2, ::ffff:10\\.100\\.0\\.$N\\), the address of the TCP connection to the peer$"
+	expect_line "$R/rcv.$side.out" "using GID index 3 (RoCE v2, ::ffff:10.100.0.$N), the address of the TCP connection to the peer"
 	expect_rc "$R/benchv.$side.rc" 0
-	expect_regex "$R/benchv.$side.out" "^using GID index [0-9]+ \\(RoCE v2, ::ffff:10\\.100\\.0\\.$N\\), the address of the TCP connection to the peer$"
+	expect_line "$R/benchv.$side.out" "using GID index 3 (RoCE v2, ::ffff:10.100.0.$N), the address of the TCP connection to the peer"
 	expect_rc "$R/checkv.$side.rc" 0
 	expect_regex "$R/checkv.$side.out" "^verdict: PASS"
 done
