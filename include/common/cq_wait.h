@@ -65,12 +65,6 @@ int cq_wait(struct ibv_cq *cq, int timeout_ms, int peer_sock, struct ibv_wc *wc,
 bool peer_closed(int sock);
 
 /*
- * What poll() says, asked for POLLRDHUP, of a connection the peer closed
- * or reset (POLLRDHUP needs _GNU_SOURCE where it is used).
- */
-#define PEER_CLOSED_EVENTS (POLLRDHUP | POLLHUP | POLLERR)
-
-/*
  * The two steps of sleeping on @cq's completion channel, also for waits of
  * their own (the benchmark's). arm_cq asks for an event on the next
  * completion of any kind; take_cq_event takes one event off the

@@ -4,7 +4,6 @@
  * channel, within a bound and until SIGINT/SIGTERM: what every program here
  * does between two looks at the CQ (see cq_wait.h).
  */
-#define _GNU_SOURCE /* POLLRDHUP */
 #include <err.h>
 #include <errno.h>
 #include <poll.h>
@@ -33,6 +32,10 @@ void cq_wait_start(struct cq_waiter *w, struct ibv_cq *cq, int timeout_ms,
 		.peer_sock = peer_sock,
 	};
 }
+
+/* What poll() says, asked for POLLRDHUP, of a connection the peer closed
+ * or reset. */
+#define PEER_CLOSED_EVENTS (POLLRDHUP | POLLHUP | POLLERR)
 
 bool peer_closed(int sock)
 {
