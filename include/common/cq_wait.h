@@ -13,6 +13,14 @@
  * (ibv_poll_cq): the deadline, and on a CQ made with a completion channel
  * whether it is armed for an event.
  */
+/*
+ * How long a wait still looks at the CQ once the peer closed its
+ * connection: a message it sent just before it ended (UC and UD have no
+ * acknowledgement to hold it back) may complete a little after its close
+ * is seen.
+ */
+#define CQ_PEER_GONE_GRACE_MS 500
+
 struct cq_waiter {
 	struct ibv_cq *cq;
 	const struct trace *tr;
@@ -20,13 +28,14 @@ struct cq_waiter {
 	int peer_sock;	    /* the peer's TCP connection, or -1 */
 	unsigned int looks; /* looks at the CQ so far, all found it empty */
 	bool armed;	    /* an event was asked for and has not come yet */
+	bool peer_gone;	    /* it closed: the deadline is its grace's end */
 };
 
 /*
  * Start a wait on @cq of at most @timeout_ms, from now. @peer_sock, the
  * TCP connection to the peer (-1: none), is watched beside the CQ: once
- * the peer closes it (its program ended or failed), the wait ends at
- * once, not at the timeout. Its data is left unread.
+ * the peer closes it (its program ended or failed), the wait ends within
+ * CQ_PEER_GONE_GRACE_MS, not at the timeout. Its data is left unread.
  */
 void cq_wait_start(struct cq_waiter *w, struct ibv_cq *cq, int timeout_ms,
 		   int peer_sock, const struct trace *tr);

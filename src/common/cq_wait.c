@@ -45,6 +45,27 @@ bool peer_closed(int sock)
 	return poll(&pfd, 1, 0) > 0 && (pfd.revents & PEER_CLOSED_EVENTS);
 }
 
+/*
+ * The peer closed its connection: look at the CQ for the grace still,
+ * then stop with -ECONNRESET (the deadline's check says which). poll()
+ * no longer wakes for the connection.
+ */
+static void peer_is_gone(struct cq_waiter *w)
+{
+	long long grace_end = now_ms() + CQ_PEER_GONE_GRACE_MS;
+
+	w->peer_gone = true;
+	w->peer_sock = -1;
+	if (grace_end < w->deadline)
+		w->deadline = grace_end;
+}
+
+/* What a wait whose deadline passed stops with. */
+static int deadline_passed(const struct cq_waiter *w)
+{
+	return w->peer_gone ? -ECONNRESET : -ETIMEDOUT;
+}
+
 int cq_poll_failed(int n)
 {
 	/* ibv_poll_cq returns a negative number, not an errno */
@@ -68,10 +89,10 @@ static int busy_next(struct cq_waiter *w)
 		if (ret < 0)
 			return ret;
 		if (peer_closed(w->peer_sock))
-			return -ECONNRESET;
+			peer_is_gone(w);
 	}
 	if (empty && now_ms() >= w->deadline)
-		return -ETIMEDOUT;
+		return deadline_passed(w);
 	if (interrupted())
 		return -EINTR;
 	return 0;
@@ -125,7 +146,7 @@ static int sleep_for_event(struct cq_waiter *w)
 	int n, ret;
 
 	if (left <= 0)
-		return -ETIMEDOUT;
+		return deadline_passed(w);
 	n = interruptible_poll(fds, 3, (int)left);
 	if (n == -EINTR && interrupted())
 		return -EINTR;
@@ -148,7 +169,7 @@ static int sleep_for_event(struct cq_waiter *w)
 		return -EIO;
 	}
 	if (fds[2].revents & PEER_CLOSED_EVENTS)
-		return -ECONNRESET;
+		peer_is_gone(w);
 	if (!(fds[0].revents & POLLIN))
 		return 0;
 	w->armed = false; /* an event disarms the CQ */
