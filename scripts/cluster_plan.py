@@ -377,13 +377,14 @@ def judge_pair(server, client, out_s, out_c, answered, floors, rate_gbps):
             pair["checks"][side], _ = parse_check(parts["check"][0])
     # The client's view first, unless it only waited in vain while the
     # server saw why (the sender of a SEND that nothing acknowledges gets
-    # "retry exceeded", its receiver only a timeout).
+    # "retry exceeded", its receiver a timeout, or the sender's close).
     failures = [(side, first_failure(pair["checks"][side]))
                 for side in ("client", "server")]
     failures = [(side, bad) for side, bad in failures if bad]
     if failures:
         side, bad = failures[0]
-        if len(failures) == 2 and "within the timeout" in bad["value"]:
+        if len(failures) == 2 and ("within the timeout" in bad["value"] or
+                                   "the peer closed" in bad["value"]):
             side, bad = failures[1]
         pair["status"] = "FAIL"
         pair["failed"] = bad["name"]

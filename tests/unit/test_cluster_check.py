@@ -199,6 +199,11 @@ class Verdicts(unittest.TestCase):
         p = plan.judge_pair("a", "b", server, client, True, NO_FLOORS, None)
         self.assertEqual(p["problem"], "the server's send: send failed after 8068 ms: retry exceeded: no acknowledgement came back")
         self.assertEqual(p["fix"], "ping the GIDs")
+        # The receiver heard the sender's check end: the sender knows why.
+        client = ("FAIL send        send failed after 8225 ms: the peer closed the TCP connection: see its own lines\n"
+                  f"{MARK} check 1\n")
+        p = plan.judge_pair("a", "b", server, client, True, NO_FLOORS, None)
+        self.assertEqual(p["problem"], "the server's send: send failed after 8068 ms: retry exceeded: no acknowledgement came back")
 
     def test_pair_step_cut_short(self):
         client = pair_output().split(f"{MARK} bw")[0] + f"\n{plan.STDERR}\nrxe-vm: guest b: the link stopped\n"
