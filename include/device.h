@@ -143,6 +143,9 @@ int gid_pick_roce_v2_ipv4(const struct ibv_gid_entry *entries, size_t count);
  */
 int gid_of_address(const struct sockaddr *addr, union ibv_gid *gid);
 
+/* @gid's address as people write it (an IPv4-mapped one as IPv4). */
+void gid_address_text(const union ibv_gid *gid, char *buf, size_t len);
+
 /* True if @addr is a loopback address (127.0.0.0/8, ::1, ::ffff:127.x). */
 bool address_is_loopback(const struct sockaddr *addr);
 

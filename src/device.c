@@ -382,6 +382,14 @@ static void list_gids(char *buf, size_t len, const struct gid_table *table)
 	}
 }
 
+void gid_address_text(const union ibv_gid *gid, char *buf, size_t len)
+{
+	if (gid_is_ipv4_mapped(gid))
+		inet_ntop(AF_INET, &gid->raw[12], buf, (socklen_t)len);
+	else
+		inet_ntop(AF_INET6, gid->raw, buf, (socklen_t)len);
+}
+
 /* @addr as text (an IPv4-mapped one as IPv4), for the lines. */
 static void address_text(const struct sockaddr *addr, char *buf, size_t len)
 {
@@ -391,10 +399,7 @@ static void address_text(const struct sockaddr *addr, char *buf, size_t len)
 		snprintf(buf, len, "an address of family %d", addr->sa_family);
 		return;
 	}
-	if (gid_is_ipv4_mapped(&gid))
-		inet_ntop(AF_INET, &gid.raw[12], buf, (socklen_t)len);
-	else
-		inet_ntop(AF_INET6, gid.raw, buf, (socklen_t)len);
+	gid_address_text(&gid, buf, len);
 }
 
 /* The GID of the address @addr among @table's, or one line saying none. */

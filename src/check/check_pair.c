@@ -241,15 +241,6 @@ static bool check_gid_pair(struct check_report *r, const struct pair *p)
 	return true;
 }
 
-/* A GID's address as people write it (an IPv4-mapped one as IPv4). */
-static void gid_address_text(const union ibv_gid *gid, char *buf, size_t len)
-{
-	if (gid_is_ipv4_mapped(gid))
-		inet_ntop(AF_INET, &gid->raw[12], buf, (socklen_t)len);
-	else
-		inet_ntop(AF_INET6, gid->raw, buf, (socklen_t)len);
-}
-
 /*
  * With -g on RoCE: is the GID given the one of the address this host's
  * TCP connection to the peer goes from? That address reached the peer;
