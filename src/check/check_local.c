@@ -310,6 +310,7 @@ static void check_port(struct check_report *r, const struct config *cfg,
 {
 	const char *dev;
 	char fix[CHECK_FIX_MAX];
+	char rate[64];
 	int ret;
 
 	if (!l->ctx)
@@ -334,10 +335,13 @@ static void check_port(struct check_report *r, const struct config *cfg,
 		return;
 	}
 	l->port_ok = true;
+	/* The rate is what a cluster check's share-of-the-port floor needs. */
+	check_port_rate(l->port.active_width, l->port.active_speed, rate,
+			sizeof(rate));
 	check_add(r, "port", CHECK_PASS, NULL,
-		  "port %u of %s: %s, physical state %s", cfg->ib_port, dev,
+		  "port %u of %s: %s, physical state %s, %s", cfg->ib_port, dev,
 		  ibv_port_state_str(l->port.state),
-		  phys_state_str(l->port.phys_state));
+		  phys_state_str(l->port.phys_state), rate);
 }
 
 static void check_link_layer(struct check_report *r, struct local *l)

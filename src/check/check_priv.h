@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "check/check.h"
@@ -54,6 +55,13 @@ const char *check_status_name(enum check_status status);
 
 /* The line of one check, as check_add prints it. */
 void check_print_item(const struct check_item *item, FILE *out);
+
+/*
+ * A port's active rate in words from ibv_port_attr's active_width and
+ * active_speed codes: "100 Gb/s (4X 25 Gb/s)", or "rate unknown (...)"
+ * for a code not in the table. Returns what snprintf returns.
+ */
+int check_port_rate(uint8_t width, uint8_t speed, char *text, size_t len);
 
 /* True when no check failed. */
 bool check_passed(const struct check_report *r);

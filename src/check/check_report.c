@@ -169,3 +169,62 @@ const char *check_op_failure(int err, const char **fix)
 	}
 	return strerror(-err);
 }
+
+/*
+ * ibv_port_attr's active_width and active_speed are codes, not numbers:
+ * the lanes and each lane's signalling rate in Gb/s, as ibv_devinfo
+ * prints them (FDR10 and QDR both say 10 Gb/s a lane).
+ */
+static unsigned width_lanes(uint8_t width)
+{
+	switch (width) {
+	case 1:
+		return 1;
+	case 2:
+		return 4;
+	case 4:
+		return 8;
+	case 8:
+		return 12;
+	case 16:
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+static double speed_gbps(uint8_t speed)
+{
+	switch (speed) {
+	case 1:
+		return 2.5;
+	case 2:
+		return 5.0;
+	case 4:
+	case 8:
+		return 10.0;
+	case 16:
+		return 14.0;
+	case 32:
+		return 25.0;
+	case 64:
+		return 50.0;
+	case 128:
+		return 100.0;
+	default:
+		return 0.0;
+	}
+}
+
+int check_port_rate(uint8_t width, uint8_t speed, char *text, size_t len)
+{
+	unsigned lanes = width_lanes(width);
+	double lane = speed_gbps(speed);
+
+	if (!lanes || lane == 0.0)
+		return snprintf(text, len,
+				"rate unknown (width code %u, speed code %u)",
+				width, speed);
+	return snprintf(text, len, "%g Gb/s (%uX %g Gb/s)", lanes * lane, lanes,
+			lane);
+}

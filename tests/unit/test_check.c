@@ -153,6 +153,25 @@ static void lines_name_status_value_and_fix(void **state)
 	free(p.text);
 }
 
+static void port_rate_reads_width_and_speed_codes(void **state)
+{
+	char text[64];
+
+	(void)state;
+	check_port_rate(1, 1, text, sizeof(text)); /* soft-RoCE's */
+	assert_string_equal(text, "2.5 Gb/s (1X 2.5 Gb/s)");
+	check_port_rate(2, 32, text, sizeof(text)); /* EDR, or 100GbE */
+	assert_string_equal(text, "100 Gb/s (4X 25 Gb/s)");
+	check_port_rate(8, 16, text, sizeof(text)); /* 12X FDR */
+	assert_string_equal(text, "168 Gb/s (12X 14 Gb/s)");
+	check_port_rate(16, 64, text, sizeof(text)); /* 2X HDR */
+	assert_string_equal(text, "100 Gb/s (2X 50 Gb/s)");
+	check_port_rate(3, 1, text, sizeof(text));
+	assert_string_equal(text, "rate unknown (width code 3, speed code 1)");
+	check_port_rate(1, 0, text, sizeof(text));
+	assert_string_equal(text, "rate unknown (width code 1, speed code 0)");
+}
+
 static void verdict_passes_with_warnings_fails_on_one_fail(void **state)
 {
 	struct check_report r;
@@ -247,6 +266,7 @@ int main(void)
 		cmocka_unit_test(check_bad_combinations),
 		cmocka_unit_test(check_help_lists_the_mode),
 		cmocka_unit_test(lines_name_status_value_and_fix),
+		cmocka_unit_test(port_rate_reads_width_and_speed_codes),
 		cmocka_unit_test(
 			verdict_passes_with_warnings_fails_on_one_fail),
 		cmocka_unit_test(json_has_every_check_escaped),
