@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Check that every host of a cluster, and every pair of them, can do RDMA.
 
-    cluster_check.py [options] NODESET
+    rdma_cluster_check [options] NODESET
 
 NODESET is in ClusterShell's syntax (node[01-16], @rack3, a,b,c).  The
 check runs rdma_check on every host at once, then, round by round, the
@@ -9,38 +9,57 @@ pair check and a short latency and bandwidth run (rdma_bench) on pairs
 of hosts, and prints a matrix of the pairs with a diagnosis under it:
 the hosts that fail alone, the hosts that fail with every peer, the
 links that fail while both their hosts pass with others, the pairs under
-a floor.  Exit status 0 only when every host and every pair passes, 1
-when one does not, 2 for bad usage, 130 when interrupted.
+a floor, the warnings.  Exit status 0 only when every host and every
+pair passes, 1 when one does not, 2 for bad usage, 130 when interrupted
+(the report and the files then hold what was done, marked incomplete).
 
 ClusterShell runs the commands: over ssh by default, as clush does, or
 through any command given with --via (ClusterShell's exec worker, %h
 standing for the host), which is how the tests reach the rig's guests.
-See docs/cluster-check.md.
+See docs/cluster-check.md and rdma_cluster_check(1).  Installed, this
+file is rdma_cluster_check and cluster_plan.py lies in PLAN_DIR.
 """
 
 import argparse
 import os
+import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# Where `cmake --install` puts cluster_plan.py (the build writes the path
+# here); in the source and the build tree it lies beside this file.
+PLAN_DIR = None
+sys.path[:0] = [d for d in (PLAN_DIR, os.path.dirname(
+    os.path.abspath(__file__))) if d]
 import cluster_plan as plan  # noqa: E402
 
-try:
-    from ClusterShell.NodeSet import NodeSet, NodeSetParseError
-    from ClusterShell.Task import task_self
-    from ClusterShell.Worker.Exec import ExecWorker
-except ImportError:
-    sys.exit("cluster_check: needs ClusterShell's Python library, for "
-             "/usr/bin/python3: apt install clustershell")
+# The project's version (written in when installed; in the source tree,
+# read from CMakeLists.txt's project()).
+VERSION = None
 
-PROG = "cluster_check"
+PROG = os.path.basename(sys.argv[0]).removesuffix(".py") or "cluster_check"
 # Beyond this many hosts the terminal gets the diagnosis, not the matrix.
 MATRIX_HOSTS = 24
+
+
+def load_clustershell():
+    """ClusterShell's library, imported once the command line is read, so
+    that --help works without it."""
+    global NodeSet, NodeSetParseError, task_self, ExecWorker
+    try:
+        from ClusterShell.NodeSet import NodeSet, NodeSetParseError
+        from ClusterShell.Task import task_self
+        from ClusterShell.Worker.Exec import ExecWorker
+    except ImportError as e:
+        sys.exit(f"{PROG}: needs ClusterShell's Python library, which "
+                 f"{sys.executable} cannot import ({e}): on Debian apt "
+                 "install python3-clustershell, and run it with the "
+                 "system's python3")
 
 
 def pairs_word(n):
@@ -72,6 +91,29 @@ def bandwidth_floor(text):
     return ("share", v) if share else ("mibs", v)
 
 
+def version():
+    if VERSION:
+        return VERSION
+    top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                       "CMakeLists.txt")
+    try:
+        with open(top) as f:
+            m = re.search(r"project\(\S+ VERSION (\S+)", f.read())
+    except OSError:
+        m = None
+    return m.group(1) if m else "unknown"
+
+
+class Help(argparse.HelpFormatter):
+    """Options as the C programs' --help shows them: "-d, --ib-dev DEV"."""
+
+    def _format_action_invocation(self, action):
+        if not action.option_strings or action.nargs == 0:
+            return super()._format_action_invocation(action)
+        metavar = self._format_args(action, self._get_default_metavar_for_optional(action))
+        return ", ".join(action.option_strings) + " " + metavar
+
+
 class Parser(argparse.ArgumentParser):
     """Bad input: one line on stderr that names it, exit status 2."""
 
@@ -82,14 +124,18 @@ class Parser(argparse.ArgumentParser):
 
 def options(argv):
     p = Parser(
-        prog=PROG, description="Check that every host of a cluster, and "
-        "every pair of them, can do RDMA (see docs/cluster-check.md).")
+        prog=PROG, formatter_class=Help, description="Check that every host of a cluster, and "
+        "every pair of them, can do RDMA (see rdma_cluster_check(1)).")
+    p.add_argument("--version", action="version",
+                   version=f"{PROG} {version()}")
     p.add_argument("nodes", metavar="NODESET",
                    help="the hosts, in ClusterShell's syntax: node[01-16], "
                    "@group, a,b,c")
     p.add_argument("--pattern", default="all",
                    help="all (every pair, N-1 rounds), ring (each host with "
-                   "the next, 2 rounds) or pairs H1:H2,H3:H4 (default all)")
+                   "the next, 2 rounds), sweep (the ring, then every pair "
+                   "among the hosts of its failures and their neighbours) "
+                   "or pairs H1:H2,H3:H4 (default all)")
     p.add_argument("--via", metavar="CMD",
                    help="run each host's command through CMD instead of "
                    "ssh, the command appended as one word; %%h is the host "
@@ -136,8 +182,10 @@ def options(argv):
     p.add_argument("--json", metavar="FILE", help="write the whole result")
     p.add_argument("--csv", metavar="FILE", help="write the pairs")
     p.add_argument("--png", metavar="FILE",
-                   help="draw the bandwidth matrix as a heat map (gnuplot)")
+                   help="draw the bandwidth matrix as a heat map, faults "
+                   "marked (gnuplot)")
     a = p.parse_args(argv)
+    load_clustershell()
     try:
         a.hosts = list(NodeSet(a.nodes))
     except NodeSetParseError as e:
@@ -145,7 +193,7 @@ def options(argv):
     if len(a.hosts) < 2:
         p.error(f"NODESET '{a.nodes}' names {len(a.hosts)} host: a pair "
                 "needs two")
-    if a.pattern not in ("all", "ring"):
+    if a.pattern not in ("all", "ring", "sweep"):
         try:
             plan.parse_pairs(a.pattern, a.hosts)
         except ValueError as e:
@@ -158,7 +206,30 @@ def options(argv):
                 f"{plan.last_port(a.port, widest)}")
     if a.round_timeout is None:
         a.round_timeout = 4 * a.timeout
+    for opt in ("json", "csv", "png"):
+        why = unwritable(getattr(a, opt))
+        if why:
+            p.error(f"invalid --{opt} '{getattr(a, opt)}': {why}")
+    if a.png and not shutil.which("gnuplot"):
+        p.error("--png needs gnuplot, which is not installed (Debian: apt "
+                "install gnuplot-nox)")
     return a
+
+
+def unwritable(path):
+    """Why PATH cannot be written, or None: said before the first host is
+    reached, not after the run."""
+    if not path:
+        return None
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        return "it is a directory"
+    if not os.path.isdir(folder):
+        return f"no directory {folder}"
+    if os.path.exists(path):
+        return None if os.access(path, os.W_OK) else "it is not writable"
+    return None if os.access(folder, os.W_OK) else \
+        f"the directory {folder} is not writable"
 
 
 class Runner:
@@ -257,7 +328,7 @@ def on_signal(signum, frame):
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and any(alive(p) for p in pids):
         time.sleep(0.1)
-    raise Interrupted()
+    raise Interrupted(signal.Signals(signum).name)
 
 
 def interrupted(a, ports):
@@ -287,21 +358,20 @@ def common_args(a):
     return args
 
 
-def local_phase(a, runner):
+def local_phase(a, runner, results):
+    """Every host's own check at once; fills RESULTS {host: judge_host}."""
     note(f"local check on {len(a.hosts)} hosts")
     started = time.monotonic()
     cmd = plan.local_command(a.rdma_check, common_args(a))
     workers = {h: runner.start(h, cmd, a.timeout) for h in a.hosts}
     runner.run()
-    results = {}
     for h, w in workers.items():
         answered, out, rc = Runner.result(w, h)
         results[h] = plan.judge_host(h, answered, out, rc, a.timeout,
-                                     a.ib_port or 1)
+                                     a.rdma_check, a.via)
     good = sum(r["status"] == "PASS" for r in results.values())
     note(f"local check: {good} of {len(a.hosts)} hosts pass "
          f"({time.monotonic() - started:.1f} s)")
-    return results
 
 
 def floors(a):
@@ -316,30 +386,45 @@ def floors(a):
 
 
 def slower_rate(results, x, y):
-    rates = [results[h]["rate_gbps"] for h in (x, y)]
-    return None if None in rates else min(rates)
+    """The slower port's rate of a pair, and the hosts of it whose rate
+    rdma_check did not give."""
+    unknown = [h for h in (x, y) if results[h]["rate_gbps"] is None]
+    if unknown:
+        return None, unknown
+    return min(results[h]["rate_gbps"] for h in (x, y)), []
 
 
-def pair_phase(a, runner, results, ports_in_use):
-    pairs = []
-    total = sum(len(r) for r in a.rounds)
-    done = 0
+class Progress:
+    """What the pair phase has done so far, kept for a run cut short."""
+
+    def __init__(self):
+        self.pairs = []
+        self.round_times = []
+        self.rounds = 0        # rounds planned so far
+        self.current = None    # the round running, 1-based
+        self.ports = set()     # the TCP ports of the round running
+
+
+def pair_phase(a, runner, results, rounds, progress):
+    """Run ROUNDS of pairs, each round's pairs at once; every judged pair
+    goes to PROGRESS as its round ends."""
     waits = (a.timeout, a.timeout, a.wait)
     limits = floors(a)
-    round_times = []
-    for k, rnd in enumerate(a.rounds):
+    for rnd in rounds:
+        k = len(progress.round_times)
+        progress.current = k + 1
         started = time.monotonic()
         running = []
-        ports_in_use.clear()
+        progress.ports.clear()
         for i, (server, client) in enumerate(rnd):
             bad = [h for h in (server, client)
                    if results[h]["status"] != "PASS"]
             if bad:
-                pairs.append(plan.skipped_pair(
+                progress.pairs.append(plan.skipped_pair(
                     server, client, f"{', '.join(bad)} failed alone"))
                 continue
             ports = plan.pair_ports(a.port, k, i, len(rnd))
-            ports_in_use.update(ports)
+            progress.ports.update(ports)
             addr = a.address.replace("%h", server)
             cmd_s, cmd_c = plan.pair_commands(
                 a.rdma_check, a.rdma_bench, common_args(a), ports, addr,
@@ -353,41 +438,79 @@ def pair_phase(a, runner, results, ports_in_use):
         for server, client, ws, wc in running:
             ok_s, out_s, _ = Runner.result(ws, server)
             ok_c, out_c, _ = Runner.result(wc, client)
+            rate, unknown = slower_rate(results, server, client)
             p = plan.judge_pair(server, client, out_s, out_c,
-                                ok_s and ok_c, limits,
-                                slower_rate(results, server, client))
+                                ok_s and ok_c, limits, rate, unknown)
             failed += p["status"] == "FAIL"
-            pairs.append(plan.settle(p))
-        done += len(rnd)
+            progress.pairs.append(plan.settle(p))
         took = time.monotonic() - started
-        round_times.append(took)
-        note(f"round {k + 1} of {len(a.rounds)}: {pairs_word(len(running))} "
-             f"run, {failed} failed; {done} of {total} pairs done "
-             f"({took:.1f} s)")
-    return pairs, round_times
+        progress.round_times.append(took)
+        progress.current = None
+        note(f"round {k + 1} of {progress.rounds}: "
+             f"{pairs_word(len(running))} run, {failed} failed; "
+             f"{len(progress.pairs)} pairs done ({took:.1f} s)")
 
 
-def draw_heat_map(a, pairs, path):
-    """The bandwidth matrix as a PNG heat map, drawn by gnuplot."""
+def draw_heat_map(a, results, pairs, path):
+    """The bandwidth matrix as a PNG heat map, drawn by gnuplot: each
+    pair's figure in colour; failed pairs black, pairs skipped because a
+    host failed alone grey, pairs outside the pattern pale, pairs under a
+    floor framed in red, each with a legend entry."""
     n = len(a.hosts)
-    tics = ", ".join(f'"{h}" {i}' for i, h in enumerate(a.hosts))
-    with tempfile.NamedTemporaryFile("w", suffix=".dat") as data:
-        data.write(plan.heat_data(a.hosts, pairs))
-        data.flush()
+    tics = ", ".join(f'"{h}" {i}' for i, h in
+                     enumerate(plan.heat_tics(a.hosts, results)))
+    fills, frames = plan.heat_cells(a.hosts, pairs)
+    matrix = plan.heat_data(a.hosts, pairs)
+    measured = any(w != "NaN" for w in matrix.split())
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {"bw": matrix,
+                 "fill": "".join(f'{x} {y} 0x{plan.CELL_LOOK[k][0][1:]} '
+                                 f'"{plan.CELL_LOOK[k][1]}" '
+                                 f'0x{plan.CELL_LOOK[k][2][1:]}\n'
+                                 for x, y, k in fills) or "NaN NaN 0 \"\" 0\n",
+                 "frame": "".join(f"{x} {y}\n" for x, y in frames)
+                 or "NaN NaN\n"}
+        for name, text in files.items():
+            with open(os.path.join(tmp, name), "w") as f:
+                f.write(text)
+        d = {k: os.path.join(tmp, k).replace("'", "''") for k in files}
+        plots = []
+        if measured:
+            plots.append(f"'{d['bw']}' matrix with image notitle")
+            plots.append(f"'{d['bw']}' matrix using 1:2:($3 == $3 ? "
+                         "sprintf('%.1f', $3) : '') with labels notitle")
+        plots += [
+            f"'{d['fill']}' using 1:2:(0.5):(0.5):3 with boxxyerror "
+            "fs solid 1.0 noborder lc rgb variable notitle",
+            f"'{d['fill']}' using 1:2:4:5 with labels tc rgb variable "
+            "notitle",
+            f"'{d['frame']}' using 1:2:(0.45):(0.45) with boxxyerror "
+            f"fs empty lw 3 lc rgb '{plan.FLOOR_FRAME}' notitle",
+        ]
+        for kind, title in (("fail", "failed"),
+                            ("skip", "skipped: a host failed alone"),
+                            ("outside", "not run (outside the pattern)")):
+            plots.append(f"keyentry with boxes fs solid 1.0 lc rgb "
+                         f"'{plan.CELL_LOOK[kind][0]}' title '{title}'")
+        plots.append(f"keyentry with boxes fs empty lw 3 lc rgb "
+                     f"'{plan.FLOOR_FRAME}' title 'under a floor'")
+        title = ("RDMA bandwidth of each pair, MiB/s (the slower way)"
+                 if measured else "No pair measured a bandwidth")
         script = f"""
-set terminal pngcairo size {360 + 50 * n},{300 + 50 * n} font ',10' noenhanced
+set terminal pngcairo size {560 + 50 * n},{300 + 50 * n} font ',10' noenhanced
 set output '{path.replace("'", "''")}'
-set title 'RDMA bandwidth of each pair, MiB/s (the slower way)'
+set title '{title}'
 set xtics ({tics}) rotate by 45 right
 set ytics ({tics})
 set xrange [-0.5:{n - 0.5}]
 set yrange [{n - 0.5}:-0.5]
 set palette defined (0 '#b2182b', 0.5 '#fddbc7', 1 '#2166ac')
 set cbrange [0:*]
+{'' if measured else 'unset colorbox'}
+set key outside right top box
+set style fill solid 1.0
 set datafile missing 'NaN'
-plot '{data.name}' matrix with image notitle, \\
-     '{data.name}' matrix using 1:2:($3 == $3 ? sprintf('%.1f', $3) : '') \\
-     with labels notitle
+plot {", ".join(plots)}
 """
         try:
             r = subprocess.run(["gnuplot"], input=script.encode(),
@@ -412,32 +535,30 @@ def write_file(path, text):
     return True
 
 
-def main(argv):
-    a = options(argv)
-    ports_in_use = set()
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
-    started = time.monotonic()
-    try:
-        runner = Runner(a.via, a.hosts)
-        results = local_phase(a, runner)
-        rounds = len(a.rounds)
-        note(f"pairs: {a.pattern}, {pairs_word(sum(len(r) for r in a.rounds))}"
-             f" in {rounds} round{'s' if rounds != 1 else ''}")
-        pairs, round_times = pair_phase(a, runner, results, ports_in_use)
-    except Interrupted:
-        interrupted(a, ports_in_use)
-        return 130
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+def not_run(h):
+    """A host whose own check had not ended when the run was cut short."""
+    return {"host": h, "status": "NOT-RUN", "checks": [], "verdict": None,
+            "device": None, "rate_gbps": None, "warnings": [], "usage": None,
+            "problem": "the run was cut short before its check ended",
+            "fix": None}
+
+
+def report(a, results, progress, started, cut_short=None):
+    """The host lines, the matrix, the diagnosis and the verdict on
+    stdout, and the files asked for; CUT_SHORT says why a run ended early
+    (its report is marked incomplete).  Returns the exit status."""
+    for h in a.hosts:
+        results.setdefault(h, not_run(h))
+    pairs = progress.pairs
     diagnosis = plan.diagnose(a.hosts, results, pairs)
     ok = plan.passed(a.hosts, results, pairs)
-
     for h in a.hosts:
-        print(plan.host_line(results[h]))
+        results[h]["gids"] = plan.host_gids(h, pairs)
+        print(plan.host_line(results[h], results[h]["gids"]))
     print()
     if len(a.hosts) <= MATRIX_HOSTS:
         print("pairs (MiB/s both ways at once, the slower way; FAIL; skip: "
-              "a host failed alone; .: not in the pattern):")
+              "a host failed alone; .: not in the pattern or not run):")
         for line in plan.matrix(a.hosts, pairs):
             print(line)
     else:
@@ -448,22 +569,69 @@ def main(argv):
         print(line)
     took = time.monotonic() - started
     ran = sum(p["status"] != "SKIP" for p in pairs)
-    rounds = len(a.rounds)
-    print(f"verdict: {'PASS' if ok else 'FAIL'}: {len(a.hosts)} hosts, "
-          f"{ran} of {pairs_word(len(pairs))} run in {rounds} "
-          f"round{'s' if rounds != 1 else ''}, {took:.0f} s")
+    rounds = len(progress.round_times)
+    warned = plan.warning_count(a.hosts, results, pairs)
+    summary = (f"{len(a.hosts)} hosts, {ran} of {pairs_word(len(pairs))} run "
+               f"in {rounds} round{'s' if rounds != 1 else ''}, "
+               f"{warned} warning{'s' if warned != 1 else ''}, {took:.0f} s")
+    if cut_short:
+        print(f"verdict: INCOMPLETE: {cut_short}; so far "
+              f"{'nothing failed' if ok else 'FAIL'}: {summary}")
+    else:
+        print(f"verdict: {'PASS' if ok else 'FAIL'}: {summary}")
+    sys.stdout.flush()
     status = 0 if ok else 1
-    meta = {"pattern": a.pattern, "rounds": len(a.rounds),
-            "round_seconds": [round(t, 1) for t in round_times],
-            "seconds": round(took, 1)}
+    meta = {"pattern": a.pattern, "rounds": rounds,
+            "round_seconds": [round(t, 1) for t in progress.round_times],
+            "seconds": round(took, 1), "complete": cut_short is None}
+    if cut_short:
+        meta["cut_short"] = cut_short
     if a.json and not write_file(
             a.json, plan.to_json(a.hosts, results, pairs, diagnosis, meta)):
         status = 1
     if a.csv and not write_file(a.csv, plan.to_csv(pairs)):
         status = 1
-    if a.png and not draw_heat_map(a, pairs, a.png):
+    if a.png and not draw_heat_map(a, results, pairs, a.png):
         status = 1
     return status
+
+
+def main(argv):
+    a = options(argv)
+    results = {}
+    progress = Progress()
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    started = time.monotonic()
+    try:
+        runner = Runner(a.via, a.hosts)
+        local_phase(a, runner, results)
+        usage = plan.refused_everywhere(a.hosts, results)
+        if usage:
+            note(f"rdma_check refused its options on every host: {usage}")
+            return 2
+        progress.rounds = len(a.rounds)
+        note(f"pairs: {a.pattern}, "
+             f"{pairs_word(sum(len(r) for r in a.rounds))} in "
+             f"{progress.rounds} round{'s' if progress.rounds != 1 else ''}")
+        pair_phase(a, runner, results, a.rounds, progress)
+        if a.pattern == "sweep":
+            more = plan.sweep_rounds(a.hosts, results, progress.pairs)
+            progress.rounds += len(more)
+            note(f"sweep: {pairs_word(sum(len(r) for r in more))} around "
+                 f"the failures in {len(more)} more "
+                 f"round{'s' if len(more) != 1 else ''}")
+            pair_phase(a, runner, results, more, progress)
+    except Interrupted as e:
+        interrupted(a, progress.ports)
+        where = (f"in round {progress.current} of {progress.rounds}"
+                 if progress.current else "in the local check"
+                 if len(results) < len(a.hosts) else "between rounds")
+        report(a, results, progress, started,
+               f"interrupted by {e.args[0]} {where}")
+        return 130
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    return report(a, results, progress, started)
 
 
 if __name__ == "__main__":

@@ -12,11 +12,11 @@ import json
 import re
 import shlex
 
-# Each pair of a round uses three TCP ports: the pair check, the latency
-# run and the bandwidth run.  Rounds alternate between two banks of
+# Each pair of a round uses four TCP ports: the pair check, the latency
+# run, the bandwidth run and, when the bandwidth run fails, the probe.  Rounds alternate between two banks of
 # ports, so that a process of the round before that has not yet let its
 # port go never meets the next round's.
-PORTS_PER_PAIR = 3
+PORTS_PER_PAIR = 4
 
 # The short measurement each pair makes after its check: a latency of
 # 2-byte SENDs and a bandwidth of 64 KiB WRITEs both ways at once, so that
@@ -26,6 +26,12 @@ PORTS_PER_PAIR = 3
 # --bw-iters say otherwise.
 LAT_ARGS = ["lat", "--op", "send", "-s", "2"]
 BW_ARGS = ["bw", "--op", "write", "-b", "-s", "65536"]
+# When the bandwidth run fails, the pair tries SENDs of every power of two
+# up to 4 KiB, back and forth: the first size that does not arrive is the
+# frame size the path loses (a switch port with a smaller MTU than the
+# hosts' drops what the hosts' MTU allows).  Each size's SENDs go in
+# packets of that size up to the path MTU the QP uses.
+PROBE_ARGS = ["lat", "--op", "send", "-a", "-s", "4096", "-n", "20"]
 
 # What the commands print between the runs, to tell their output apart.
 MARK = "@@cluster-check"
@@ -112,19 +118,58 @@ def parse_pairs(text, hosts):
 
 
 def plan(hosts, pattern):
-    """The rounds for PATTERN: "all", "ring" or a list of pairs."""
+    """The rounds for PATTERN: "all", "ring" or a list of pairs; for
+    "sweep" its first pass, the ring (sweep_rounds gives the second)."""
     if pattern == "all":
         return rounds_all(hosts)
-    if pattern == "ring":
+    if pattern in ("ring", "sweep"):
         return rounds_ring(hosts)
     return rounds_of_pairs(parse_pairs(pattern, hosts))
 
 
+# How many hosts that passed the ring each suspect meets in the sweep's
+# second pass.
+SWEEP_PARTNERS = 3
+
+
+def sweep_rounds(hosts, results, pairs):
+    """The sweep's second pass, after its ring: each suspect (a host of a
+    pair that failed) meets SWEEP_PARTNERS hosts whose ring pairs all
+    passed.  A host at fault then fails with every peer, a link at fault
+    fails alone while both its hosts pass with others, and a slow host
+    is under the floor with every peer.  Its rounds grow with the number
+    of suspects, not of hosts: three while there are fewer suspects than
+    sound hosts.  With no sound host left, every pair among the suspects.
+    Returns the rounds."""
+    ok = [h for h in hosts if results[h]["status"] == "PASS"]
+    suspects = [h for h in ok if any(
+        p["status"] == "FAIL" and h in (p["server"], p["client"])
+        for p in pairs)]
+    sound = [h for h in ok if h not in suspects]
+    done = {frozenset((p["server"], p["client"])) for p in pairs}
+    if not sound:
+        todo = [pair for r in rounds_all(suspects) for pair in r]
+    else:
+        todo = []
+        n = len(suspects)
+        for j in range(SWEEP_PARTNERS):
+            for i, h in enumerate(suspects):
+                todo.append((h, sound[(i + j * n) % len(sound)]))
+    todo = [(a, b) for a, b in todo if frozenset((a, b)) not in done]
+    seen = set()
+    unique = []
+    for a, b in todo:
+        if frozenset((a, b)) not in seen:
+            seen.add(frozenset((a, b)))
+            unique.append((a, b))
+    return rounds_of_pairs(unique)
+
+
 def pair_ports(base, round_index, pair_index, pairs_per_round):
-    """The three ports (check, latency, bandwidth) of a pair."""
+    """The four ports (check, latency, bandwidth, probe) of a pair."""
     bank = (round_index % 2) * pairs_per_round * PORTS_PER_PAIR
     first = base + bank + pair_index * PORTS_PER_PAIR
-    return first, first + 1, first + 2
+    return tuple(first + i for i in range(PORTS_PER_PAIR))
 
 
 def last_port(base, pairs_per_round):
@@ -136,10 +181,8 @@ def last_port(base, pairs_per_round):
 # ---------------------------------------------------------------------------
 
 def local_command(check, check_args):
-    """The local check on a host, then the port's rate as ibv_devinfo
-    reads it from ibv_query_port."""
-    return (f"{shlex.join([check] + check_args)}; echo \"{MARK} check $?\"; "
-            f"ibv_devinfo -v 2>&1; echo \"{MARK} devinfo $?\"")
+    """The local check on a host; its port line carries the port's rate."""
+    return f"{shlex.join([check] + check_args)}; echo \"{MARK} check $?\""
 
 
 # rdma_bench spells two of rdma_check's options as perftest does: the GID
@@ -174,7 +217,7 @@ def pair_commands(check, bench, check_args, ports, server_addr, waits,
     b_args = bench_args(check_args)
     b_side = bench_args(side)
     b_client = bench_args(client)
-    p_check, p_lat, p_bw = (str(p) for p in ports)
+    p_check, p_lat, p_bw, p_probe = (str(p) for p in ports)
     steps_s = [
         ("check", [check, "--pair", "-p", p_check] + check_args + side),
         ("lat", [bench] + lat + ["-p", p_lat] + b_args + b_side),
@@ -187,16 +230,24 @@ def pair_commands(check, bench, check_args, ports, server_addr, waits,
         ("bw", [bench] + bw + ["-p", p_bw] + b_args + b_client
          + [server_addr]),
     ]
-    return chain(steps_s), chain(steps_c)
+    probe_s = [bench] + PROBE_ARGS + ["-p", p_probe] + b_args + b_side
+    probe_c = ([bench] + PROBE_ARGS + ["-p", p_probe] + b_args + b_client
+               + [server_addr])
+    return chain(steps_s, probe_s), chain(steps_c, probe_c)
 
 
-def chain(steps):
+def chain(steps, probe):
     """Shell text that runs each step while the ones before passed, and
-    marks where each one's output ends, with its exit status."""
+    marks where each one's output ends, with its exit status; when the
+    last step fails, PROBE runs before the exit."""
     text = []
-    for name, words in steps:
+    for name, words in steps[:-1]:
         text.append(f"{shlex.join(words)}; rc=$?; echo \"{MARK} {name} $rc\"; "
                     "[ $rc -eq 0 ] || exit $rc")
+    name, words = steps[-1]
+    text.append(f"{shlex.join(words)}; rc=$?; echo \"{MARK} {name} $rc\"; "
+                f"if [ $rc -ne 0 ]; then {shlex.join(probe)}; "
+                f"echo \"{MARK} probe $?\"; fi; exit $rc")
     return "; ".join(text)
 
 
@@ -244,29 +295,17 @@ def parse_check(text):
     return checks, verdict
 
 
-def parse_rate(devinfo, device, port):
-    """The active rate of DEVICE's PORT in Gb/s from `ibv_devinfo -v`
-    (width times speed), or None."""
-    block = None
-    width = speed = None
-    current_port = None
-    for line in devinfo.splitlines():
-        s = line.strip()
-        if s.startswith("hca_id:"):
-            block = s.split(None, 1)[1]
-            current_port = None
-        elif block == device and s.startswith("port:"):
-            current_port = int(s.split()[1])
-        elif block == device and current_port == port:
-            if s.startswith("active_width:"):
-                m = re.search(r"(\d+)X", s)
-                width = int(m.group(1)) if m else None
-            elif s.startswith("active_speed:"):
-                m = re.search(r"([\d.]+) Gbps", s)
-                speed = float(m.group(1)) if m else None
-    if width is None or speed is None:
-        return None
-    return width * speed
+PORT_RATE = re.compile(r", ([\d.]+) Gb/s \(\d+X [\d.]+ Gb/s\)$")
+
+
+def parse_rate(checks):
+    """The port's active rate in Gb/s from rdma_check's `port` line
+    ("..., 100 Gb/s (4X 25 Gb/s)"), or None when it gave none."""
+    for c in checks:
+        if c["name"] == "port" and c["status"] == "PASS":
+            m = PORT_RATE.search(c["value"])
+            return float(m.group(1)) if m else None
+    return None
 
 
 def check_device(checks):
@@ -304,6 +343,41 @@ def parse_bench(text):
     return figures
 
 
+def parse_probe(text, rc):
+    """The probe's sizes: (the largest that passed or 0, the first that
+    failed or None).  Its sizes double from 2 bytes and it stops at the
+    first that fails, after the rows of those that passed."""
+    passed = 0
+    in_rows = False
+    for line in text.splitlines():
+        if line.startswith(" #bytes"):
+            in_rows = True
+            continue
+        words = line.split()
+        if in_rows and len(words) >= 6 and words[0].isdigit():
+            passed = max(passed, int(words[0]))
+    if rc == 0:
+        return passed, None
+    return passed, max(2, passed * 2)
+
+
+GID_PAIR = re.compile(r"^both (RoCE v[12]|IB)\b[^:]*: ours (\S+), the peer's "
+                      r"([^\s,]+)")
+
+
+def pair_gids(checks, side):
+    """{"server": GID, "client": GID} from SIDE's gid-pair line (its GID
+    is "ours"), each as "ADDRESS (TYPE)"; {} when it has none."""
+    other = "client" if side == "server" else "server"
+    for c in checks:
+        if c["name"] == "gid-pair" and c["status"] == "PASS":
+            m = GID_PAIR.match(c["value"])
+            if m:
+                kind, ours, theirs = m.groups()
+                return {side: f"{ours} ({kind})", other: f"{theirs} ({kind})"}
+    return {}
+
+
 def said(c):
     """A check line without its status word and its fix."""
     return f"{c['name']}: {c['value']}"
@@ -320,11 +394,32 @@ def first_failure(checks):
 # Verdicts
 # ---------------------------------------------------------------------------
 
-def judge_host(name, answered, output, rc, timeout, port=1):
-    """One host's local result: a dict with its status (PASS, FAIL or
-    NO-ANSWER), its check lines, its device and its port's rate."""
+def last_line(text, default="no output"):
+    lines = [line for line in text.strip().splitlines() if line != STDERR]
+    return lines[-1] if lines else default
+
+
+def warnings(checks, who=""):
+    """The WARN lines of CHECKS as the report says them."""
+    return [f"{who}{said(c)}" + (f"; fix: {c['fix']}" if c["fix"] else "")
+            for c in checks if c["status"] == "WARN"]
+
+
+def judge_host(name, answered, output, rc, timeout, check="rdma_check",
+               via=None):
+    """One host's local result: a dict with its status (PASS, FAIL,
+    UNREACHED or NO-ANSWER), its check lines and warnings, its device and
+    its port's rate.
+
+    Before rdma_check can say anything, a host can fail three ways, each
+    with its own words: the runner did not reach it (ssh's exit status
+    255, or the --via command's own failure, before the command ran),
+    the program is not there (the shell's 127 or 126), or the program
+    refused its options (its usage line, exit status 2, no check line).
+    """
     host = {"host": name, "status": "PASS", "checks": [], "verdict": None,
-            "device": None, "rate_gbps": None, "problem": None, "fix": None}
+            "device": None, "rate_gbps": None, "problem": None, "fix": None,
+            "warnings": [], "usage": None}
     if not answered:
         host["status"] = "NO-ANSWER"
         host["problem"] = (f"no answer within {timeout} s: the host is down, "
@@ -333,17 +428,37 @@ def judge_host(name, answered, output, rc, timeout, port=1):
         return host
     parts, rest = split_marked(output)
     if "check" not in parts:
-        host["status"] = "NO-ANSWER"
-        host["problem"] = (f"rdma_check did not run (exit status {rc}): "
-                           + (rest.strip().splitlines() or ["no output"])[-1])
-        host["fix"] = "install rdma_check on it (the project's package)"
+        host["status"] = "UNREACHED"
+        runner = "the --via command" if via else "ssh"
+        host["problem"] = (f"{runner} did not run the check on it (exit "
+                           f"status {rc}): {last_line(rest)}")
+        host["fix"] = (f"make `{via.replace('%h', name)} true` work"
+                       if via else
+                       f"make `ssh {name} true` work from here (the name, "
+                       "the key, sshd), or leave the host out")
         return host
     text, check_rc = parts["check"]
     host["checks"], host["verdict"] = parse_check(text)
+    # The runner gives a command's stderr after all its stdout.
+    said_last = last_line(text + "\n" + rest)
+    if check_rc in (126, 127) and not host["checks"]:
+        host["status"] = "FAIL"
+        what = "is not there" if check_rc == 127 else "cannot be run"
+        host["problem"] = (f"{check} {what} on it (exit status {check_rc}): "
+                           f"{said_last}")
+        host["fix"] = ("install the project's package on it, or give "
+                       "--rdma-check the program's path on the hosts")
+        return host
+    if check_rc == 2 and not host["checks"]:
+        host["status"] = "FAIL"
+        host["usage"] = said_last
+        host["problem"] = f"{check} refused its options: {host['usage']}"
+        host["fix"] = ("give options this host's rdma_check takes, or "
+                       "install the same version on every host")
+        return host
     host["device"] = check_device(host["checks"])
-    if "devinfo" in parts and host["device"]:
-        host["rate_gbps"] = parse_rate(parts["devinfo"][0], host["device"],
-                                       port)
+    host["rate_gbps"] = parse_rate(host["checks"])
+    host["warnings"] = warnings(host["checks"])
     bad = first_failure(host["checks"])
     if check_rc != 0 or bad:
         host["status"] = "FAIL"
@@ -351,19 +466,50 @@ def judge_host(name, answered, output, rc, timeout, port=1):
             host["problem"] = said(bad)
             host["fix"] = bad["fix"]
         else:
-            host["problem"] = f"rdma_check exited {check_rc}: {host['verdict']}"
+            host["problem"] = (f"{check} exited {check_rc}: "
+                               f"{host['verdict'] or said_last}")
     return host
 
 
-def judge_pair(server, client, out_s, out_c, answered, floors, rate_gbps):
+def refused_everywhere(hosts, results):
+    """The usage line when every host that ran rdma_check refused its
+    options the same way (a mistake of the command line, said once), or
+    None."""
+    ran = [results[h] for h in hosts
+           if results[h]["status"] not in ("NO-ANSWER", "UNREACHED")]
+    lines = {r["usage"] for r in ran}
+    if ran and len(lines) == 1 and None not in lines:
+        return lines.pop()
+    return None
+
+
+def stderr_of(rest):
+    """What the runner gave after the STDERR mark: the command's stderr."""
+    return rest.split(STDERR, 1)[1] if STDERR in rest else rest
+
+
+def failure_line(out_part, rest):
+    """Why a step failed: the first line of the command's stderr that
+    says "failed" (the steps before it passed, and the probe runs after
+    it), else the last line the step printed."""
+    for line in stderr_of(rest).splitlines():
+        if "failed" in line:
+            return line.strip()
+    return last_line(out_part)
+
+
+def judge_pair(server, client, out_s, out_c, answered, floors, rate_gbps,
+               unknown_rate=()):
     """One pair's result from both sides' output.
 
     FLOORS: (bw_min MiB/s or None, bw_min_share of the port's rate or
-    None, lat_max usec or None); RATE_GBPS: the slower port's rate.
+    None, lat_max usec or None); RATE_GBPS: the slower port's rate, None
+    when UNKNOWN_RATE names a host whose rate rdma_check did not give.
     """
     pair = {"server": server, "client": client, "status": "PASS",
             "checks": {"server": [], "client": []}, "figures": {},
             "failed": None, "problem": None, "fix": None, "floor": None,
+            "warnings": [], "probe": None, "cause": None, "gids": {},
             "output": {"server": out_s, "client": out_c}}
     if not answered:
         pair["status"] = "FAIL"
@@ -375,6 +521,13 @@ def judge_pair(server, client, out_s, out_c, answered, floors, rate_gbps):
     for side, parts in (("server", ps), ("client", pc)):
         if "check" in parts:
             pair["checks"][side], _ = parse_check(parts["check"][0])
+    pair["gids"] = (pair_gids(pair["checks"]["client"], "client") or
+                    pair_gids(pair["checks"]["server"], "server"))
+    # A warning both sides give (the path MTU, a GID) is said once.
+    for side in ("server", "client"):
+        for w in warnings(pair["checks"][side]):
+            if w not in pair["warnings"]:
+                pair["warnings"].append(w)
     # The client's view first, unless it only waited in vain while the
     # server saw why (the sender of a SEND that nothing acknowledges gets
     # "retry exceeded", its receiver a timeout, or the sender's close).
@@ -390,27 +543,85 @@ def judge_pair(server, client, out_s, out_c, answered, floors, rate_gbps):
         pair["failed"] = bad["name"]
         pair["problem"] = f"the {side}'s {said(bad)}"
         pair["fix"] = bad["fix"]
+        pair["cause"] = check_cause(bad)
         return pair
     for step in ("check", "lat", "bw"):
         for side, parts in (("client", pc), ("server", ps)):
+            rest = rest_c if side == "client" else rest_s
             if step not in parts:
-                rest = rest_c if side == "client" else rest_s
-                last = rest.strip().splitlines() or ["no output"]
                 pair["status"] = "FAIL"
                 pair["failed"] = step
                 pair["problem"] = (f"the {side}'s {step} did not finish: "
-                                   f"{last[-1]}")
+                                   f"{last_line(rest)}")
                 return pair
             if parts[step][1] != 0:
                 pair["status"] = "FAIL"
                 pair["failed"] = step
-                last = (parts[step][0].strip().splitlines() or ["no output"])
                 pair["problem"] = (f"the {side}'s {step} exited "
-                                   f"{parts[step][1]}: {last[-1]}")
+                                   f"{parts[step][1]}: "
+                                   f"{failure_line(parts[step][0], rest)}")
+                if step == "bw":
+                    judge_probe(pair, ps, pc)
                 return pair
     pair["figures"].update(parse_bench(pc["lat"][0]))
     pair["figures"].update(parse_bench(pc["bw"][0]))
-    return apply_floors(pair, floors, rate_gbps)
+    return apply_floors(pair, floors, rate_gbps, unknown_rate)
+
+
+# What a failed pair check line points to, by the check that failed.
+CHECK_CAUSES = {
+    "tcp": "TCP does not reach the peer's port: a host down, a firewall, "
+           "or a wrong address (--address)",
+    "gid-pair": "the two GIDs cannot reach each other: a GID or a route "
+                "problem",
+    "gid-path": "a GID or a route problem",
+    "connect": "the QP could not be connected",
+}
+
+
+def check_cause(bad):
+    """What the failed pair check line BAD points to."""
+    if bad["name"] in ("send", "read", "write", "atomic"):
+        if "retry exceeded" in bad["value"]:
+            return ("a dead path for RDMA: TCP reaches the peer, RoCE does "
+                    "not (a filter on UDP 4791, an ACL, or GIDs on "
+                    "different subnets without a route)")
+        return "RDMA between them fails from its first message"
+    return CHECK_CAUSES.get(bad["name"])
+
+
+def judge_probe(pair, ps, pc):
+    """The MTU probe after a failed bandwidth run: the pair check and the
+    2-byte latency run passed, the 64 KiB bandwidth run did not."""
+    probes = [parts["probe"] for parts in (ps, pc) if "probe" in parts]
+    if not probes:
+        pair["cause"] = ("small messages pass, large ones do not (the pair "
+                         "check and the 2-byte latency run passed, the "
+                         "64 KiB bandwidth run failed); the probe did not "
+                         "run")
+        return
+    passed = max(parse_probe(text, rc)[0] for text, rc in probes)
+    failed = [parse_probe(text, rc)[1] for text, rc in probes]
+    failed = [f for f in failed if f is not None]
+    pair["probe"] = {"passed": passed, "failed": min(failed) if failed
+                     else None}
+    if not failed:
+        pair["cause"] = ("small messages pass, large ones do not, though "
+                         "SENDs of every size up to 4096 bytes passed the "
+                         "probe: the path loses data under load (congestion, "
+                         "pause frames, a flapping link)")
+        pair["fix"] = ("look at both hosts' and the switch ports' error "
+                       "and pause counters (ethtool -S)")
+        return
+    lost = min(failed)
+    pair["cause"] = (f"an MTU black hole: SENDs of up to {passed} bytes "
+                     f"arrive and of {lost} bytes do not, so the path loses "
+                     "frames that the hosts' MTU allows: a switch port, a "
+                     "tunnel or a VLAN on the way has a smaller MTU than "
+                     "the hosts")
+    pair["fix"] = ("give the switch ports on the path an MTU at least the "
+                   "hosts' (or the hosts' netdevs one the path carries: ip "
+                   "link set DEV mtu N)")
 
 
 def bw_floor(floors, rate_gbps):
@@ -433,8 +644,17 @@ def settle(pair):
     return pair
 
 
-def apply_floors(pair, floors, rate_gbps):
+def apply_floors(pair, floors, rate_gbps, unknown_rate=()):
     figures = pair["figures"]
+    if floors[1] is not None and unknown_rate:
+        pair["status"] = "FAIL"
+        pair["failed"] = "floor"
+        pair["floor"] = f"{floors[1]:g}% of the port's rate"
+        pair["problem"] = (f"the floor {floors[1]:g}% of the port's rate "
+                           "cannot be applied: rdma_check on "
+                           f"{' and '.join(unknown_rate)} gave no port rate")
+        pair["fix"] = "give --bw-min in MiB/s for these hosts"
+        return pair
     floor, made_of = bw_floor(floors, rate_gbps)
     lat_max = floors[2]
     if floor is not None:
@@ -468,21 +688,39 @@ def apply_floors(pair, floors, rate_gbps):
 # Diagnosis
 # ---------------------------------------------------------------------------
 
+# The steps of a pair, as the diagnosis names them.
+STEP_WORDS = {"check": "the pair check", "lat": "the latency run",
+              "bw": "the bandwidth run", "answer": "an answer"}
+
+
+def step_words(failed):
+    return STEP_WORDS.get(failed, f"the pair check's {failed}")
+
+
+def with_cause(p):
+    """A failed pair's problem, its cause first when known, and its fix."""
+    text = f"{p['cause']}: {p['problem']}" if p.get("cause") else p["problem"]
+    return text + (f"; fix: {p['fix']}" if p["fix"] else "")
+
+
 def diagnose(hosts, results, pairs):
-    """Lines that say what is broken: hosts, links, pairs under a floor.
+    """Lines that say what is broken: hosts, links, pairs under a floor,
+    then every warning of a host or a pair.
 
     RESULTS: {host: judge_host()}; PAIRS: the judge_pair() dicts.
     """
     lines = []
     for h in hosts:
         r = results[h]
-        if r["status"] == "NO-ANSWER":
-            lines.append(f"host {h}: {r['problem']}; its pairs were not run"
-                         f"; fix: {r['fix']}")
-        elif r["status"] == "FAIL":
-            fix = f"; fix: {r['fix']}" if r["fix"] else ""
+        fix = f"; fix: {r['fix']}" if r["fix"] else ""
+        if r["status"] == "PASS":
+            continue
+        if r["checks"]:
             lines.append(f"host {h}: its own check fails, so its pairs were "
                          f"not run: {r['problem']}{fix}")
+        else:
+            lines.append(f"host {h}: {r['problem']}; its pairs were not run"
+                         f"{fix}")
     ran = [p for p in pairs if p["status"] != "SKIP"]
     by_host = {h: [p for p in ran if h in (p["server"], p["client"])]
                for h in hosts}
@@ -500,20 +738,35 @@ def diagnose(hosts, results, pairs):
             else:
                 lines.append(f"host {h}: fails with every peer "
                              f"({', '.join(kinds)}), though its own check "
-                             f"passes; first: {failing[0]['problem']}")
+                             f"passes; first: {with_cause(failing[0])}")
     for p in ran:
         if p["status"] != "FAIL":
             continue
         a, b = p["server"], p["client"]
         if a in broken or b in broken:
             continue
-        fix = f"; fix: {p['fix']}" if p["fix"] else ""
-        if p["failed"] in ("bandwidth", "latency"):
-            lines.append(f"pair {a}-{b}: {p['problem']}{fix}")
+        if p["failed"] in ("bandwidth", "latency", "floor"):
+            lines.append(f"pair {a}-{b}: {with_cause(p)}")
+        elif len(by_host[a]) < 2 or len(by_host[b]) < 2:
+            lines.append(f"pair {a}-{b}: {step_words(p['failed'])} fails "
+                         "(no other pair of theirs ran, so the fault may be "
+                         f"either host's or the link's): {with_cause(p)}")
         else:
-            lines.append(f"link {a}-{b}: fails ({p['failed']}) while both "
-                         f"hosts pass with others: {p['problem']}{fix}")
+            lines.append(f"link {a}-{b}: {step_words(p['failed'])} fails "
+                         "while both hosts pass with others: "
+                         f"{with_cause(p)}")
+    for h in hosts:
+        for w in results[h].get("warnings", []):
+            lines.append(f"warning: host {h}: {w}")
+    for p in ran:
+        for w in p.get("warnings", []):
+            lines.append(f"warning: pair {p['server']}-{p['client']}: {w}")
     return lines
+
+
+def warning_count(hosts, results, pairs):
+    return (sum(len(results[h].get("warnings", [])) for h in hosts) +
+            sum(len(p.get("warnings", [])) for p in pairs))
 
 
 def skipped_pair(server, client, why):
@@ -554,17 +807,37 @@ def matrix(hosts, pairs):
     return lines
 
 
-def host_line(r):
+def host_gids(host, pairs):
+    """The GIDs HOST used in its pairs, in the order first seen."""
+    seen = []
+    for p in pairs:
+        for side in ("server", "client"):
+            g = p.get("gids", {}).get(side)
+            if p[side] == host and g and g not in seen:
+                seen.append(g)
+    return seen
+
+
+def host_line(r, gids=()):
+    """A host's line; GIDS: those it used in its pairs (host_gids)."""
     if r["status"] == "PASS":
-        rate = f", {r['rate_gbps']:g} Gb/s" if r["rate_gbps"] else ""
-        return f"PASS {r['host']}: {r['device']}{rate}"
+        rate = (f"{r['rate_gbps']:g} Gb/s" if r["rate_gbps"]
+                else "rate unknown")
+        used = (f", GID{'s' if len(gids) > 1 else ''} {', '.join(gids)}"
+                if gids else "")
+        return f"PASS {r['host']}: {r['device']}, {rate}{used}"
     fix = f"; fix: {r['fix']}" if r["fix"] else ""
     return f"{r['status']} {r['host']}: {r['problem']}{fix}"
 
 
 def to_json(hosts, results, pairs, diagnosis, meta):
+    """The whole result; META says how the run went (its pattern, rounds,
+    times) and, for a run cut short, "complete": false and why."""
+    complete = meta.get("complete", True)
     return json.dumps({
-        "verdict": "PASS" if passed(hosts, results, pairs) else "FAIL",
+        "verdict": ("INCOMPLETE" if not complete else
+                    "PASS" if passed(hosts, results, pairs) else "FAIL"),
+        "warnings": warning_count(hosts, results, pairs),
         "hosts": [results[h] for h in hosts],
         "pairs": pairs,
         "diagnosis": diagnosis,
@@ -600,6 +873,52 @@ def heat_data(hosts, pairs):
         rows.append(" ".join("NaN" if by.get((a, b)) is None
                              else f"{by[(a, b)]:.3f}" for b in hosts))
     return "\n".join(rows) + "\n"
+
+
+# The picture's cells that are not a plain figure: fill colour, label,
+# label colour.  A pair under a floor keeps its figure's colour and gets
+# a red frame instead (FLOOR_FRAME).
+CELL_LOOK = {
+    "diagonal": ("#ffffff", "", "#ffffff"),
+    "outside": ("#f0f0f0", ".", "#808080"),
+    "skip": ("#bababa", "skip", "#202020"),
+    "fail": ("#202020", "FAIL", "#ffffff"),
+}
+FLOOR_FRAME = "#d7191c"
+
+
+def heat_cells(hosts, pairs):
+    """What the picture draws over the bandwidth colours: (fills, frames).
+    FILLS: (column, row, kind) for the diagonal, pairs outside the
+    pattern (or not run), pairs skipped because a host failed alone and
+    failed pairs with no figure; FRAMES: (column, row) of pairs under a
+    floor, which keep their figure."""
+    by = {}
+    for p in pairs:
+        by[(p["server"], p["client"])] = p
+        by[(p["client"], p["server"])] = p
+    fills, frames = [], []
+    for y, a in enumerate(hosts):
+        for x, b in enumerate(hosts):
+            p = by.get((a, b))
+            if a == b:
+                fills.append((x, y, "diagonal"))
+            elif p is None:
+                fills.append((x, y, "outside"))
+            elif p["status"] == "SKIP":
+                fills.append((x, y, "skip"))
+            elif p["status"] == "FAIL":
+                if p["figures"].get("bw") is not None:
+                    frames.append((x, y))
+                else:
+                    fills.append((x, y, "fail"))
+    return fills, frames
+
+
+def heat_tics(hosts, results):
+    """The axis labels: a host that failed alone carries its status."""
+    return [h if results.get(h, {}).get("status", "PASS") == "PASS"
+            else f"{h} ({results[h]['status']})" for h in hosts]
 
 
 def passed(hosts, results, pairs):

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Debian package as a user gets it: cpack -G DEB from this build tree,
-# its control fields and files, lintian's verdict on it (no error, no
+# its control fields and files (the cluster check and its module among
+# them), lintian's verdict on it (no error, no
 # warning), then unpacked with dpkg -x into a scratch root inside the build
 # tree (which the guests see at the same path): each installed program
 # tells its version, and the installed rdma_rc_example runs the manual's
@@ -37,13 +38,19 @@ expect_line "$control" "Package: rdma-rc-example"
 expect_regex "$control" '^Depends: (.*, )?libibverbs1 \(>= [^)]+\)'
 expect_regex "$control" '^Depends: (.*, )?librdmacm1 \(>= [^)]+\)'
 expect_regex "$control" '^Depends: (.*, )?libc6 \(>= [^)]+\)'
+# The cluster check's, typed in CMakeLists.txt: it is a Python program
+# on ClusterShell's library.
+expect_regex "$control" '^Depends: (.*, )?python3-clustershell(,|$)'
 
-# The four programs, their man pages compressed as Debian installs them,
-# and the copyright file and changelog Debian policy asks of every package.
+# The five programs, their man pages compressed as Debian installs them,
+# the cluster check's module, and the copyright file and changelog Debian
+# policy asks of every package.
 contents=$RXE_OUT_DIR/contents
 dpkg-deb -c "$deb" | awk '{ print $6 }' >"$contents"
 doc=usr/share/doc/rdma-rc-example
-for program in rdma_rc_example rdma_mc_example rdma_check rdma_bench; do
+programs="rdma_rc_example rdma_mc_example rdma_check rdma_bench rdma_cluster_check"
+expect_line "$contents" "./usr/share/rdma-rc-example/cluster_plan.py"
+for program in $programs; do
 	expect_line "$contents" "./usr/bin/$program"
 	expect_line "$contents" "./usr/share/man/man1/$program.1.gz"
 done
@@ -76,7 +83,7 @@ root=$work/root
 dpkg -x "$deb" "$root"
 installed=$root/usr/bin/rdma_rc_example
 version=$(dpkg-deb -f "$deb" Version)
-for program in rdma_rc_example rdma_mc_example rdma_check rdma_bench; do
+for program in $programs; do
 	"$root/usr/bin/$program" --version >"$RXE_OUT_DIR/$program.version" 2>&1
 	expect_status "$?" 0 "$program --version"
 	expect_line "$RXE_OUT_DIR/$program.version" "$program $version"

@@ -18,25 +18,12 @@ MARK = plan.MARK
 
 CHECK_PASS = """PASS uverbs      ib_uverbs loaded (ABI 6), /dev/infiniband: uverbs0
 PASS device      rxe0 (the first one, without -d), 1 port, firmware 0.0.0
-PASS port        port 1 of rxe0: active, physical state LinkUp
+PASS port        port 1 of rxe0: active, physical state LinkUp, 2.5 Gb/s (1X 2.5 Gb/s)
 verdict: PASS: this host can do RDMA with these options (3 checks, warnings: 0)
 """
 CHECK_PORT_DOWN = """PASS device      rxe0 (the first one, without -d), 1 port, firmware 0.0.0
 FAIL port        port 1 of rxe0: down, physical state Disabled, netdev eth0; fix: ip link set eth0 up
 verdict: FAIL: this host cannot do RDMA with these options (failed: port; warnings: 0)
-"""
-DEVINFO = """hca_id:	mlx5_0
-	transport:			InfiniBand (0)
-		port:	1
-			state:			PORT_ACTIVE (4)
-			active_width:		4X (2)
-			active_speed:		25.0 Gbps (32)
-hca_id:	rxe0
-	transport:			InfiniBand (0)
-		port:	1
-			state:			PORT_ACTIVE (4)
-			active_width:		1X (1)
-			active_speed:		2.5 Gbps (1)
 """
 LAT = """ #bytes #iterations t_min[usec] t_max[usec] t_typical[usec] t_avg[usec] t_stdev[usec] 99% percentile[usec] 99.9% percentile[usec]
  2       100         310.20      900.00      350.50          360.00      20.00        800.00             900.00
@@ -50,7 +37,7 @@ test result is 0
 
 
 def host_output(check=CHECK_PASS, rc=0):
-    return f"{check}{MARK} check {rc}\n{DEVINFO}{MARK} devinfo 0\n"
+    return f"{check}{MARK} check {rc}\n"
 
 
 def pair_output(check=CHECK_PASS, lat=LAT, bw=BW):
@@ -117,7 +104,8 @@ class Schedules(unittest.TestCase):
             self.assertFalse(previous & set(ports))
             self.assertLessEqual(max(ports), plan.last_port(19700, len(r)))
             previous = set(ports)
-        self.assertEqual(plan.pair_ports(19700, 1, 2, 4), (19718, 19719, 19720))
+        self.assertEqual(plan.pair_ports(19700, 1, 2, 4),
+                         (19724, 19725, 19726, 19727))
 
 
 class Reading(unittest.TestCase):
@@ -132,9 +120,23 @@ class Reading(unittest.TestCase):
         self.assertEqual(plan.check_device(checks), "rxe0")
 
     def test_rate(self):
-        self.assertEqual(plan.parse_rate(DEVINFO, "rxe0", 1), 2.5)
-        self.assertEqual(plan.parse_rate(DEVINFO, "mlx5_0", 1), 100.0)
-        self.assertIsNone(plan.parse_rate(DEVINFO, "mlx5_0", 2))
+        # From rdma_check's own port line: no other tool on the hosts.
+        checks, _ = plan.parse_check(CHECK_PASS)
+        self.assertEqual(plan.parse_rate(checks), 2.5)
+        checks, _ = plan.parse_check(CHECK_PASS.replace(
+            "2.5 Gb/s (1X 2.5 Gb/s)", "100 Gb/s (4X 25 Gb/s)"))
+        self.assertEqual(plan.parse_rate(checks), 100.0)
+        checks, _ = plan.parse_check(CHECK_PASS.replace(
+            "2.5 Gb/s (1X 2.5 Gb/s)", "rate unknown (width code 3, speed code 1)"))
+        self.assertIsNone(plan.parse_rate(checks))
+        checks, _ = plan.parse_check(CHECK_PORT_DOWN)
+        self.assertIsNone(plan.parse_rate(checks))
+
+    def test_probe(self):
+        rows = LAT.replace(" 2       100", " 512     20")
+        self.assertEqual(plan.parse_probe(LAT + rows, 1), (512, 1024))
+        self.assertEqual(plan.parse_probe(rows, 0), (512, None))
+        self.assertEqual(plan.parse_probe("", 1), (0, 2))
 
     def test_bench(self):
         self.assertEqual(plan.parse_bench(LAT), {"lat_usec": 350.5})
@@ -150,9 +152,27 @@ class Reading(unittest.TestCase):
         self.assertEqual(plan.host_line(h), "FAIL n2: port: port 1 of rxe0: down, physical state Disabled, netdev eth0; fix: ip link set eth0 up")
         h = plan.judge_host("n3", False, "", None, 15)
         self.assertEqual(plan.host_line(h), "NO-ANSWER n3: no answer within 15 s: the host is down, unreachable or hung; fix: reach it by hand (ssh n3 true) and look at it")
-        h = plan.judge_host("n4", True, f"\n{plan.STDERR}\nsh: 1: rdma_check: not found\n", 127, 60)
-        self.assertEqual(h["status"], "NO-ANSWER")
-        self.assertEqual(h["problem"], "rdma_check did not run (exit status 127): sh: 1: rdma_check: not found")
+
+    def test_host_not_reached_or_without_the_program(self):
+        # ssh's own failure: the command never ran (no mark).
+        h = plan.judge_host("n4", True, f"\n{plan.STDERR}\nssh: Could not resolve hostname n4: Name or service not known\n", 255, 60)
+        self.assertEqual(plan.host_line(h), "UNREACHED n4: ssh did not run the check on it (exit status 255): ssh: Could not resolve hostname n4: Name or service not known; fix: make `ssh n4 true` work from here (the name, the key, sshd), or leave the host out")
+        h = plan.judge_host("n4", True, "rxe-vm: no guest n4\n", 1, 60, via="rxe-vm exec --on %h")
+        self.assertEqual(plan.host_line(h), "UNREACHED n4: the --via command did not run the check on it (exit status 1): rxe-vm: no guest n4; fix: make `rxe-vm exec --on n4 true` work")
+        # The shell ran, the program is not there.
+        h = plan.judge_host("n5", True, f"{MARK} check 127\n{plan.STDERR}\nbash: line 1: /opt/x/rdma_check: No such file or directory\n", 127, 60, "/opt/x/rdma_check")
+        self.assertEqual(plan.host_line(h), "FAIL n5: /opt/x/rdma_check is not there on it (exit status 127): bash: line 1: /opt/x/rdma_check: No such file or directory; fix: install the project's package on it, or give --rdma-check the program's path on the hosts")
+        # It refused its options: its usage line, once for the run.
+        usage = f"{MARK} check 2\n{plan.STDERR}\nrdma_check: invalid -g value '-1' (expected 0 or more)\n"
+        r = {h: plan.judge_host(h, True, usage, 2, 60) for h in ("a", "b")}
+        self.assertEqual(r["a"]["usage"], "rdma_check: invalid -g value '-1' (expected 0 or more)")
+        self.assertEqual(plan.refused_everywhere(["a", "b"], r), r["a"]["usage"])
+        r["b"] = plan.judge_host("b", True, host_output(), 0, 60)
+        self.assertIsNone(plan.refused_everywhere(["a", "b"], r))
+        # A warning of the host's own check is kept.
+        warn = CHECK_PASS.replace("verdict:", "WARN mtu         netdev eth0 MTU 700: path MTU 512; fix: ip link set eth0 mtu 1500\nverdict:")
+        h = plan.judge_host("n6", True, host_output(warn), 0, 60)
+        self.assertEqual(h["warnings"], ["mtu: netdev eth0 MTU 700: path MTU 512; fix: ip link set eth0 mtu 1500"])
 
 
 class Verdicts(unittest.TestCase):
@@ -180,6 +200,11 @@ class Verdicts(unittest.TestCase):
                             (None, None, 300.0), 2.5)
         self.assertEqual((p["status"], p["failed"]), ("FAIL", "latency"))
         self.assertEqual(p["problem"], "latency 350.5 usec is over the floor 300 usec")
+        # A share of a port whose rate is unknown is not a pass.
+        p = plan.judge_pair("a", "b", pair_output(), pair_output(), True,
+                            (None, 90.0, None), None, ["b"])
+        self.assertEqual((p["status"], p["failed"]), ("FAIL", "floor"))
+        self.assertEqual(p["problem"], "the floor 90% of the port's rate cannot be applied: rdma_check on b gave no port rate")
 
     def test_pair_check_fails(self):
         client = ("PASS tcp         connected to 192.0.2.1 port 19700 in 8 ms\n"
@@ -204,6 +229,36 @@ class Verdicts(unittest.TestCase):
                   f"{MARK} check 1\n")
         p = plan.judge_pair("a", "b", server, client, True, NO_FLOORS, None)
         self.assertEqual(p["problem"], "the server's send: send failed after 8068 ms: retry exceeded: no acknowledgement came back")
+
+    def test_mtu_black_hole(self):
+        # Small messages pass, the bandwidth run fails; the probe's
+        # SENDs pass up to 512 bytes.
+        probe = LAT.replace(" 2       100", " 512     20")
+        side = (f"{CHECK_PASS}{MARK} check 0\n{LAT}{MARK} lat 0\n"
+                f"test result is -5\n{MARK} bw 1\n{probe}{MARK} probe 1\n"
+                f"{plan.STDERR}\nrdma_bench: failed completion of wr_id 3 on QP 0x000011: transport retry counter exceeded (vendor error 0x0)\n"
+                "rdma_bench: failed completion of wr_id 9: the same\n")
+        p = plan.judge_pair("a", "b", side, side, True, NO_FLOORS, 2.5)
+        self.assertEqual((p["status"], p["failed"]), ("FAIL", "bw"))
+        self.assertEqual(p["problem"], "the client's bw exited 1: rdma_bench: failed completion of wr_id 3 on QP 0x000011: transport retry counter exceeded (vendor error 0x0)")
+        self.assertEqual(p["probe"], {"passed": 512, "failed": 1024})
+        self.assertTrue(p["cause"].startswith("an MTU black hole: SENDs of up to 512 bytes arrive and of 1024 bytes do not"), p["cause"])
+        self.assertIn("switch ports", p["fix"])
+
+    def test_gids_each_host_used(self):
+        line = "PASS gid-pair    both RoCE v2 IPv4: ours ::ffff:192.0.2.2, the peer's ::ffff:192.0.2.1, routed from 192.0.2.2\n"
+        check = CHECK_PASS.replace("verdict:", line + "verdict:")
+        p = plan.judge_pair("a", "b", pair_output(), pair_output(check=check), True, NO_FLOORS, 2.5)
+        self.assertEqual(p["gids"], {"client": "::ffff:192.0.2.2 (RoCE v2)", "server": "::ffff:192.0.2.1 (RoCE v2)"})
+        self.assertEqual(plan.host_gids("a", [p]), ["::ffff:192.0.2.1 (RoCE v2)"])
+        h = plan.judge_host("b", True, host_output(), 0, 60)
+        self.assertEqual(plan.host_line(h, plan.host_gids("b", [p])), "PASS b: rxe0, 2.5 Gb/s, GID ::ffff:192.0.2.2 (RoCE v2)")
+
+    def test_pair_warnings_said_once(self):
+        warn = CHECK_PASS.replace("verdict:", "WARN path-mtu    ours 1024, the peer's 512: the path takes 512\nverdict:")
+        p = plan.judge_pair("a", "b", pair_output(check=warn), pair_output(check=warn), True, NO_FLOORS, 2.5)
+        self.assertEqual(p["status"], "PASS")
+        self.assertEqual(p["warnings"], ["path-mtu: ours 1024, the peer's 512: the path takes 512"])
 
     def test_pair_step_cut_short(self):
         client = pair_output().split(f"{MARK} bw")[0] + f"\n{plan.STDERR}\nrxe-vm: guest b: the link stopped\n"
@@ -269,7 +324,7 @@ class Diagnosis(unittest.TestCase):
         pairs = run_pairs(self.hosts, r, bad_links=[("b", "c")])
         lines = plan.diagnose(self.hosts, r, pairs)
         self.assertEqual(len(lines), 1)
-        self.assertRegex(lines[0], r"^link [bc]-[bc]: fails \(send\) while both hosts pass with others: the client's send: send failed after 7512 ms: retry exceeded; fix: ping the GIDs$")
+        self.assertRegex(lines[0], r"^link [bc]-[bc]: the pair check's send fails while both hosts pass with others: a dead path for RDMA: TCP reaches the peer, RoCE does not \(a filter on UDP 4791, an ACL, or GIDs on different subnets without a route\): the client's send: send failed after 7512 ms: retry exceeded; fix: ping the GIDs$")
 
     def test_host_fails_with_every_peer(self):
         r = result(self.hosts)
@@ -305,6 +360,51 @@ class Diagnosis(unittest.TestCase):
         heat = plan.heat_data(self.hosts, pairs).splitlines()
         self.assertEqual(heat[0].split(), ["NaN", "4.300", "4.300", "NaN"])
 
+    def test_picture_marks_the_faults(self):
+        # d fails alone, a-b fails with no figure, c is under the floor.
+        r = result(self.hosts, failing=["d"])
+        pairs = run_pairs(self.hosts, r, bad_links=[("a", "b")], slow=["c"])
+        fills, frames = plan.heat_cells(self.hosts, pairs)
+        kinds = {(x, y): k for x, y, k in fills}
+        self.assertEqual([kinds[(i, i)] for i in range(4)], ["diagonal"] * 4)
+        self.assertEqual((kinds[(1, 0)], kinds[(0, 1)]), ("fail", "fail"))
+        self.assertEqual({kinds[(3, y)] for y in range(3)}, {"skip"})
+        self.assertEqual(sorted(frames), [(0, 2), (1, 2), (2, 0), (2, 1)])
+        self.assertEqual(plan.heat_tics(self.hosts, r), ["a", "b", "c", "d (FAIL)"])
+        # A pair outside the pattern is told apart from the diagonal.
+        fills, _ = plan.heat_cells(self.hosts, pairs[:1])
+        self.assertIn("outside", {k for _, _, k in fills})
+
+    def test_sweep_finds_a_bad_host_and_a_bad_link(self):
+        hosts = [f"h{i:02d}" for i in range(12)]
+        r = result(hosts)
+        first = plan.plan(hosts, "sweep")
+        self.assertEqual(first, plan.rounds_ring(hosts))
+        bad = {frozenset(("h02", x)) for x in hosts if x != "h02"}
+        bad.add(frozenset(("h07", "h08")))
+        def judge(rounds):
+            out = []
+            for rnd in rounds:
+                for s_, c in rnd:
+                    if frozenset((s_, c)) in bad:
+                        client = ("FAIL send        send failed after 7512 ms: retry exceeded; fix: ping the GIDs\n"
+                                  f"{MARK} check 1\n")
+                        out.append(plan.judge_pair(s_, c, f"{MARK} check 1\n", client, True, NO_FLOORS, 2.5))
+                    else:
+                        out.append(plan.judge_pair(s_, c, pair_output(), pair_output(), True, NO_FLOORS, 2.5))
+            return out
+        pairs = judge(first)
+        more = plan.sweep_rounds(hosts, r, pairs)
+        pairs += judge(more)
+        # The second pass is the suspects and their neighbours, not all.
+        self.assertEqual(len(more), 3)
+        lines = plan.diagnose(hosts, r, pairs)
+        self.assertTrue(lines[0].startswith("host h02: fails with every peer (send)"), lines)
+        self.assertTrue(lines[1].startswith("link h07-h08: the pair check's send fails while both hosts pass with others"), lines)
+        self.assertEqual(len(lines), 2, lines)
+        # Nothing failed: nothing more to run.
+        self.assertEqual(plan.sweep_rounds(hosts, r, judge(first)[:0]), [])
+
 
 SCRIPT = os.path.join(HERE, "..", "..", "scripts", "cluster_check.py")
 
@@ -327,7 +427,7 @@ class BadInput(unittest.TestCase):
             (["--bw-min", "120%", "n[1-3]"], "cluster_check: argument --bw-min: '120%' is more than 100% (see --help)"),
             (["--bw-min", "fast", "n[1-3]"], "cluster_check: argument --bw-min: 'fast' is not a number (see --help)"),
             (["--timeout", "0", "n[1-3]"], "cluster_check: argument --timeout: '0' is not above 0 (see --help)"),
-            (["-p", "65531", "n[1-3]"], "cluster_check: invalid --port 65531: the widest round (1 pair) needs ports up to 65536"),
+            (["-p", "65531", "n[1-3]"], "cluster_check: invalid --port 65531: the widest round (1 pair) needs ports up to 65538"),
         ):
             status, out, err = self.run_check(*args)
             self.assertEqual(status, 2, args)
@@ -339,19 +439,20 @@ class BadInput(unittest.TestCase):
 class Commands(unittest.TestCase):
     def test_pair_commands(self):
         s, c = plan.pair_commands("rdma_check", "rdma_bench", ["-d", "rxe0"],
-                                  (19700, 19701, 19702), "n01-ib", (30, 40, 50),
-                                  (100, 40))
+                                  (19700, 19701, 19702, 19703), "n01-ib",
+                                  (30, 40, 50), (100, 40))
         self.assertTrue(s.startswith("rdma_check --pair -p 19700 -d rxe0 --accept-timeout 40 -t 50; rc=$?; "))
         self.assertIn("rdma_bench lat --op send -s 2 -n 100 -p 19701 -d rxe0 --connect-timeout 30 --timeout 50 n01-ib;", c)
         self.assertIn("rdma_bench bw --op write -b -s 65536 -n 40 -p 19702 -d rxe0 --connect-timeout 30 --timeout 50 n01-ib;", c)
-        self.assertIn(f'echo "{MARK} bw $rc"', c)
+        self.assertIn(f'echo "{MARK} bw $rc"; if [ $rc -ne 0 ]; then rdma_bench lat --op send -a -s 4096 -n 20 -p 19703 -d rxe0 --connect-timeout 30 --timeout 50 n01-ib; echo "{MARK} probe $?"; fi; exit $rc', c)
 
     def test_pair_commands_spell_each_program_s_options(self):
         # rdma_check's -g and -t are rdma_bench's -x and --timeout (its -g
         # is perftest's multicast, its -t the send queue's depth).
         s, c = plan.pair_commands("rdma_check", "rdma_bench",
                                   ["-d", "rxe0", "-i", "1", "-g", "3"],
-                                  (19700, 19701, 19702), "n01-ib", (30, 40, 50))
+                                  (19700, 19701, 19702, 19703), "n01-ib",
+                                  (30, 40, 50))
         self.assertTrue(s.startswith("rdma_check --pair -p 19700 -d rxe0 -i 1 -g 3 --accept-timeout 40 -t 50; rc=$?; "))
         self.assertIn("rdma_bench lat --op send -s 2 -p 19701 -d rxe0 -i 1 -x 3 --accept-timeout 40 --timeout 50;", s)
         self.assertTrue(c.startswith("rdma_check -p 19700 -d rxe0 -i 1 -g 3 --connect-timeout 30 -t 50 n01-ib; rc=$?; "))
