@@ -448,7 +448,7 @@ def pair_phase(a, runner, results, rounds, progress):
         progress.current = None
         note(f"round {k + 1} of {progress.rounds}: "
              f"{pairs_word(len(running))} run, {failed} failed; "
-             f"{len(progress.pairs)} pairs done ({took:.1f} s)")
+             f"{pairs_word(len(progress.pairs))} done ({took:.1f} s)")
 
 
 def draw_heat_map(a, results, pairs, path):
@@ -487,13 +487,17 @@ def draw_heat_map(a, results, pairs, path):
             f"'{d['frame']}' using 1:2:(0.45):(0.45) with boxxyerror "
             f"fs empty lw 3 lc rgb '{plan.FLOOR_FRAME}' notitle",
         ]
+        # The legend names what the picture shows, and nothing else.
+        shown = plan.heat_kinds(fills, frames)
         for kind, title in (("fail", "failed"),
                             ("skip", "skipped: a host failed alone"),
                             ("outside", "not run (outside the pattern)")):
-            plots.append(f"keyentry with boxes fs solid 1.0 lc rgb "
-                         f"'{plan.CELL_LOOK[kind][0]}' title '{title}'")
-        plots.append(f"keyentry with boxes fs empty lw 3 lc rgb "
-                     f"'{plan.FLOOR_FRAME}' title 'under a floor'")
+            if kind in shown:
+                plots.append(f"keyentry with boxes fs solid 1.0 lc rgb "
+                             f"'{plan.CELL_LOOK[kind][0]}' title '{title}'")
+        if "floor" in shown:
+            plots.append(f"keyentry with boxes fs empty lw 3 lc rgb "
+                         f"'{plan.FLOOR_FRAME}' title 'under a floor'")
         title = ("RDMA bandwidth of each pair, MiB/s (the slower way)"
                  if measured else "No pair measured a bandwidth")
         script = f"""

@@ -523,22 +523,25 @@ def judge_pair(server, client, out_s, out_c, answered, floors, rate_gbps,
             pair["checks"][side], _ = parse_check(parts["check"][0])
     pair["gids"] = (pair_gids(pair["checks"]["client"], "client") or
                     pair_gids(pair["checks"]["server"], "server"))
-    # A warning both sides give (the path MTU, a GID) is said once.
-    for side in ("server", "client"):
-        for w in warnings(pair["checks"][side]):
-            if w not in pair["warnings"]:
-                pair["warnings"].append(w)
-    # The client's view first, unless it only waited in vain while the
-    # server saw why (the sender of a SEND that nothing acknowledges gets
-    # "retry exceeded", its receiver a timeout, or the sender's close).
+    # A warning both sides give (the path MTU, a GID) is said once, as
+    # the client gives it.
+    named = set()
+    for side in ("client", "server"):
+        for c in pair["checks"][side]:
+            if c["status"] == "WARN" and c["name"] not in named:
+                named.add(c["name"])
+                pair["warnings"] += warnings([c])
+    # The side that saw why, the client's view when both did: the sender
+    # of a SEND that nothing acknowledges gets "retry exceeded", its
+    # receiver a timeout; a side that only heard the other's check end
+    # knows least.
     failures = [(side, first_failure(pair["checks"][side]))
                 for side in ("client", "server")]
     failures = [(side, bad) for side, bad in failures if bad]
     if failures:
-        side, bad = failures[0]
-        if len(failures) == 2 and ("within the timeout" in bad["value"] or
-                                   "the peer closed" in bad["value"]):
-            side, bad = failures[1]
+        side, bad = min(failures, key=lambda f: (
+            2 if "the peer closed" in f[1]["value"] else
+            1 if "within the timeout" in f[1]["value"] else 0))
         pair["status"] = "FAIL"
         pair["failed"] = bad["name"]
         pair["problem"] = f"the {side}'s {said(bad)}"
@@ -554,15 +557,22 @@ def judge_pair(server, client, out_s, out_c, answered, floors, rate_gbps,
                 pair["problem"] = (f"the {side}'s {step} did not finish: "
                                    f"{last_line(rest)}")
                 return pair
-            if parts[step][1] != 0:
-                pair["status"] = "FAIL"
-                pair["failed"] = step
-                pair["problem"] = (f"the {side}'s {step} exited "
-                                   f"{parts[step][1]}: "
-                                   f"{failure_line(parts[step][0], rest)}")
-                if step == "bw":
-                    judge_probe(pair, ps, pc)
-                return pair
+        failing = [(side, f"the {side}'s {step} exited {parts[step][1]}: "
+                    + failure_line(parts[step][0], rest))
+                   for side, parts, rest in (("client", pc, rest_c),
+                                             ("server", ps, rest_s))
+                   if parts[step][1] != 0]
+        if failing:
+            # As for the pair check: the side that only heard the other
+            # close knows less than the other.
+            knows = [f for f in failing if not re.search(
+                r"the peer closed|the peer ended", f[1])]
+            pair["status"] = "FAIL"
+            pair["failed"] = step
+            pair["problem"] = (knows or failing)[0][1]
+            if step == "bw":
+                judge_probe(pair, ps, pc)
+            return pair
     pair["figures"].update(parse_bench(pc["lat"][0]))
     pair["figures"].update(parse_bench(pc["bw"][0]))
     return apply_floors(pair, floors, rate_gbps, unknown_rate)
@@ -600,9 +610,11 @@ def judge_probe(pair, ps, pc):
                          "64 KiB bandwidth run failed); the probe did not "
                          "run")
         return
+    # The side that got no row (the one waiting for the other's SEND)
+    # still says that the probe stopped; the sizes come from the other.
     passed = max(parse_probe(text, rc)[0] for text, rc in probes)
-    failed = [parse_probe(text, rc)[1] for text, rc in probes]
-    failed = [f for f in failed if f is not None]
+    failed = ([max(2, passed * 2)] if any(rc != 0 for _, rc in probes)
+              else [])
     pair["probe"] = {"passed": passed, "failed": min(failed) if failed
                      else None}
     if not failed:
@@ -885,6 +897,14 @@ CELL_LOOK = {
     "fail": ("#202020", "FAIL", "#ffffff"),
 }
 FLOOR_FRAME = "#d7191c"
+
+
+def heat_kinds(fills, frames):
+    """The kinds the picture shows, for its legend: only those in it."""
+    kinds = {k for _, _, k in fills} - {"diagonal"}
+    if frames:
+        kinds.add("floor")
+    return kinds
 
 
 def heat_cells(hosts, pairs):

@@ -238,7 +238,11 @@ class Verdicts(unittest.TestCase):
                 f"test result is -5\n{MARK} bw 1\n{probe}{MARK} probe 1\n"
                 f"{plan.STDERR}\nrdma_bench: failed completion of wr_id 3 on QP 0x000011: transport retry counter exceeded (vendor error 0x0)\n"
                 "rdma_bench: failed completion of wr_id 9: the same\n")
-        p = plan.judge_pair("a", "b", side, side, True, NO_FLOORS, 2.5)
+        # The server prints no probe row and heard the client close.
+        server = (f"{CHECK_PASS}{MARK} check 0\n{LAT}{MARK} lat 0\n"
+                  f"{MARK} bw 1\n{MARK} probe 1\n{plan.STDERR}\n"
+                  "rdma_bench: failed to hear from the peer in the 65536-byte size: Connection reset by peer; the peer closed its connection\n")
+        p = plan.judge_pair("a", "b", server, side, True, NO_FLOORS, 2.5)
         self.assertEqual((p["status"], p["failed"]), ("FAIL", "bw"))
         self.assertEqual(p["problem"], "the client's bw exited 1: rdma_bench: failed completion of wr_id 3 on QP 0x000011: transport retry counter exceeded (vendor error 0x0)")
         self.assertEqual(p["probe"], {"passed": 512, "failed": 1024})
@@ -256,7 +260,8 @@ class Verdicts(unittest.TestCase):
 
     def test_pair_warnings_said_once(self):
         warn = CHECK_PASS.replace("verdict:", "WARN path-mtu    ours 1024, the peer's 512: the path takes 512\nverdict:")
-        p = plan.judge_pair("a", "b", pair_output(check=warn), pair_output(check=warn), True, NO_FLOORS, 2.5)
+        mirror = CHECK_PASS.replace("verdict:", "WARN path-mtu    ours 512, the peer's 1024: the path takes 512\nverdict:")
+        p = plan.judge_pair("a", "b", pair_output(check=mirror), pair_output(check=warn), True, NO_FLOORS, 2.5)
         self.assertEqual(p["status"], "PASS")
         self.assertEqual(p["warnings"], ["path-mtu: ours 1024, the peer's 512: the path takes 512"])
 
