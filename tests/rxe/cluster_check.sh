@@ -1,23 +1,46 @@
 #!/usr/bin/env bash
-# scripts/cluster_check.py on four guests of its own, one link through the
-# rig's switch, reached by ClusterShell's exec worker with `rxe-vm exec
-# --raw` and %h: the same tool that runs over ssh on a real cluster.
-# Each fault is made for real in the guests and undone after its run:
+# rdma_cluster_check (the build's, the very file the package installs) on
+# four guests of its own, one link through the rig's switch, reached by
+# ClusterShell's exec worker with `rxe-vm exec --raw` and %h: the same
+# tool that runs over ssh on a real cluster.  Each fault is made for real
+# in the guests and undone after its run:
 #   healthy      every pair of the four passes (all: 3 rounds), exit 0;
-#   port down    d's eth0 down (pairs a-b and c-d): d named with its FAIL
-#                line and fix, its pair skipped, the pair without it passes;
+#                its picture has no fault's colour;
 #   faults       RoCE v2 (UDP 4791) from a dropped at b, and c's egress
 #                shaped to 3 Mbit/s by tc tbf, at once: only a-b fails as
 #                a link, c's pairs fail the bandwidth floor with their
-#                figures and c is named, a-d and b-d pass;
-#   interrupted  SIGINT during a round: exit 130, and no rdma_check or
-#                rdma_bench left on any guest;
-#   stopped      d's QEMU stopped (SIGSTOP): d named as not answering
-#                within the bound, its pair skipped, a-b run and passed.
+#                figures and c is named, a-d and b-d pass; the picture
+#                blacks a-b and frames c's pairs in red;
+#   sweep        a-b's drop kept, every RoCE packet dropped at d: the
+#                ring, then the suspects' other pairs find d as a host
+#                and a-b as a link;
+#   mtu          RoCE frames of 1024 bytes and more from a dropped at d
+#                (a switch port with a smaller MTU), c's MTU 700: a-d's
+#                bandwidth run fails and the probe names an MTU black
+#                hole at 1024 bytes; b-c passes with c's path-mtu warning;
+#   reach        a fifth host the runner has no guest for, and d without
+#                the program: each named as what it is; c's rdma_check
+#                gives no port rate, so a share floor fails its pair;
+#   usage        -g -1: rdma_check's own usage line, once, exit 2;
+#   routed       not the cluster check: a RoCE v2 path through a router,
+#                on the same boot (a in 10.1.0.0/24, b in 10.2.0.0/24, d
+#                routing): rdma_rc_example, rdma_bench and rdma_check
+#                --pair between a and b take their routed address's GID
+#                and pass, and d forwarded their packets;
+#   interrupted  SIGINT in the second round: exit 130, the first round's
+#                pair in the report and the JSON, marked incomplete, and
+#                no rdma_check or rdma_bench left on any guest;
+#   down         c's eth0 down and d's QEMU stopped (SIGSTOP), pairs a-b
+#                and c-d: c named with its FAIL line and fix, d as not
+#                answering within the bound, c-d skipped (grey in the
+#                picture), a-b run and passed.
 . "$(dirname "$0")/lib.sh"
 
 : "${SOURCE_DIR:?}" "${BUILD_DIR:?}" "${RDMA_CHECK:?}" "${RDMA_BENCH:?}"
 rxe_plain_programs
+CLUSTER_CHECK=$BUILD_DIR/rdma_cluster_check
+[ -x "$CLUSTER_CHECK" ] || { echo "FAIL: no $CLUSTER_CHECK (build it)"; exit 1; }
+P=rdma_cluster_check
 session=$BUILD_DIR/cluster-session
 trap '"$RXE_VM" stop "$session" >/dev/null 2>&1' EXIT
 R=$RXE_OUT_DIR
@@ -45,15 +68,16 @@ on() {
 # 0.36 MiB/s; its pairs gave 0.3), and as low under what a healthy pair
 # got here with another pair running at once (0.75 MiB/s and up) as that
 # allows.
+# NODES (default: the four guests) is the NODESET.
 check() {
 	local name=$1 rc=0
 	shift
-	echo "=== $name: cluster_check.py $* ==="
-	"$SOURCE_DIR/scripts/cluster_check.py" \
+	echo "=== $name: $P $* ==="
+	"$CLUSTER_CHECK" \
 		--via "$RXE_VM exec --raw --timeout 200 $session --on %h" \
 		--rdma-check "$RDMA_CHECK" --rdma-bench "$RDMA_BENCH" \
 		--lat-iters 100 --bw-iters 15 --bw-min 0.4 \
-		--json "$R/$name.json" "$@" "$hosts" \
+		--json "$R/$name.json" "$@" "${NODES:-$hosts}" \
 		>"$R/$name.out" 2>"$R/$name.err" || rc=$?
 	echo "$rc" >"$R/$name.rc"
 	cat "$R/$name.out" "$R/$name.err"
@@ -69,6 +93,21 @@ for p in json.load(open(sys.argv[1]))["pairs"]:
 PY
 }
 
+# colours NAME: how many pixels of NAME.png are of each fault's colour
+# (scripts/cluster_plan.py's CELL_LOOK and FLOOR_FRAME), one "KIND N"
+# line each, in NAME.colours.  The legend shows a colour only when a cell
+# has it, so a picture without that fault has none of its pixels.
+colours() {
+	python3 "$SOURCE_DIR/tests/rxe/png_colours.py" "$R/$1.png" \
+		202020 bababa d7191c |
+		sed 's/^202020/fail/; s/^bababa/skip/; s/^d7191c/frame/' >"$R/$1.colours"
+	cat "$R/$1.colours"
+	# A 50-pixel cell is about 2500 pixels, a frame about 1500; the text's
+	# anti-aliasing hits a colour exactly a few dozen times at most.
+	awk '{ print $1, ($2 >= 1000 ? "shown" : $2 < 200 ? "none" : "unclear") }' \
+		"$R/$1.colours" >"$R/$1.seen"
+}
+
 # --- healthy: every pair, every cell a figure ---------------------------
 check healthy --csv "$R/healthy.csv" --png "$R/healthy.png"
 expect_rc "$R/healthy.rc" 0
@@ -77,16 +116,21 @@ for p in "$A-$B" "$A-$C" "$A-$D" "$B-$C" "$B-$D" "$C-$D"; do
 	expect_line "$R/healthy.pairs" "$p PASS -"
 done
 for h in $A $B $C $D; do
-	expect_line "$R/healthy.out" "PASS $h: rxe0, 2.5 Gb/s"
+	# The GID each host used in its pairs: its own address's.
+	expect_line "$R/healthy.out" "PASS $h: rxe0, 2.5 Gb/s, GID ::ffff:$h (RoCE v2)"
 done
 expect_regex "$R/healthy.out" "^192\.0\.2\.1 +- +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9]$"
-expect_regex "$R/healthy.out" "^verdict: PASS: 4 hosts, 6 of 6 pairs run in 3 rounds, [0-9]+ s$"
-expect_line "$R/healthy.err" "cluster_check: pairs: all, 6 pairs in 3 rounds"
-expect_regex "$R/healthy.err" "^cluster_check: round 3 of 3: 2 pairs run, 0 failed; 6 of 6 pairs done \([0-9.]+ s\)$"
+expect_regex "$R/healthy.out" "^verdict: PASS: 4 hosts, 6 of 6 pairs run in 3 rounds, 0 warnings, [0-9]+ s$"
+expect_line "$R/healthy.err" "$P: pairs: all, 6 pairs in 3 rounds"
+expect_regex "$R/healthy.err" "^$P: round 3 of 3: 2 pairs run, 0 failed; 6 pairs done \([0-9.]+ s\)$"
 grep -c '^192\.0\.2\.[1-4],192\.0\.2\.[1-4],PASS,' "$R/healthy.csv" >"$R/healthy.csv-pass"
 expect_line "$R/healthy.csv-pass" 6
 [ -s "$R/healthy.png" ] && file "$R/healthy.png" >"$R/healthy.png-type"
 expect_text "$R/healthy.png-type" "PNG image data"
+colours healthy
+expect_line "$R/healthy.seen" "fail none"
+expect_line "$R/healthy.seen" "skip none"
+expect_line "$R/healthy.seen" "frame none"
 
 # --- clush itself, with the rig's command as its exec worker ------------
 # clush joins its words into one shell line: the guest's command is
@@ -100,19 +144,6 @@ expect_line "$R/clush.out" "$D: d $D"
 wc -l <"$R/clush.out" >"$R/clush.lines"
 expect_line "$R/clush.lines" 4
 
-# --- port down on d: d alone fails, the pairs without it pass -----------
-on $D "ip link set eth0 down"
-check port_down --pattern "$A:$B,$C:$D"
-on $D "ip link set eth0 up; for i in \$(seq 100); do grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state && grep -q ffff /sys/class/infiniband/rxe0/ports/1/gids/1 && break; sleep 0.2; done"
-expect_rc "$R/port_down.rc" 1
-pairs port_down
-expect_line "$R/port_down.pairs" "$A-$B PASS -"
-expect_line "$R/port_down.pairs" "$C-$D SKIP -"
-expect_line "$R/port_down.out" "FAIL $D: port: port 1 of rxe0: down, physical state Disabled, netdev eth0; fix: ip link set eth0 up"
-expect_line "$R/port_down.out" "host $D: its own check fails, so its pairs were not run: port: port 1 of rxe0: down, physical state Disabled, netdev eth0; fix: ip link set eth0 up"
-grep -c '^host \|^link \|^pair ' "$R/port_down.out" >"$R/port_down.named"
-expect_line "$R/port_down.named" 1
-
 # --- two faults at once: RoCE dropped between a and b only, c shaped --
 # b drops the RoCE v2 packets (UDP 4791) that come from a; c's egress is
 # shaped to 3 Mbit/s by tc tbf.  Every host has three pairs: a-b fails
@@ -123,8 +154,7 @@ on $C "$mp sch_tbf && tc qdisc add dev eth0 root tbf rate 3mbit burst 16kb limit
 # --wait 12: the receiver of the SEND that b drops waits that long in vain
 # (the sender gives up after about 7.6 s); the shaped guest's bandwidth
 # run takes about 3 s.
-check faults --csv "$R/faults.csv" --wait 12
-on $B "tc qdisc del dev eth0 ingress"
+check faults --csv "$R/faults.csv" --png "$R/faults.png" --wait 12
 on $C "tc qdisc del dev eth0 root"
 expect_rc "$R/faults.rc" 1
 pairs faults
@@ -134,41 +164,191 @@ expect_regex "$R/faults.pairs" "^$A-$B FAIL (send|connect)$"
 for p in "$A-$C" "$B-$C" "$C-$D"; do
 	expect_line "$R/faults.pairs" "$p FAIL bandwidth"
 done
-expect_regex "$R/faults.out" "^link $A-$B: fails \((send|connect)\) while both hosts pass with others: "
+expect_regex "$R/faults.out" "^link $A-$B: the pair check's (send|connect) fails while both hosts pass with others: "
 expect_regex "$R/faults.out" "^192\.0\.2\.3 +FAIL 0\.[0-9] +FAIL 0\.[0-9] +- +FAIL 0\.[0-9]$"
 expect_line "$R/faults.out" "host $C: every pair with it is under the bandwidth floor: its own link is slow; fix: look at the slower host's link: its speed, errors, pause frames and shaping (ethtool -S, tc qdisc show)"
 grep -c '^host \|^link \|^pair ' "$R/faults.out" >"$R/faults.named"
 expect_line "$R/faults.named" 2
 expect_regex "$R/faults.csv" "^192\.0\.2\.[34],192\.0\.2\.[34],FAIL,bandwidth,0\.[0-9]+,"
+# a-b black (both its cells), c's three pairs framed in red.
+colours faults
+expect_line "$R/faults.seen" "fail shown"
+expect_line "$R/faults.seen" "frame shown"
+expect_line "$R/faults.seen" "skip none"
 
-# --- interrupted: everything it started ends, on every guest ------------
-echo "=== interrupted: SIGINT during the first round ==="
-"$SOURCE_DIR/scripts/cluster_check.py" \
+# --- sweep: a bad link and a bad host, found from the ring --------------
+# a-b's drop stays; d drops every RoCE packet.  The ring (a-b, c-d, then
+# b-c, d-a) fails a-b, c-d and d-a; every host is a suspect, and with no
+# sound host left the second pass runs the suspects' other pairs (a-c,
+# b-d).  --wait 4: a dropped SEND ends at the wait, not at retry exceeded.
+on $D "$mp sch_ingress && $mp cls_u32 && $mp act_gact && tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip protocol 17 0xff match ip dport 4791 0xffff action drop"
+check sweep --pattern sweep --wait 4 --lat-iters 20 --bw-iters 5
+on $B "tc qdisc del dev eth0 ingress"
+on $D "tc qdisc del dev eth0 ingress"
+expect_rc "$R/sweep.rc" 1
+expect_line "$R/sweep.err" "$P: pairs: sweep, 4 pairs in 2 rounds"
+expect_line "$R/sweep.err" "$P: sweep: 2 pairs around the failures in 1 more round"
+pairs sweep
+expect_line "$R/sweep.pairs" "$A-$C PASS -"
+expect_line "$R/sweep.pairs" "$B-$C PASS -"
+expect_regex "$R/sweep.out" "^host $D: fails with every peer \([a-z, -]+\), though its own check passes; first: "
+expect_regex "$R/sweep.out" "^link $A-$B: the pair check's [a-z]+ fails while both hosts pass with others: "
+grep -c '^host \|^link \|^pair ' "$R/sweep.out" >"$R/sweep.named"
+expect_line "$R/sweep.named" 2
+expect_regex "$R/sweep.out" "^verdict: FAIL: 4 hosts, 6 of 6 pairs run in 3 rounds, 0 warnings, [0-9]+ s$"
+
+# --- mtu: a path that loses full-size frames, and a host with a small MTU
+# d drops RoCE packets from a whose IP length is 1024 to 2047 bytes: a
+# packet of 1024 bytes of payload and more (the QP's path MTU is 1024),
+# as a switch port with a smaller MTU than the hosts' would.  c's MTU
+# 700 gives its port an active MTU of 512, which rdma_check's pair check
+# warns of.
+on $D "tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip src $A/32 match ip protocol 17 0xff match ip dport 4791 0xffff match u16 0x0400 0xfc00 at 2 action drop"
+on $C "ip link set eth0 mtu 700"
+check mtu --pattern "$A:$D,$B:$C" --wait 6
+on $D "tc qdisc del dev eth0 ingress"
+on $C "ip link set eth0 mtu 1500"
+expect_rc "$R/mtu.rc" 1
+pairs mtu
+expect_line "$R/mtu.pairs" "$A-$D FAIL bw"
+expect_line "$R/mtu.pairs" "$B-$C PASS -"
+expect_regex "$R/mtu.out" "^pair $A-$D: the bandwidth run fails \(no other pair of theirs ran, so the fault may be either host's or the link's\): an MTU black hole: SENDs of up to 512 bytes arrive and of 1024 bytes do not, so the path loses frames that the hosts' MTU allows: a switch port, a tunnel or a VLAN on the way has a smaller MTU than the hosts: the (server|client)'s bw exited 1: rdma_bench: .*; fix: give the switch ports on the path an MTU at least the hosts' "
+expect_regex "$R/mtu.out" "^warning: pair $B-$C: path-mtu: 512 bytes: ours (1024|512), the peer's (512|1024); the smaller one wins; fix: "
+expect_regex "$R/mtu.out" "^verdict: FAIL: 4 hosts, 2 of 2 pairs run in 1 round, 1 warning, [0-9]+ s$"
+
+# --- reach: a host the runner cannot reach, one without the program -----
+# --rdma-check /tmp/rck: on a and b the real one, on c one whose port
+# line has no rate (an rdma_check that does not know the port's speed
+# codes), on d none; 192.0.2.9 is no guest of the session.  The two
+# wrappers lie in the build tree, which the guests see at its path.
+wrap=$BUILD_DIR/cluster-wrap
+mkdir -p "$wrap"
+printf '#!/bin/sh\nexec %s "$@"\n' "$RDMA_CHECK" >"$wrap/real"
+cat >"$wrap/norate" <<EOF
+#!/bin/bash
+$RDMA_CHECK "\$@" | sed -E 's|, [0-9.]+ Gb/s \\([0-9]+X [0-9.]+ Gb/s\\)\$||'
+exit "\${PIPESTATUS[0]}"
+EOF
+chmod +x "$wrap/real" "$wrap/norate"
+on $A "ln -sf '$wrap/real' /tmp/rck"
+on $B "ln -sf '$wrap/real' /tmp/rck"
+on $C "ln -sf '$wrap/norate' /tmp/rck"
+on $D "rm -f /tmp/rck"
+NODES="192.0.2.[1-4,9]" check reach --pattern "$A:$C" --rdma-check /tmp/rck --bw-min 1%
+expect_rc "$R/reach.rc" 1
+expect_regex "$R/reach.out" "^UNREACHED 192\.0\.2\.9: the --via command did not run the check on it \(exit status 1\): rxe-vm: exec: session .* has no guest 192\.0\.2\.9 \(it has: a b c d\); fix: make \`.* --on 192\.0\.2\.9 true\` work$"
+expect_regex "$R/reach.out" "^FAIL $D: /tmp/rck is not there on it \(exit status 127\): .*/tmp/rck.*; fix: install the project's package on it, or give --rdma-check the program's path on the hosts$"
+expect_line "$R/reach.out" "PASS $C: rxe0, rate unknown, GID ::ffff:$C (RoCE v2)"
+expect_line "$R/reach.out" "PASS $A: rxe0, 2.5 Gb/s, GID ::ffff:$A (RoCE v2)"
+expect_line "$R/reach.out" "pair $A-$C: the floor 1% of the port's rate cannot be applied: rdma_check on $C gave no port rate; fix: give --bw-min in MiB/s for these hosts"
+pairs reach
+expect_line "$R/reach.pairs" "$A-$C FAIL floor"
+
+# --- usage: rdma_check refuses an option: said once, exit 2 -------------
+check usage --pattern "$A:$B" -g -1
+expect_rc "$R/usage.rc" 2
+grep -v "^$P: local check" "$R/usage.err" >"$R/usage.said"
+expect_regex "$R/usage.said" "^$P: rdma_check refused its options on every host: rdma_check: invalid .*-1"
+wc -l <"$R/usage.said" >"$R/usage.lines"
+expect_line "$R/usage.lines" 1
+expect_empty "$R/usage.out"
+
+# --- routed: a RoCE v2 path through a router (the same four guests) -----
+# a in 10.1.0.0/24 and b in 10.2.0.0/24, each with a route to the other
+# subnet through d, which holds an address in both and forwards (the
+# packets cross the one link twice, d between).  rdma_rc_example,
+# rdma_bench and rdma_check --pair between a and b, no -g: each side
+# takes the GID of its routed address (a link-local GID could not cross
+# d), and d's kernel forwards their packets.
+on $A "ip addr add 10.1.0.1/24 dev eth0 && ip route add 10.2.0.0/24 via 10.1.0.4"
+on $B "ip addr add 10.2.0.2/24 dev eth0 && ip route add 10.1.0.0/24 via 10.2.0.4"
+on $D "ip addr add 10.1.0.4/24 dev eth0 && ip addr add 10.2.0.4/24 dev eth0 && sysctl -qw net.ipv4.ip_forward=1 net.ipv4.conf.all.send_redirects=0 net.ipv4.conf.eth0.send_redirects=0"
+for g in $A:0a01:0001 $B:0a02:0002; do
+	on "${g%%:*}" "for i in \$(seq 100); do grep -q '${g#*:}\$' /sys/class/infiniband/rxe0/ports/1/gids/[0-9] && break; sleep 0.2; done"
+done
+forwarded="awk '/^Ip:/ { n++; if (n == 2) print \$7 }' /proc/net/snmp"
+on $D "$forwarded" >"$R/routed.fwd-before"
+# routed NAME PORT SERVER_CMD CLIENT_CMD: SERVER_CMD on a, then CLIENT_CMD
+# on b; their stdout and stderr in NAME.server.out and NAME.client.out.
+routed() {
+	on $A "$3" >"$R/$1.server.out" 2>&1 &
+	local server=$!
+	on $B "$4" >"$R/$1.client.out" 2>&1
+	echo $? >"$R/$1.client.rc"
+	wait "$server"
+	echo $? >"$R/$1.server.rc"
+}
+routed routed_rc 19990 "$RDMA_RC_EXAMPLE -p 19990 --accept-timeout 60" \
+	"$RDMA_RC_EXAMPLE -p 19990 --connect-timeout 60 10.1.0.1"
+routed routed_bench 19991 "$RDMA_BENCH lat --op send -n 100 -p 19991 --accept-timeout 60" \
+	"$RDMA_BENCH lat --op send -n 100 -p 19991 --connect-timeout 60 10.1.0.1"
+routed routed_check 19992 "$RDMA_CHECK --pair -p 19992 --accept-timeout 60" \
+	"$RDMA_CHECK -p 19992 --connect-timeout 60 10.1.0.1"
+on $D "$forwarded" >"$R/routed.fwd-after"
+on $A "ip route del 10.2.0.0/24 via 10.1.0.4; ip addr del 10.1.0.1/24 dev eth0"
+on $B "ip route del 10.1.0.0/24 via 10.2.0.4; ip addr del 10.2.0.2/24 dev eth0"
+on $D "sysctl -qw net.ipv4.ip_forward=0; ip addr del 10.1.0.4/24 dev eth0; ip addr del 10.2.0.4/24 dev eth0"
+for run in routed_rc routed_bench routed_check; do
+	cat "$R/$run.server.out" "$R/$run.client.out"
+	expect_rc "$R/$run.server.rc" 0
+	expect_rc "$R/$run.client.rc" 0
+done
+for side in server client; do
+	addr=10.1.0.1
+	[ $side = client ] && addr=10.2.0.2
+	for run in routed_rc routed_bench; do
+		expect_regex "$R/$run.$side.out" "^using GID index [0-9]+ \(RoCE v2, ::ffff:${addr//./\\.}\), the address of the TCP connection to the peer$"
+	done
+done
+expect_line "$R/routed_rc.client.out" "test result is 0"
+expect_regex "$R/routed_check.client.out" "^PASS gid-pair +both RoCE v2 IPv4: ours ::ffff:10\.2\.0\.2, the peer's ::ffff:10\.1\.0\.1, routed from 10\.2\.0\.2$"
+expect_regex "$R/routed_check.client.out" "^verdict: PASS: "
+# d forwarded the runs' packets: the three runs send hundreds of RoCE
+# packets and their TCP each way.
+echo $(($(cat "$R/routed.fwd-after") - $(cat "$R/routed.fwd-before"))) >"$R/routed.fwd"
+expect_regex "$R/routed.fwd" "^[1-9][0-9]{2,}$"
+
+# --- interrupted in its second round: what was done is kept -------------
+echo "=== interrupted: SIGINT in the second round ==="
+# c's egress shaped again: the second round (a-c) lasts seconds past its
+# start, the first (a-b) ends as usual.
+on $C "tc qdisc add dev eth0 root tbf rate 3mbit burst 16kb limit 4mb"
+"$CLUSTER_CHECK" \
 	--via "$RXE_VM exec --raw --timeout 200 $session --on %h" \
 	--rdma-check "$RDMA_CHECK" --rdma-bench "$RDMA_BENCH" \
-	--bw-iters 100000 "$hosts" >"$R/interrupted.out" 2>"$R/interrupted.err" &
+	--lat-iters 100 --bw-iters 15 --pattern "$A:$B,$A:$C" \
+	--json "$R/interrupted.json" --csv "$R/interrupted.csv" "$hosts" \
+	>"$R/interrupted.out" 2>"$R/interrupted.err" &
 pid=$!
-for ((i = 0; i < 300; i++)); do
-	grep -q 'pairs: all' "$R/interrupted.err" && break
+for ((i = 0; i < 900; i++)); do
+	grep -q 'round 1 of 2' "$R/interrupted.err" && break
 	sleep 0.2
 done
-# Into the first round: its pair checks, then the long bandwidth runs.
-sleep 4
+sleep 1
 kill -INT "$pid"
 rc=0
 started=$SECONDS
 wait "$pid" || rc=$?
 echo "$rc" >"$R/interrupted.rc"
 echo "ended $((SECONDS - started)) s after SIGINT" >"$R/interrupted.time"
-cat "$R/interrupted.err" "$R/interrupted.time"
+cat "$R/interrupted.out" "$R/interrupted.err" "$R/interrupted.time"
 expect_rc "$R/interrupted.rc" 130
-expect_line "$R/interrupted.err" "cluster_check: interrupted: ending what the run started on every host"
+expect_line "$R/interrupted.err" "$P: interrupted: ending what the run started on every host"
 if [ $((SECONDS - started)) -le 40 ]; then
 	_rxe_pass "it ended $((SECONDS - started)) s after SIGINT (at most 40)"
 else
 	RXE_FAILED=$((RXE_FAILED + 1))
 	echo "FAIL: it ended $((SECONDS - started)) s after SIGINT, more than 40"
 fi
+expect_regex "$R/interrupted.out" "^verdict: INCOMPLETE: interrupted by SIGINT in round 2 of 2; so far nothing failed: 4 hosts, 1 of 1 pair run in 1 round, 0 warnings, [0-9]+ s$"
+expect_line "$R/interrupted.out" "PASS $A: rxe0, 2.5 Gb/s, GID ::ffff:$A (RoCE v2)"
+pairs interrupted
+expect_line "$R/interrupted.pairs" "$A-$B PASS -"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["verdict"], d["complete"], len(d["pairs"]))' \
+	"$R/interrupted.json" >"$R/interrupted.kept"
+expect_line "$R/interrupted.kept" "INCOMPLETE False 1"
+on $C "tc qdisc del dev eth0 root"
+expect_regex "$R/interrupted.csv" "^192\.0\.2\.1,192\.0\.2\.2,PASS,"
 left="pgrep -af '[r]dma_(check|bench)' || echo none"
 "$RXE_VM" exec --timeout 60 --out "$R/left" "$session" -a "$left" -b "$left" \
 	--on c "$left" --on d "$left" >/dev/null 2>&1
@@ -176,20 +356,35 @@ for g in a b c d; do
 	expect_line "$R/left.$g.out" none
 done
 
-# --- d stopped: named within the bound, the rest finishes ---------------
+# --- down: c's port down and d stopped, at once --------------------------
+# c's eth0 down: c fails alone, with its own line and fix.  d's QEMU
+# stopped (SIGSTOP): d named as not answering within --timeout.  Their
+# pair is skipped (grey in the picture, in c's and d's rows and columns),
+# a-b runs and passes.
+on $C "ip link set eth0 down"
 qemu_d=$(cat "$session/qemu-d.pid")
 kill -STOP "$qemu_d"
 started=$SECONDS
-check stopped --pattern "$A:$B,$C:$D" --timeout 10
+check down --pattern "$A:$B,$C:$D" --timeout 10 --png "$R/down.png"
 took=$((SECONDS - started))
 kill -CONT "$qemu_d"
-expect_rc "$R/stopped.rc" 1
-pairs stopped
-expect_line "$R/stopped.pairs" "$A-$B PASS -"
-expect_line "$R/stopped.pairs" "$C-$D SKIP -"
-expect_line "$R/stopped.out" "NO-ANSWER $D: no answer within 10 s: the host is down, unreachable or hung; fix: reach it by hand (ssh $D true) and look at it"
-expect_regex "$R/stopped.err" "^cluster_check: local check: 3 of 4 hosts pass \((1[0-9]|2[0-9])\.[0-9] s\)$"
-echo "the run took $took s" >"$R/stopped.time"
+on $C "ip link set eth0 up"
+expect_rc "$R/down.rc" 1
+pairs down
+expect_line "$R/down.pairs" "$A-$B PASS -"
+expect_line "$R/down.pairs" "$C-$D SKIP -"
+expect_line "$R/down.out" "FAIL $C: port: port 1 of rxe0: down, physical state Disabled, netdev eth0; fix: ip link set eth0 up"
+expect_line "$R/down.out" "host $C: its own check fails, so its pairs were not run: port: port 1 of rxe0: down, physical state Disabled, netdev eth0; fix: ip link set eth0 up"
+expect_line "$R/down.out" "NO-ANSWER $D: no answer within 10 s: the host is down, unreachable or hung; fix: reach it by hand (ssh $D true) and look at it"
+grep -c '^host \|^link \|^pair ' "$R/down.out" >"$R/down.named"
+expect_line "$R/down.named" 2
+expect_regex "$R/down.err" "^$P: local check: 2 of 4 hosts pass \((1[0-9]|2[0-9])\.[0-9] s\)$"
+# c-d greyed in both rows (a 50-pixel cell is about 2500 pixels), no pair
+# failed.
+colours down
+expect_line "$R/down.seen" "skip shown"
+expect_line "$R/down.seen" "fail none"
+echo "the run took $took s" >"$R/down.time"
 if [ "$took" -le 120 ]; then
 	_rxe_pass "the run with a stopped guest took $took s (at most 120)"
 else
@@ -213,7 +408,7 @@ for line in open(page):
     if line.startswith("```"):
         block = not block
         continue
-    if block and re.match(r"(host|link|pair) |(PASS|FAIL|NO-ANSWER) 192\.", line):
+    if block and re.match(r"(host|link|pair|warning:) |(PASS|FAIL|NO-ANSWER|UNREACHED) 192\.|verdict: ", line):
         shown += 1
         if mask(line) not in seen:
             print("not in any run:", line)
