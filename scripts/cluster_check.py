@@ -110,7 +110,8 @@ class Help(argparse.HelpFormatter):
     def _format_action_invocation(self, action):
         if not action.option_strings or action.nargs == 0:
             return super()._format_action_invocation(action)
-        metavar = self._format_args(action, self._get_default_metavar_for_optional(action))
+        metavar = self._format_args(
+            action, self._get_default_metavar_for_optional(action))
         return ", ".join(action.option_strings) + " " + metavar
 
 
@@ -124,8 +125,9 @@ class Parser(argparse.ArgumentParser):
 
 def options(argv):
     p = Parser(
-        prog=PROG, formatter_class=Help, description="Check that every host of a cluster, and "
-        "every pair of them, can do RDMA (see rdma_cluster_check(1)).")
+        prog=PROG, formatter_class=Help,
+        description="Check that every host of a cluster, and every pair of "
+        "them, can do RDMA (see rdma_cluster_check(1)).")
     p.add_argument("--version", action="version",
                    version=f"{PROG} {version()}")
     p.add_argument("nodes", metavar="NODESET",

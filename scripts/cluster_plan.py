@@ -13,9 +13,10 @@ import re
 import shlex
 
 # Each pair of a round uses four TCP ports: the pair check, the latency
-# run, the bandwidth run and, when the bandwidth run fails, the probe.  Rounds alternate between two banks of
-# ports, so that a process of the round before that has not yet let its
-# port go never meets the next round's.
+# run, the bandwidth run and, when the bandwidth run fails, the probe.
+# Rounds alternate between two banks of ports, so that a process of the
+# round before that has not yet let its port go never meets the next
+# round's.
 PORTS_PER_PAIR = 4
 
 # The short measurement each pair makes after its check: a latency of
@@ -399,9 +400,9 @@ def last_line(text, default="no output"):
     return lines[-1] if lines else default
 
 
-def warnings(checks, who=""):
+def warnings(checks):
     """The WARN lines of CHECKS as the report says them."""
-    return [f"{who}{said(c)}" + (f"; fix: {c['fix']}" if c["fix"] else "")
+    return [said(c) + (f"; fix: {c['fix']}" if c["fix"] else "")
             for c in checks if c["status"] == "WARN"]
 
 
