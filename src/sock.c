@@ -404,8 +404,8 @@ static int read_part(int fd, void *buf, size_t len, size_t before, size_t total,
 		int ret;
 
 		if (n == 0 || (n < 0 && errno == ECONNRESET)) {
-			warnx("peer closed the connection after %zu of %zu bytes",
-			      before + done, total);
+			warnx("failed to receive from the peer after %zu of %zu bytes: %s; the peer closed its connection: it ended or failed, and its own output says why",
+			      before + done, total, strerror(ECONNRESET));
 			return -ECONNRESET;
 		}
 		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {

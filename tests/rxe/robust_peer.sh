@@ -22,7 +22,7 @@ rb_client_vs_peer client_stuck-qp 19938 stuck-qp "-t 3"
 rxe_go peer 280
 
 why="rdma_rc_example: failed to accept the peer's QP info"
-expect_case server_close-mid.server 1 "rdma_rc_example: peer closed the connection after 20 of 57 bytes"
+expect_case server_close-mid.server 1 "rdma_rc_example: failed to receive from the peer after 20 of 57 bytes: Connection reset by peer; the peer closed its connection: it ended or failed, and its own output says why"
 expect_case server_short.server 1 "rdma_rc_example: failed to receive from the peer after 32 of 57 bytes: Connection timed out"
 expect_case server_bad-magic.server 1 "$why: wrong magic number (the peer runs none of this project's programs) (Protocol error)"
 expect_case server_bad-version.server 1 "$why: unsupported message version (Protocol not supported)"

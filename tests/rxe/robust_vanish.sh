@@ -120,10 +120,11 @@ expect_ended_within() {
 closed='Connection reset by peer; the peer closed its connection: it ended or failed, and its own output says why$'
 progress='\(sends [0-9]+ of [0-9]+, receives [0-9]+ of [0-9]+ done\)'
 # killed NAME SURVIVOR VICTIM WHAT: SURVIVOR ended at once, saying the
-# connection closed while it waited for WHAT.
+# connection closed while it waited for WHAT, or, when the kill came
+# between two steps of the size, while it synced with the peer.
 killed() {
 	expect_rc "$R/$1.$2.rc" 1
-	expect_regex "$R/$1.$2.err" "^rdma_bench: failed to $4 in the [0-9]+-byte size $progress: $closed"
+	expect_regex "$R/$1.$2.err" "^rdma_bench: failed to ($4 in the [0-9]+-byte size $progress|receive from the peer after [0-9]+ of [0-9]+ bytes): $closed"
 	expect_ended_within "$1.$2" "$1.$3" 3000
 }
 killed lat_send_kill client server "get a completion"
