@@ -457,7 +457,7 @@ def draw_heat_map(a, results, pairs, path):
     """The bandwidth matrix as a PNG heat map, drawn by gnuplot: each
     pair's figure in colour; failed pairs black, pairs skipped because a
     host failed alone grey, pairs outside the pattern pale, pairs under a
-    floor framed in red, each with a legend entry."""
+    floor framed in magenta, each with a legend entry."""
     n = len(a.hosts)
     tics = ", ".join(f'"{h}" {i}' for i, h in
                      enumerate(plan.heat_tics(a.hosts, results)))
@@ -513,7 +513,7 @@ set yrange [{n - 0.5}:-0.5]
 set palette defined (0 '#b2182b', 0.5 '#fddbc7', 1 '#2166ac')
 set cbrange [0:*]
 {'' if measured else 'unset colorbox'}
-set key outside right top box
+{'set key outside right top box' if shown else 'unset key'}
 set style fill solid 1.0
 set datafile missing 'NaN'
 plot {", ".join(plots)}

@@ -874,7 +874,8 @@ def to_csv(pairs):
 
 def heat_data(hosts, pairs):
     """gnuplot's matrix data: one row per host, the bandwidth of each
-    pair (NaN where none was measured)."""
+    pair (NaN where none was measured), in full, so that the picture's
+    labels round as the matrix's do."""
     by = {}
     for p in pairs:
         bw = p["figures"].get("bw")
@@ -884,20 +885,20 @@ def heat_data(hosts, pairs):
     rows = []
     for a in hosts:
         rows.append(" ".join("NaN" if by.get((a, b)) is None
-                             else f"{by[(a, b)]:.3f}" for b in hosts))
+                             else repr(by[(a, b)]) for b in hosts))
     return "\n".join(rows) + "\n"
 
 
 # The picture's cells that are not a plain figure: fill colour, label,
 # label colour.  A pair under a floor keeps its figure's colour and gets
-# a red frame instead (FLOOR_FRAME).
+# a magenta frame instead (FLOOR_FRAME), a colour the palette has not.
 CELL_LOOK = {
     "diagonal": ("#ffffff", "", "#ffffff"),
     "outside": ("#f0f0f0", ".", "#808080"),
     "skip": ("#bababa", "skip", "#202020"),
     "fail": ("#202020", "FAIL", "#ffffff"),
 }
-FLOOR_FRAME = "#d7191c"
+FLOOR_FRAME = "#ff00ff"
 
 
 def heat_kinds(fills, frames):

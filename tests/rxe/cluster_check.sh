@@ -10,7 +10,7 @@
 #                shaped to 3 Mbit/s by tc tbf, at once: only a-b fails as
 #                a link, c's pairs fail the bandwidth floor with their
 #                figures and c is named, a-d and b-d pass; the picture
-#                blacks a-b and frames c's pairs in red;
+#                blacks a-b and frames c's pairs in magenta;
 #   sweep        a-b's drop kept, every RoCE packet dropped at d: the
 #                ring, then the suspects' other pairs find d as a host
 #                and a-b as a link;
@@ -99,8 +99,8 @@ PY
 # has it, so a picture without that fault has none of its pixels.
 colours() {
 	python3 "$SOURCE_DIR/tests/rxe/png_colours.py" "$R/$1.png" \
-		202020 bababa d7191c |
-		sed 's/^202020/fail/; s/^bababa/skip/; s/^d7191c/frame/' >"$R/$1.colours"
+		202020 bababa ff00ff |
+		sed 's/^202020/fail/; s/^bababa/skip/; s/^ff00ff/frame/' >"$R/$1.colours"
 	cat "$R/$1.colours"
 	# A 50-pixel cell is about 2500 pixels, a frame about 1500; the text's
 	# anti-aliasing hits a colour exactly a few dozen times at most.
@@ -170,7 +170,7 @@ expect_line "$R/faults.out" "host $C: every pair with it is under the bandwidth 
 grep -c '^host \|^link \|^pair ' "$R/faults.out" >"$R/faults.named"
 expect_line "$R/faults.named" 2
 expect_regex "$R/faults.csv" "^192\.0\.2\.[34],192\.0\.2\.[34],FAIL,bandwidth,0\.[0-9]+,"
-# a-b black (both its cells), c's three pairs framed in red.
+# a-b black (both its cells), c's three pairs framed in magenta.
 colours faults
 expect_line "$R/faults.seen" "fail shown"
 expect_line "$R/faults.seen" "frame shown"

@@ -363,7 +363,7 @@ class Diagnosis(unittest.TestCase):
         self.assertEqual(rows[0], "server,client,status,failed,bw_mibs,bw_client_to_server,bw_server_to_client,lat_usec,problem")
         self.assertEqual(len(rows), 7)
         heat = plan.heat_data(self.hosts, pairs).splitlines()
-        self.assertEqual(heat[0].split(), ["NaN", "4.300", "4.300", "NaN"])
+        self.assertEqual(heat[0].split(), ["NaN", "4.3", "4.3", "NaN"])
 
     def test_picture_marks_the_faults(self):
         # d fails alone, a-b fails with no figure, c is under the floor.
