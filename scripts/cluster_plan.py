@@ -344,10 +344,10 @@ def parse_bench(text):
     return figures
 
 
-def parse_probe(text, rc):
-    """The probe's sizes: (the largest that passed or 0, the first that
-    failed or None).  Its sizes double from 2 bytes and it stops at the
-    first that fails, after the rows of those that passed."""
+def parse_probe(text):
+    """The largest size the probe's rows show passed, or 0.  Its sizes
+    double from 2 bytes and it stops at the first that fails, after the
+    rows of those that passed."""
     passed = 0
     in_rows = False
     for line in text.splitlines():
@@ -357,9 +357,7 @@ def parse_probe(text, rc):
         words = line.split()
         if in_rows and len(words) >= 6 and words[0].isdigit():
             passed = max(passed, int(words[0]))
-    if rc == 0:
-        return passed, None
-    return passed, max(2, passed * 2)
+    return passed
 
 
 GID_PAIR = re.compile(r"^both (RoCE v[12]|IB)\b[^:]*: ours (\S+), the peer's "
@@ -613,12 +611,11 @@ def judge_probe(pair, ps, pc):
         return
     # The side that got no row (the one waiting for the other's SEND)
     # still says that the probe stopped; the sizes come from the other.
-    passed = max(parse_probe(text, rc)[0] for text, rc in probes)
-    failed = ([max(2, passed * 2)] if any(rc != 0 for _, rc in probes)
-              else [])
-    pair["probe"] = {"passed": passed, "failed": min(failed) if failed
-                     else None}
-    if not failed:
+    passed = max(parse_probe(text) for text, _ in probes)
+    stopped = any(rc != 0 for _, rc in probes)
+    lost = max(2, passed * 2) if stopped else None
+    pair["probe"] = {"passed": passed, "failed": lost}
+    if lost is None:
         pair["cause"] = ("small messages pass, large ones do not, though "
                          "SENDs of every size up to 4096 bytes passed the "
                          "probe: the path loses data under load (congestion, "
@@ -626,7 +623,6 @@ def judge_probe(pair, ps, pc):
         pair["fix"] = ("look at both hosts' and the switch ports' error "
                        "and pause counters (ethtool -S)")
         return
-    lost = min(failed)
     pair["cause"] = (f"an MTU black hole: SENDs of up to {passed} bytes "
                      f"arrive and of {lost} bytes do not, so the path loses "
                      "frames that the hosts' MTU allows: a switch port, a "

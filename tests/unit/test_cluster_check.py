@@ -134,9 +134,9 @@ class Reading(unittest.TestCase):
 
     def test_probe(self):
         rows = LAT.replace(" 2       100", " 512     20")
-        self.assertEqual(plan.parse_probe(LAT + rows, 1), (512, 1024))
-        self.assertEqual(plan.parse_probe(rows, 0), (512, None))
-        self.assertEqual(plan.parse_probe("", 1), (0, 2))
+        self.assertEqual(plan.parse_probe(LAT + rows), 512)
+        self.assertEqual(plan.parse_probe(rows), 512)
+        self.assertEqual(plan.parse_probe(""), 0)
 
     def test_bench(self):
         self.assertEqual(plan.parse_bench(LAT), {"lat_usec": 350.5})
@@ -248,6 +248,11 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(p["probe"], {"passed": 512, "failed": 1024})
         self.assertTrue(p["cause"].startswith("an MTU black hole: SENDs of up to 512 bytes arrive and of 1024 bytes do not"), p["cause"])
         self.assertIn("switch ports", p["fix"])
+        # Every size of the probe arrived: loss under load, not the MTU.
+        passing = side.replace(f"{MARK} probe 1", f"{MARK} probe 0")
+        p = plan.judge_pair("a", "b", passing, passing, True, NO_FLOORS, 2.5)
+        self.assertEqual(p["probe"], {"passed": 512, "failed": None})
+        self.assertIn("the path loses data under load", p["cause"])
 
     def test_gids_each_host_used(self):
         line = "PASS gid-pair    both RoCE v2 IPv4: ours ::ffff:192.0.2.2, the peer's ::ffff:192.0.2.1, routed from 192.0.2.2\n"
