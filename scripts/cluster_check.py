@@ -541,20 +541,12 @@ def write_file(path, text):
     return True
 
 
-def not_run(h):
-    """A host whose own check had not ended when the run was cut short."""
-    return {"host": h, "status": "NOT-RUN", "checks": [], "verdict": None,
-            "device": None, "rate_gbps": None, "warnings": [], "usage": None,
-            "problem": "the run was cut short before its check ended",
-            "fix": None}
-
-
 def report(a, results, progress, started, cut_short=None):
     """The host lines, the matrix, the diagnosis and the verdict on
     stdout, and the files asked for; CUT_SHORT says why a run ended early
     (its report is marked incomplete).  Returns the exit status."""
     for h in a.hosts:
-        results.setdefault(h, not_run(h))
+        results.setdefault(h, plan.not_run(h))
     pairs = progress.pairs
     diagnosis = plan.diagnose(a.hosts, results, pairs)
     ok = plan.passed(a.hosts, results, pairs)
@@ -581,8 +573,9 @@ def report(a, results, progress, started, cut_short=None):
                f"in {rounds} round{'s' if rounds != 1 else ''}, "
                f"{warned} warning{'s' if warned != 1 else ''}, {took:.0f} s")
     if cut_short:
-        print(f"verdict: INCOMPLETE: {cut_short}; so far "
-              f"{'nothing failed' if ok else 'FAIL'}: {summary}")
+        so_far = ("FAIL" if plan.fault_found(a.hosts, results, pairs)
+                  else "nothing failed")
+        print(f"verdict: INCOMPLETE: {cut_short}; so far {so_far}: {summary}")
     else:
         print(f"verdict: {'PASS' if ok else 'FAIL'}: {summary}")
     sys.stdout.flush()

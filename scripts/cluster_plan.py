@@ -36,6 +36,8 @@ PROBE_ARGS = ["lat", "--op", "send", "-a", "-s", "4096", "-n", "20"]
 
 # What the commands print between the runs, to tell their output apart.
 MARK = "@@cluster-check"
+# A host's status when the run was cut short before its own check ended.
+NOT_RUN = "NOT-RUN"
 # What the runner puts between a command's stdout and its stderr.
 STDERR = MARK + "-stderr"
 
@@ -722,7 +724,9 @@ def diagnose(hosts, results, pairs):
     for h in hosts:
         r = results[h]
         fix = f"; fix: {r['fix']}" if r["fix"] else ""
-        if r["status"] == "PASS":
+        # A host whose check a cut-short run interrupted is no fault; its
+        # own line says so.
+        if r["status"] in ("PASS", NOT_RUN):
             continue
         if r["checks"]:
             lines.append(f"host {h}: its own check fails, so its pairs were "
@@ -942,3 +946,19 @@ def heat_tics(hosts, results):
 def passed(hosts, results, pairs):
     return (all(results[h]["status"] == "PASS" for h in hosts) and
             all(p["status"] == "PASS" for p in pairs))
+
+
+def not_run(h):
+    """A host whose own check had not ended when the run was cut short."""
+    return {"host": h, "status": NOT_RUN, "checks": [], "verdict": None,
+            "device": None, "rate_gbps": None, "warnings": [], "usage": None,
+            "problem": "the run was cut short before its check ended",
+            "fix": None}
+
+
+def fault_found(hosts, results, pairs):
+    """Whether what ran found a fault: a run cut short judges only the
+    checks that ended, not the hosts whose check it interrupted."""
+    return (any(results[h]["status"] not in ("PASS", NOT_RUN)
+                for h in hosts) or
+            any(p["status"] == "FAIL" for p in pairs))

@@ -356,6 +356,21 @@ class Diagnosis(unittest.TestCase):
         pairs = run_pairs(self.hosts, r)
         self.assertEqual(plan.diagnose(self.hosts, r, pairs)[0], "host b: no answer within 15 s: the host is down, unreachable or hung; its pairs were not run; fix: reach it by hand (ssh b true) and look at it")
 
+    def test_cut_short_in_the_local_check(self):
+        # Interrupted while c and d were still checking themselves: no
+        # pair ran, a and b passed; nothing has failed so far.
+        r = result(["a", "b"])
+        r["c"] = plan.not_run("c")
+        r["d"] = plan.not_run("d")
+        self.assertEqual(plan.diagnose(self.hosts, r, []), [])
+        self.assertFalse(plan.fault_found(self.hosts, r, []))
+        self.assertFalse(plan.passed(self.hosts, r, []))
+        self.assertEqual(plan.host_line(r["c"]), "NOT-RUN c: the run was cut short before its check ended")
+        # A host that did fail before the cut still counts.
+        r["b"] = result(["b"], failing=["b"])["b"]
+        self.assertTrue(plan.fault_found(self.hosts, r, []))
+        self.assertEqual(len(plan.diagnose(self.hosts, r, [])), 1)
+
     def test_outputs(self):
         r = result(self.hosts, failing=["d"])
         pairs = run_pairs(self.hosts, r)
