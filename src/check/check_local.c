@@ -736,6 +736,44 @@ static void check_srq(struct check_report *r, const struct local *l)
 			l->dev.max_srq, l->dev.max_srq_wr);
 }
 
+/*
+ * Whether the provider registers dma-buf memory: ibv_reg_dmabuf_mr for no
+ * file at all fails either way, with EOPNOTSUPP only when it has none.
+ */
+static int dmabuf_probe(struct ibv_context *ctx)
+{
+	struct ibv_pd *pd = ibv_alloc_pd(ctx);
+	struct ibv_mr *mr;
+	int err;
+
+	if (!pd)
+		return errno;
+	mr = ibv_reg_dmabuf_mr(pd, 0, 4096, 0, -1, IBV_ACCESS_LOCAL_WRITE);
+	err = mr ? 0 : errno;
+	if (mr)
+		ibv_dereg_mr(mr);
+	ibv_dealloc_pd(pd);
+	return err;
+}
+
+/*
+ * What the device adds beyond the lessons, for check_features: its
+ * extended attributes (all zeros from a provider without the extended
+ * query: it has none of them) and the dma-buf probe's errno; false
+ * when no device was opened.
+ */
+static bool query_features(const struct local *l,
+			   struct ibv_device_attr_ex *attr, int *dmabuf_err)
+{
+	memset(attr, 0, sizeof(*attr));
+	if (!l->ctx)
+		return false;
+	if (ibv_query_device_ex(l->ctx, NULL, attr))
+		memset(attr, 0, sizeof(*attr));
+	*dmabuf_err = dmabuf_probe(l->ctx);
+	return true;
+}
+
 /* One QP of @type on @res's PD and CQ, destroyed at once: 0 or -errno. */
 static int try_qp(struct resources *res, enum ibv_qp_type type)
 {
@@ -847,6 +885,9 @@ void check_local(struct check_report *r, const struct config *cfg,
 		 const struct resources_sizes *sizes, struct check_host *host)
 {
 	struct local l = {0};
+	struct ibv_device_attr_ex features;
+	int dmabuf_err = EOPNOTSUPP;
+	bool opened;
 
 	*host = (struct check_host){0};
 	check_uverbs(r, &l);
@@ -862,6 +903,7 @@ void check_local(struct check_report *r, const struct config *cfg,
 	check_mw(r, &l);
 	check_sge(r, &l);
 	check_srq(r, &l);
+	opened = query_features(&l, &features, &dmabuf_err);
 	if (l.ctx) {
 		host->is_roce = l.port.link_layer == IBV_LINK_LAYER_ETHERNET;
 		ibv_close_device(l.ctx);
@@ -871,4 +913,7 @@ void check_local(struct check_report *r, const struct config *cfg,
 	/* With the device closed: resources_create opens it again. */
 	check_resources(r, cfg, sizes, &l, host);
 	check_rdma_cm(r, cfg);
+	/* Last: none of them is needed by the lessons. */
+	if (opened)
+		check_features(r, &features, dmabuf_err);
 }

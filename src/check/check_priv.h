@@ -33,9 +33,22 @@ struct check_item {
 };
 
 /* Every check of a run, in order; each line goes to @out as it is added. */
+/*
+ * What a device adds beyond what the lessons need (check_features.c):
+ * present or not, neither a pass nor a failure, so not a check.
+ */
+#define CHECK_FEATURES_MAX 8
+struct check_feature {
+	char name[CHECK_NAME_MAX];
+	bool present;
+	char value[CHECK_VALUE_MAX];
+};
+
 struct check_report {
 	struct check_item items[CHECK_ITEMS_MAX];
 	size_t count;
+	struct check_feature features[CHECK_FEATURES_MAX];
+	size_t feature_count;
 	FILE *out; /* NULL: print nothing */
 };
 
@@ -49,6 +62,24 @@ void check_report_init(struct check_report *r, FILE *out);
 void check_add(struct check_report *r, const char *name,
 	       enum check_status status, const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+
+/*
+ * Add one feature and print its line, "HAS " or "NONE", the name and the
+ * value from @fmt.
+ */
+void check_add_feature(struct check_report *r, const char *name, bool present,
+		       const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
+ * The feature lines of a device from its ibv_query_device_ex answer
+ * @attr: XRC, on-demand paging, completion timestamps and the clock,
+ * device memory, tag matching; and dma-buf, from @dmabuf_err, the errno
+ * ibv_reg_dmabuf_mr gave for no file at all (EOPNOTSUPP: the provider
+ * has none; another: it has, and refused the file).
+ */
+void check_features(struct check_report *r,
+		    const struct ibv_device_attr_ex *attr, int dmabuf_err);
 
 /* "PASS", "WARN", "FAIL". */
 const char *check_status_name(enum check_status status);

@@ -11,6 +11,7 @@
 void check_report_init(struct check_report *r, FILE *out)
 {
 	r->count = 0;
+	r->feature_count = 0;
 	r->out = out;
 }
 
@@ -52,6 +53,23 @@ void check_add(struct check_report *r, const char *name,
 		check_print_item(&item, r->out);
 	if (r->count < CHECK_ITEMS_MAX)
 		r->items[r->count++] = item;
+}
+
+void check_add_feature(struct check_report *r, const char *name, bool present,
+		       const char *fmt, ...)
+{
+	struct check_feature f = {.present = present};
+	va_list ap;
+
+	snprintf(f.name, sizeof(f.name), "%s", name);
+	va_start(ap, fmt);
+	vsnprintf(f.value, sizeof(f.value), fmt, ap);
+	va_end(ap);
+	if (r->out)
+		fprintf(r->out, "%s %-11s %s\n", present ? "HAS " : "NONE",
+			f.name, f.value);
+	if (r->feature_count < CHECK_FEATURES_MAX)
+		r->features[r->feature_count++] = f;
 }
 
 static size_t count_status(const struct check_report *r,
@@ -119,6 +137,17 @@ void check_write_json(const struct check_report *r, const char *scope,
 			json_write_string(out, item->fix);
 		else
 			fputs("null", out);
+		fputc('}', out);
+	}
+	fputs("\n], \"features\": [", out);
+	for (i = 0; i < r->feature_count; i++) {
+		const struct check_feature *f = &r->features[i];
+
+		fputs(i ? ",\n  {\"name\": " : "\n  {\"name\": ", out);
+		json_write_string(out, f->name);
+		fprintf(out, ", \"present\": %s, \"value\": ",
+			f->present ? "true" : "false");
+		json_write_string(out, f->value);
 		fputc('}', out);
 	}
 	fputs("\n]}\n", out);

@@ -219,7 +219,115 @@ static void json_has_every_check_escaped(void **state)
 		"{\"verdict\": \"FAIL\", \"scope\": \"this host\", \"checks\": [\n"
 		"  {\"name\": \"gid\", \"status\": \"FAIL\", \"value\": \"entry \\\"5\\\" is empty\\\\\", \"fix\": \"-g 1\"},\n"
 		"  {\"name\": \"port\", \"status\": \"PASS\", \"value\": \"active\", \"fix\": null}\n"
-		"]}\n");
+		"], \"features\": [\n]}\n");
+	free(p.text);
+}
+
+/*
+ * What ibv_query_device_ex answers on real NICs, from their ibv_devinfo -v
+ * (public reports): a ConnectX-6 (mlx5, InfiniBand, firmware 20.37) and an
+ * E810 (irdma, RoCE v2, firmware 1.54). ibv_devinfo shows no dma-buf: the
+ * tests give each provider's answer both ways.
+ */
+static struct ibv_device_attr_ex connectx6(void)
+{
+	struct ibv_device_attr_ex a;
+
+	memset(&a, 0, sizeof(a));
+	a.orig_attr.device_cap_flags = 0x21361c36; /* XRC among them */
+	a.odp_caps.general_caps = IBV_ODP_SUPPORT | IBV_ODP_SUPPORT_IMPLICIT;
+	a.odp_caps.per_transport_caps.rc_odp_caps =
+		IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV |
+		IBV_ODP_SUPPORT_WRITE | IBV_ODP_SUPPORT_READ |
+		IBV_ODP_SUPPORT_ATOMIC | IBV_ODP_SUPPORT_SRQ_RECV;
+	a.odp_caps.per_transport_caps.ud_odp_caps = IBV_ODP_SUPPORT_SEND;
+	a.completion_timestamp_mask = 0x7fffffffffffffffull;
+	a.hca_core_clock = 156250;
+	a.tm_caps.max_num_tags = 127;
+	a.tm_caps.flags = IBV_TM_CAP_RC;
+	a.max_dm_size = 131072;
+	return a;
+}
+
+static struct ibv_device_attr_ex e810(void)
+{
+	struct ibv_device_attr_ex a;
+
+	memset(&a, 0, sizeof(a));
+	a.orig_attr.device_cap_flags = 0x00229000; /* no XRC */
+	a.completion_timestamp_mask = 0x1ffff;	   /* and no clock rate */
+	return a;
+}
+
+static char *features_of(const struct ibv_device_attr_ex *attr, int dmabuf_err)
+{
+	struct check_report r;
+	struct printed p;
+
+	printed_open(&p);
+	check_report_init(&r, p.f);
+	check_features(&r, attr, dmabuf_err);
+	printed_close(&p);
+	/* not checks: the verdict counts none of them */
+	assert_int_equal(r.count, 0);
+	assert_int_equal(r.feature_count, 6);
+	return p.text;
+}
+
+static void features_of_real_nics(void **state)
+{
+	struct ibv_device_attr_ex cx6 = connectx6(), ice = e810(), none;
+	char *text;
+
+	(void)state;
+	text = features_of(&cx6, EBADF);
+	assert_string_equal(
+		text,
+		"HAS  xrc         XRC (ibv_open_xrcd): one receive queue serves the QPs of several processes\n"
+		"HAS  odp         on-demand paging (IBV_ACCESS_ON_DEMAND, and implicit: the whole address space): memory registered unpinned, paged in as the device touches it; RC: send, recv, write, read, atomic, srq; UD: send\n"
+		"HAS  timestamps  completion timestamps (IBV_WC_EX_WITH_COMPLETION_TIMESTAMP): when the device completed each request, 63 bits, its clock 156250 kHz\n"
+		"HAS  device-mem  device memory (ibv_alloc_dm): 128 KiB on the device itself, registered and used as any buffer\n"
+		"HAS  tag-match   tag matching (ibv_post_srq_ops): the device matches up to 127 MPI tags to receives, on RC\n"
+		"HAS  dma-buf     dma-buf (ibv_reg_dmabuf_mr): another driver's memory, a GPU's, registered by its file descriptor\n");
+	free(text);
+	text = features_of(&ice, EOPNOTSUPP);
+	assert_non_null(strstr(
+		text,
+		"NONE xrc         no XRC: each QP receives on its own queue or an SRQ\n"));
+	assert_non_null(strstr(
+		text,
+		"HAS  timestamps  completion timestamps (IBV_WC_EX_WITH_COMPLETION_TIMESTAMP): when the device completed each request, 17 bits, no clock rate: raw counts, not times\n"));
+	assert_non_null(strstr(
+		text,
+		"NONE dma-buf     no dma-buf (ibv_reg_dmabuf_mr: Operation not supported): only the host's memory is registered\n"));
+	free(text);
+	/* a provider without the extended query: none at all */
+	memset(&none, 0, sizeof(none));
+	text = features_of(&none, EOPNOTSUPP);
+	assert_null(strstr(text, "HAS "));
+	assert_non_null(strstr(
+		text,
+		"NONE odp         no on-demand paging: a registration pins all its pages\n"));
+	free(text);
+}
+
+static void features_in_the_json(void **state)
+{
+	struct ibv_device_attr_ex ice = e810();
+	struct check_report r;
+	struct printed p;
+
+	(void)state;
+	check_report_init(&r, NULL);
+	check_features(&r, &ice, EOPNOTSUPP);
+	printed_open(&p);
+	check_write_json(&r, "this host", p.f);
+	printed_close(&p);
+	assert_non_null(strstr(
+		p.text,
+		"], \"features\": [\n  {\"name\": \"xrc\", \"present\": false, \"value\": \"no XRC: each QP receives on its own queue or an SRQ\"},\n"));
+	assert_non_null(strstr(
+		p.text, "{\"name\": \"timestamps\", \"present\": true, "));
 	free(p.text);
 }
 
@@ -271,6 +379,8 @@ int main(void)
 			verdict_passes_with_warnings_fails_on_one_fail),
 		cmocka_unit_test(json_has_every_check_escaped),
 		cmocka_unit_test(a_long_value_is_cut_not_overrun),
+		cmocka_unit_test(features_of_real_nics),
+		cmocka_unit_test(features_in_the_json),
 		cmocka_unit_test(op_failures_name_the_cause),
 	};
 
