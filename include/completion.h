@@ -5,6 +5,7 @@
 #include <infiniband/verbs.h>
 
 #include "post.h"
+#include "resources.h"
 #include "common/cq_wait.h"
 #include "common/trace.h"
 
@@ -12,11 +13,11 @@
 #define COMPLETION_LINE_MAX 512
 
 /*
- * The manual's poll_completion: look at @cq with ibv_poll_cq until one
- * completion arrives, for at most @timeout_ms and while the peer keeps its
+ * The manual's poll_completion: look at the CQ of @res with ibv_poll_cq
+ * (--new-api: ibv_start_poll) until one completion arrives, for at most @timeout_ms and while the peer keeps its
  * TCP connection @peer_sock open (-1: no peer; between two looks,
- * cq_wait_next busy polls or sleeps on the completion channel when @cq was
- * created with one, and prints the async events). Succeeds only if its
+ * cq_wait_next busy polls or sleeps on the completion channel when the CQ
+ * was created with one, and prints the async events). Succeeds only if its
  * status is IBV_WC_SUCCESS and its opcode is @expected; the completion is
  * copied to *@wc when @wc is not NULL. @posted: the send request waited
  * for, which the failure line names (its opcode, remote address and rkey);
@@ -26,10 +27,9 @@
  * the line of completion_failure_line; -EPROTO for another opcode; a wait
  * that ended, as completion_wait_failed.
  */
-int poll_completion(struct ibv_cq *cq, int timeout_ms, int peer_sock,
+int poll_completion(const struct resources *res, int timeout_ms, int peer_sock,
 		    const struct send_request *posted,
-		    enum ibv_wc_opcode expected, struct ibv_wc *wc,
-		    const struct trace *tr);
+		    enum ibv_wc_opcode expected, struct ibv_wc *wc);
 
 /* What a completion that never comes means, and how to find out which. */
 #define COMPLETION_TIMEOUT_HINT                                              \

@@ -7,6 +7,7 @@
 #include <infiniband/verbs.h>
 
 #include "common/trace.h"
+#include "resources.h"
 
 /* One send-queue work request; post_send fills the verbs WR per opcode. */
 struct send_request {
@@ -25,8 +26,13 @@ struct send_request {
 	uint64_t swap;	     /* CMP_AND_SWP: the new value */
 };
 
-int post_send(struct ibv_qp *qp, const struct send_request *req,
-	      const struct trace *tr);
+/*
+ * The manual's post_send: post @req on @qp, one of @res's QPs, signaled,
+ * with ibv_post_send, or with the ibv_wr_* calls when @res was made for
+ * them (--new-api: sizes.new_api); the trace line says which.
+ */
+int post_send(const struct resources *res, struct ibv_qp *qp,
+	      const struct send_request *req);
 
 /* Post one receive of @sge to @qp; NULL @sge: a receive with no buffer
  * (enough for an RDMA WRITE with immediate, whose data goes elsewhere). */

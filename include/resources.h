@@ -33,6 +33,14 @@ struct rc_buffer {
  * client, OPS_CLIENTS_MAX).
  */
 #define RESOURCES_SRQ_WR 16u
+/*
+ * --new-api: the fields of a completion, beyond wr_id, status, opcode and
+ * flags, that the extended CQ is made to give (poll_completion reads them
+ * with ibv_wc_read_*).
+ */
+#define RESOURCES_WC_FLAGS                              \
+	(IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM | \
+	 IBV_WC_EX_WITH_QP_NUM | IBV_WC_EX_WITH_SRC_QP)
 /* Receives a QP's own receive queue holds by default (max_recv_wr). */
 #define RESOURCES_RECV_WR 16u
 
@@ -57,6 +65,10 @@ struct resources_sizes {
 	/* receives the shared receive queue holds (0: no SRQ, each QP has
 	 * its own receive queue of max_recv_wr) */
 	uint32_t srq_wr;
+	/* --new-api: the CQ made by ibv_create_cq_ex and the QPs by
+	 * ibv_create_qp_ex, so that post_send posts with the ibv_wr_* calls
+	 * and poll_completion polls with ibv_start_poll */
+	bool new_api;
 	/* what the run asks of the device: checked once it is open, before
 	 * anything is connected (resources_default_sizes fills the
 	 * transport and -R; the lessons add what they need) */
@@ -96,6 +108,9 @@ struct resources {
 	struct ibv_comp_channel
 		*comp_channel; /* sizes.comp_channel, else NULL */
 	struct ibv_cq *cq;
+	/* sizes.new_api: the CQ as ibv_create_cq_ex made it (cq is the same
+	 * CQ as the other verbs take it), else NULL */
+	struct ibv_cq_ex *cq_ex;
 	struct ibv_srq *srq; /* sizes.srq_wr, else NULL */
 	struct ibv_qp *qp;
 	struct ibv_ah *ah; /* -c ud: the address of the peer, once known */

@@ -61,12 +61,25 @@ int sock_sync_data(int fd, const void *local, void *remote, size_t len,
 int sock_sync(int fd, int timeout_ms);
 
 /*
+ * sock_sync with the byte @token, which the peer must send too: the
+ * manual's program syncs with 'Q', 'R' and 'W' (--manual-peer).
+ */
+int sock_sync_token(int fd, char token, int timeout_ms);
+
+/*
  * End the run for the peer, whose next sock_sync says @why (at most 255
  * bytes of it): send the notice, then read what the peer still sends
  * until it closes its end, within @timeout_ms. 0, or -errno after one line
  * if the notice could not be sent.
  */
 int sock_send_end(int fd, const char *why, int timeout_ms);
+
+/*
+ * --manual-peer: send our connection data as the manual's struct and read
+ * its, checked as manual_info_decode says.
+ */
+int sock_exchange_manual_info(int fd, const struct qp_info *local,
+			      struct qp_info *remote, int timeout_ms);
 
 /* Send our QP info and read the peer's: header first, checked, then body. */
 int sock_exchange_qp_info(int fd, const struct qp_info *local,

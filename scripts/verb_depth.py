@@ -25,6 +25,15 @@ MANUAL_VERBS = (
     "ibv_create_qp", "ibv_modify_qp", "ibv_post_recv", "ibv_post_send",
     "ibv_poll_cq", "ibv_destroy_qp", "ibv_dereg_mr",
 )
+# --new-api (docs/new-api.md): the same flow on today's post and poll
+# calls, held to the same depth.
+NEW_API_VERBS = (
+    "ibv_create_cq_ex", "ibv_create_qp_ex", "ibv_qp_to_qp_ex",
+    "ibv_wr_start", "ibv_wr_send", "ibv_wr_rdma_read", "ibv_wr_rdma_write",
+    "ibv_wr_atomic_fetch_add", "ibv_wr_atomic_cmp_swp", "ibv_wr_set_sge",
+    "ibv_wr_complete", "ibv_start_poll", "ibv_end_poll",
+)
+VERBS = MANUAL_VERBS + NEW_API_VERBS
 # The manual's own example: every verb at most 3 calls below main.
 MAX_DEPTH = 3
 INDENT = 4
@@ -40,7 +49,7 @@ def source_name(name, verbs):
     return bare if bare != name and bare in verbs else name
 
 
-def shortest_paths(lines, root="main", verbs=MANUAL_VERBS):
+def shortest_paths(lines, root="main", verbs=VERBS):
     """{function: path from root} for every function in root's tree, the
     path being the shortest, and the first found among equally short."""
     paths = {}
@@ -64,7 +73,7 @@ def shortest_paths(lines, root="main", verbs=MANUAL_VERBS):
     return paths
 
 
-def report(paths, verbs=MANUAL_VERBS, max_depth=MAX_DEPTH):
+def report(paths, verbs=VERBS, max_depth=MAX_DEPTH):
     """The lines to print, and whether every verb is within max_depth."""
     out = []
     ok = True

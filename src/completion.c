@@ -158,11 +158,34 @@ static int check_completion(const struct ibv_wc *wc,
 	return 0;
 }
 
-int poll_completion(struct ibv_cq *cq, int timeout_ms, int peer_sock,
-		    const struct send_request *posted,
-		    enum ibv_wc_opcode expected, struct ibv_wc *wc,
-		    const struct trace *tr)
+/*
+ * --new-api: the completion ibv_start_poll points at, field by field into
+ * the struct the judge reads. Beyond wr_id and status (members of the CQ)
+ * and the opcode, flags and vendor error, only the fields the CQ was made
+ * to give (RESOURCES_WC_FLAGS) can be read, and each is a call.
+ */
+static void read_polled(struct ibv_cq_ex *cqx, struct ibv_wc *wc)
 {
+	*wc = (struct ibv_wc){
+		.wr_id = cqx->wr_id,
+		.status = cqx->status,
+		.opcode = ibv_wc_read_opcode(cqx),
+		.vendor_err = ibv_wc_read_vendor_err(cqx),
+		.byte_len = ibv_wc_read_byte_len(cqx),
+		.qp_num = ibv_wc_read_qp_num(cqx),
+		.src_qp = ibv_wc_read_src_qp(cqx),
+		.wc_flags = ibv_wc_read_wc_flags(cqx),
+	};
+	if (wc->wc_flags & IBV_WC_WITH_IMM)
+		wc->imm_data = ibv_wc_read_imm_data(cqx);
+}
+
+int poll_completion(const struct resources *res, int timeout_ms, int peer_sock,
+		    const struct send_request *posted,
+		    enum ibv_wc_opcode expected, struct ibv_wc *wc)
+{
+	struct ibv_cq_ex *cqx = res->cq_ex; /* --new-api, else NULL */
+	struct ibv_poll_cq_attr attr = {0};
 	struct cq_waiter wait;
 	struct ibv_wc local;
 	int n, ret;
@@ -170,13 +193,30 @@ int poll_completion(struct ibv_cq *cq, int timeout_ms, int peer_sock,
 	if (!wc)
 		wc = &local;
 	/* Look at the CQ; while it is empty, wait as cq_wait_next says. */
-	cq_wait_start(&wait, cq, timeout_ms, peer_sock, tr);
+	cq_wait_start(&wait, res->cq, timeout_ms, peer_sock, &res->trace);
 	while (!(ret = cq_wait_next(&wait))) {
-		n = ibv_poll_cq(cq, 1, wc);
-		if (n > 0)
-			return check_completion(wc, posted, expected, tr);
-		if (n < 0)
-			return cq_poll_failed(n);
+		if (!cqx) {
+			n = ibv_poll_cq(res->cq, 1, wc);
+			if (n > 0)
+				return check_completion(wc, posted, expected,
+							&res->trace);
+			if (n < 0)
+				return cq_poll_failed(n);
+			continue;
+		}
+		/* --new-api: ENOENT, nothing yet (and no ibv_end_poll). A
+		 * batch would go on with ibv_next_poll; a step takes one. */
+		n = ibv_start_poll(cqx, &attr);
+		if (n == ENOENT)
+			continue;
+		if (n)
+			return cq_poll_failed(-n);
+		read_polled(cqx, wc);
+		ibv_end_poll(cqx);
+		trace_step(
+			&res->trace,
+			"ibv_start_poll: a completion; its fields read with ibv_wc_read_*, then ibv_end_poll");
+		return check_completion(wc, posted, expected, &res->trace);
 	}
 	return completion_wait_failed(ret, timeout_ms);
 }

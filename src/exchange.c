@@ -236,3 +236,91 @@ int qp_info_match_path(const struct qp_info *local,
 	}
 	return 0;
 }
+
+/* Offsets in the manual's struct cm_con_data_t (exchange.h). */
+enum manual_info_offset {
+	MANUAL_OFF_ADDR = 0,
+	MANUAL_OFF_RKEY = 8,
+	MANUAL_OFF_QP_NUM = 12,
+	MANUAL_OFF_LID = 16,
+	MANUAL_OFF_GID = 18,
+	MANUAL_OFF_END = 34,
+};
+
+_Static_assert(MANUAL_OFF_END == MANUAL_INFO_SIZE,
+	       "the manual's struct: layout and size agree");
+
+void manual_info_encode(const struct qp_info *info,
+			uint8_t out[MANUAL_INFO_SIZE])
+{
+	put_u64(out + MANUAL_OFF_ADDR, info->addr);
+	put_u32(out + MANUAL_OFF_RKEY, info->rkey);
+	put_u32(out + MANUAL_OFF_QP_NUM, info->qp_num);
+	put_u16(out + MANUAL_OFF_LID, info->lid);
+	memcpy(out + MANUAL_OFF_GID, info->gid, sizeof(info->gid));
+}
+
+static bool gid_bytes_zero(const uint8_t gid[16])
+{
+	static const uint8_t zero[16];
+
+	return memcmp(gid, zero, sizeof(zero)) == 0;
+}
+
+/* The manual's GID or LID, judged by what our own side uses. */
+static int check_manual_address(const struct qp_info *local,
+				const struct qp_info *info, const char **why)
+{
+	if (!(local->flags & QP_INFO_HAS_GID)) {
+		if (info->lid == 0) {
+			*why = "the peer sent LID 0, and without a GID its packets need a LID: is it on this fabric?";
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (gid_bytes_zero(info->gid)) {
+		*why = "the peer sent no GID (the manual's program sends zeros without -g): give it -g N, the index of its RoCE v2 GID of the address it connects with";
+		return -EINVAL;
+	}
+	if (local->gid_type == IBV_GID_TYPE_ROCE_V2 &&
+	    gid_bytes_ipv4_mapped(local->gid) !=
+		    gid_bytes_ipv4_mapped(info->gid)) {
+		*why = "one GID is IPv4 and the other IPv6, and RoCE v2 does not route between them: give the manual's program -g N of a GID of the same IP version as ours";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int manual_info_decode(const uint8_t in[MANUAL_INFO_SIZE],
+		       const struct qp_info *local, struct qp_info *info,
+		       const char **why)
+{
+	uint8_t ours;
+	int ret;
+
+	/* Our own message starts with one of our magic numbers; the manual's
+	 * with its buffer's address, whose top bytes are zero on Linux. */
+	if (program_of_magic(get_u32(in), &ours) == 0) {
+		*why = "the peer runs one of this project's programs, not the manual's: drop --manual-peer, or run the manual's program there";
+		return -EPROTO;
+	}
+	*info = (struct qp_info){
+		.program = local->program,
+		.addr = get_u64(in + MANUAL_OFF_ADDR),
+		.len = MANUAL_MSG_SIZE,
+		.rkey = get_u32(in + MANUAL_OFF_RKEY),
+		.qp_num = get_u32(in + MANUAL_OFF_QP_NUM),
+		.psn = 0,
+		.lid = get_u16(in + MANUAL_OFF_LID),
+		.transport = TRANSPORT_RC,
+		.flags = local->flags & QP_INFO_HAS_GID,
+		.mtu = IBV_MTU_256,
+		.max_dest_rd_atomic = 1,
+		.gid_type = local->gid_type,
+		.sl = local->sl,
+		.traffic_class = local->traffic_class,
+	};
+	memcpy(info->gid, in + MANUAL_OFF_GID, sizeof(info->gid));
+	ret = check_common_fields(info, why);
+	return ret ? ret : check_manual_address(local, info, why);
+}

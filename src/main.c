@@ -46,6 +46,7 @@ static void plan_run(struct run *run)
 	resources_default_sizes(&run->sizes, &run->cfg);
 	run->sizes.early_receives = ops_receives_before_rtr(&run->lessons.ops);
 	ops_device_needs(&run->lessons.ops, &run->sizes.needs);
+	run->sizes.new_api = run->lessons.new_api;
 	run->ctx = (struct op_ctx){
 		.res = &run->res,
 		.conn = &run->conn,
@@ -114,10 +115,14 @@ int main(int argc, char **argv)
 					 &run.conn);
 	}
 	/* Step 9: the operations -o lists (the manual's: send, read, write),
-	 * the same list on both sides. */
-	if (!ret)
+	 * the same list on both sides; with the manual's program as the
+	 * peer, its own flow and syncs. */
+	if (!ret && run.cfg.manual_peer)
+		ret = client ? op_manual_client(ctx) : op_manual_server(ctx);
+	else if (!ret)
 		ret = ops_agree(&run.lessons.ops, ctx);
-	for (i = 0; !ret && i < run.lessons.ops.count; i++) {
+	for (i = 0; !ret && !run.cfg.manual_peer && i < run.lessons.ops.count;
+	     i++) {
 		enum op_id op = run.lessons.ops.ids[i];
 
 		ops_trace_start(ctx, op, client);

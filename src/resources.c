@@ -3,6 +3,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,15 +227,36 @@ static int create_cq(struct resources *res)
 		if (ret)
 			return ret;
 	}
-	res->cq =
-		ibv_create_cq(res->ctx, cq_entries, NULL, res->comp_channel, 0);
+	if (res->sizes.new_api) {
+		/*
+		 * --new-api: an extended CQ. Its completions are read field
+		 * by field after ibv_start_poll, and only the fields named
+		 * here beside wr_id, status, opcode and flags can be read.
+		 */
+		struct ibv_cq_init_attr_ex attr = {
+			.cqe = (uint32_t)cq_entries,
+			.channel = res->comp_channel,
+			.wc_flags = RESOURCES_WC_FLAGS,
+		};
+
+		res->cq_ex = ibv_create_cq_ex(res->ctx, &attr);
+		res->cq = res->cq_ex ? ibv_cq_ex_to_cq(res->cq_ex) : NULL;
+	} else {
+		res->cq = ibv_create_cq(res->ctx, cq_entries, NULL,
+					res->comp_channel, 0);
+	}
 	if (!res->cq) {
 		ret = -errno;
-		warnx("failed to create CQ of %d entries: %s", cq_entries,
+		warnx("failed to create CQ of %d entries%s: %s", cq_entries,
+		      res->sizes.new_api ? " with ibv_create_cq_ex" : "",
 		      strerror(-ret));
 		return ret;
 	}
-	trace_step(&res->trace, "created CQ with %d entries", res->cq->cqe);
+	trace_step(&res->trace, "created CQ with %d entries%s", res->cq->cqe,
+		   res->sizes.new_api ? " (ibv_create_cq_ex: byte_len, "
+					"imm_data, qp_num and src_qp "
+					"readable)"
+				      : "");
 	return 0;
 }
 
@@ -266,6 +288,29 @@ static int create_srq(struct resources *res)
 	return 0;
 }
 
+/*
+ * --new-api: the work requests a QP of @transport posts with the ibv_wr_*
+ * calls (ibv_create_qp_ex's send_ops_flags): SEND and WRITE, each also
+ * with immediate data (UD: SEND only); on RC, READ and, if the device has
+ * them, the atomics.
+ */
+static uint64_t new_api_send_ops(const struct resources *res,
+				 enum transport transport)
+{
+	uint64_t ops = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
+
+	if (transport == TRANSPORT_UD)
+		return ops;
+	ops |= IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM;
+	if (transport != TRANSPORT_RC)
+		return ops;
+	ops |= IBV_QP_EX_WITH_RDMA_READ;
+	if (resources_have_atomics(res))
+		ops |= IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
+		       IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP;
+	return ops;
+}
+
 static int create_qp_on(struct resources *res, const struct config *cfg,
 			struct ibv_qp **qp)
 {
@@ -288,17 +333,47 @@ static int create_qp_on(struct resources *res, const struct config *cfg,
 			},
 	};
 
-	*qp = ibv_create_qp(res->pd, &attr);
-	if (!*qp && attr.cap.max_inline_data) {
-		/* The device takes no inline data: go without it. */
-		attr.cap.max_inline_data = 0;
+	if (res->sizes.new_api) {
+		/*
+		 * --new-api: the same QP, made by ibv_create_qp_ex with the
+		 * work requests it will post with the ibv_wr_* calls
+		 * (send_ops_flags); it fails if the device cannot post one.
+		 */
+		struct ibv_qp_init_attr_ex ex = {
+			.send_cq = attr.send_cq,
+			.recv_cq = attr.recv_cq,
+			.srq = attr.srq,
+			.cap = attr.cap,
+			.qp_type = attr.qp_type,
+			.sq_sig_all = attr.sq_sig_all,
+			.comp_mask = IBV_QP_INIT_ATTR_PD |
+				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+			.pd = res->pd,
+			.send_ops_flags = new_api_send_ops(res, cfg->transport),
+		};
+
+		*qp = ibv_create_qp_ex(res->ctx, &ex);
+		attr.cap = ex.cap;
+	} else {
 		*qp = ibv_create_qp(res->pd, &attr);
+		if (!*qp && attr.cap.max_inline_data) {
+			/* The device takes no inline data: go without it. */
+			attr.cap.max_inline_data = 0;
+			*qp = ibv_create_qp(res->pd, &attr);
+		}
 	}
 	if (!*qp) {
 		int ret = -errno;
 
-		warnx("failed to create %s QP: %s",
-		      transport_name(cfg->transport), strerror(-ret));
+		if (res->sizes.new_api)
+			warnx("failed to create %s QP with ibv_create_qp_ex (send_ops_flags 0x%" PRIx64
+			      "): %s; without --new-api the QP posts with ibv_post_send",
+			      transport_name(cfg->transport),
+			      new_api_send_ops(res, cfg->transport),
+			      strerror(-ret));
+		else
+			warnx("failed to create %s QP: %s",
+			      transport_name(cfg->transport), strerror(-ret));
 		return ret;
 	}
 	if (res->srq)
@@ -310,10 +385,13 @@ static int create_qp_on(struct resources *res, const struct config *cfg,
 	else
 		trace_step(
 			&res->trace,
-			"created %s QP 0x%06x (send WRs %u, recv WRs %u, SGEs %u)",
+			"created %s QP 0x%06x (send WRs %u, recv WRs %u, SGEs %u)%s",
 			transport_name(cfg->transport), (*qp)->qp_num,
 			attr.cap.max_send_wr, attr.cap.max_recv_wr,
-			attr.cap.max_send_sge);
+			attr.cap.max_send_sge,
+			res->sizes.new_api
+				? " with ibv_create_qp_ex: it posts with ibv_wr_*"
+				: "");
 	return 0;
 }
 

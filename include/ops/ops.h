@@ -154,6 +154,14 @@ int op_write_server(struct op_ctx *ctx);
 int op_write_client(struct op_ctx *ctx);
 
 /*
+ * --manual-peer: the same three as the manual's own program runs them,
+ * with its syncs and its 16-byte messages (src/ops/manual.c), so that it
+ * can be the peer.
+ */
+int op_manual_server(struct op_ctx *ctx);
+int op_manual_client(struct op_ctx *ctx);
+
+/*
  * hello: each client SENDs HELLO_MESSAGES short messages, one a round;
  * before each, it waits for the server's go (a sync), so that no client
  * sends more than the server has receives for. The server's half is

@@ -24,6 +24,10 @@ struct lessons {
 	struct ops_list ops;
 	unsigned int clients;
 	bool use_srq;
+	/* --new-api: post with ibv_wr_*, poll with ibv_start_poll */
+	bool new_api;
+	/* --manual-peer, for struct config once all options are read */
+	bool manual_peer;
 };
 
 /* What the lessons' options leave for the checks after the last one. */

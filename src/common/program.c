@@ -96,6 +96,8 @@ static const struct {
 	{"connection", 'c', EXAMPLE | BENCH, NULL},
 	{"clients", 0, EXAMPLE, NULL},
 	{"srq", 0, EXAMPLE, NULL},
+	{"new-api", 0, EXAMPLE, NULL},
+	{"manual-peer", 0, EXAMPLE, NULL},
 	{"gid-idx", 0, EXAMPLE | CHECK, "-x, --gid-index"},
 	{"rdma-cm", 0, EXAMPLE | CHECK, "-R, --rdma_cm"},
 	{"pair", 0, CHECK, NULL},

@@ -28,11 +28,11 @@ int op_counter_server(struct op_ctx *ctx, uint64_t start)
 int op_atomic(struct op_ctx *ctx, const struct send_request *req,
 	      enum ibv_wc_opcode expected, uint64_t *old)
 {
-	int ret = post_send(ctx->conn->qp, req, &ctx->res->trace);
+	int ret = post_send(ctx->res, ctx->conn->qp, req);
 
 	if (!ret)
-		ret = poll_completion(ctx->res->cq, ctx->timeout_ms, ctx->sock,
-				      req, expected, NULL, &ctx->res->trace);
+		ret = poll_completion(ctx->res, ctx->timeout_ms, ctx->sock, req,
+				      expected, NULL);
 	if (ret)
 		return ret;
 	*old = ctx->res->buf->atomic_counter;

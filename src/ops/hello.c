@@ -39,13 +39,12 @@ int op_hello_client(struct op_ctx *ctx)
 		op_set_msg(ctx, text);
 		req.sge.length = (uint32_t)strlen(op_msg(ctx)) + 1;
 		printf("sending: '%s'\n", op_msg(ctx));
-		ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
+		ret = post_send(ctx->res, ctx->conn->qp, &req);
 		if (ret)
 			return ret;
 		/* RC: the server's device acknowledged it, a receive took it. */
-		ret = poll_completion(ctx->res->cq, ctx->timeout_ms, ctx->sock,
-				      &req, IBV_WC_SEND, NULL,
-				      &ctx->res->trace);
+		ret = poll_completion(ctx->res, ctx->timeout_ms, ctx->sock,
+				      &req, IBV_WC_SEND, NULL);
 		if (ret)
 			return ret;
 	}

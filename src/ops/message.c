@@ -36,11 +36,11 @@ int op_send_message(struct op_ctx *ctx, struct send_request *req,
 	ret = prepare_message(ctx, req, text);
 	if (ret)
 		return ret;
-	ret = post_send(ctx->conn->qp, req, &ctx->res->trace);
+	ret = post_send(ctx->res, ctx->conn->qp, req);
 	if (ret)
 		return ret;
-	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, ctx->sock, req,
-			      IBV_WC_SEND, NULL, &ctx->res->trace);
+	ret = poll_completion(ctx->res, ctx->timeout_ms, ctx->sock, req,
+			      IBV_WC_SEND, NULL);
 	if (ret)
 		return ret;
 	/* Until the client has printed it: its next receive lands there too. */
@@ -52,8 +52,8 @@ int op_receive_message(struct op_ctx *ctx, struct ibv_wc *wc)
 	int ret;
 
 	/* The receive was posted before RTR (connect_qp). */
-	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, ctx->sock, NULL,
-			      IBV_WC_RECV, wc, &ctx->res->trace);
+	ret = poll_completion(ctx->res, ctx->timeout_ms, ctx->sock, NULL,
+			      IBV_WC_RECV, wc);
 	if (ret)
 		return ret;
 	/* UD: the 40 bytes in front of the message say who sent it. */

@@ -87,8 +87,8 @@ static int post_mw_request(struct op_ctx *ctx, struct ibv_send_wr *wr,
 	}
 	trace_step(&ctx->res->trace, "posted %s: wr_id %" PRIu64,
 		   wr_opcode_str(wr->opcode), wr->wr_id);
-	return poll_completion(ctx->res->cq, ctx->timeout_ms, ctx->sock, NULL,
-			       expected, NULL, &ctx->res->trace);
+	return poll_completion(ctx->res, ctx->timeout_ms, ctx->sock, NULL,
+			       expected, NULL);
 }
 
 /* The window covers the whole area, with remote write only. */
@@ -172,8 +172,8 @@ static int bind_type_1(struct op_ctx *ctx, struct mw_state *st)
 		return -ret;
 	}
 	st->rkey = st->mw->rkey;
-	return poll_completion(ctx->res->cq, ctx->timeout_ms, ctx->sock, NULL,
-			       IBV_WC_BIND_MW, NULL, &ctx->res->trace);
+	return poll_completion(ctx->res, ctx->timeout_ms, ctx->sock, NULL,
+			       IBV_WC_BIND_MW, NULL);
 }
 
 static int invalidate_window(struct op_ctx *ctx, struct mw_state *st)
@@ -330,7 +330,7 @@ static int write_through(struct op_ctx *ctx, const struct mw_wire *win,
 	req.sge.length = (uint32_t)strlen(op_msg(ctx)) + 1;
 	printf("RDMA WRITE of '%s' through the window (rkey 0x%x)\n", text,
 	       win->rkey);
-	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
+	ret = post_send(ctx->res, ctx->conn->qp, &req);
 	if (ret)
 		return ret;
 	/* A failed completion is the point here: the caller judges it. */

@@ -120,6 +120,11 @@ static inline uint64_t op_remote_counter(const struct op_ctx *ctx)
 	       offsetof(struct rc_buffer, atomic_counter);
 }
 
+/* The manual's three messages (SEND, then READ and WRITE), as ours reads. */
+#define SEND_MESSAGE  "SEND operation"
+#define READ_MESSAGE  "RDMA read operation"
+#define WRITE_MESSAGE "RDMA write operation"
+
 /* Put @text in our message area, always '\0'-terminated. */
 static inline void op_set_msg(struct op_ctx *ctx, const char *text)
 {

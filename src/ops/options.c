@@ -17,6 +17,8 @@ enum ops_option {
 	OPS_OPT_CONNECTION,
 	OPS_OPT_CLIENTS,
 	OPS_OPT_SRQ,
+	OPS_OPT_NEW_API,
+	OPS_OPT_MANUAL_PEER,
 };
 
 #define NAME program_name(PROGRAM_RC_EXAMPLE)
@@ -29,6 +31,17 @@ static const struct config_option example_options[] = {
 	 "operations to run, in order\n(default send,read,write)"},
 	{"connection", 'c', required_argument, OPS_OPT_CONNECTION, "TYPE",
 	 "QP transport: rc, uc or ud (default rc)"},
+	{"new-api", 0, no_argument, OPS_OPT_NEW_API, NULL,
+	 "today's post and poll calls: the QP and CQ\n"
+	 "from ibv_create_qp_ex and ibv_create_cq_ex,\n"
+	 "SEND, READ, WRITE and the atomics posted\n"
+	 "with ibv_wr_*, completions polled with\n"
+	 "ibv_start_poll (docs/new-api.md)"},
+	{"manual-peer", 0, no_argument, OPS_OPT_MANUAL_PEER, NULL,
+	 "the peer is the manual's own RDMA_RC_example:\n"
+	 "its exchange, its PSN 0, its 16-byte messages\n"
+	 "and its syncs (the manual's flow only;\n"
+	 "docs/manual-peer.md)"},
 	{NULL, 0, 0, 0, NULL,
 	 "the server, for several clients (each an ordinary client):"},
 	{"clients", 0, required_argument, OPS_OPT_CLIENTS, "N",
@@ -134,6 +147,12 @@ static int parse_setting(void *settings, int id, const char *arg, FILE *err)
 	case OPS_OPT_SRQ:
 		l->use_srq = true;
 		return 0;
+	case OPS_OPT_NEW_API:
+		l->new_api = true;
+		return 0;
+	case OPS_OPT_MANUAL_PEER:
+		l->manual_peer = true;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -178,6 +197,13 @@ static int check_server_options(const struct config *cfg,
 		option = "--ops";
 	else if (l->clients == 1 && !l->use_srq)
 		return 0;
+	/* A client of that server is an ordinary one, on either API. */
+	if (l->new_api && !cfg->server_name) {
+		fprintf(err,
+			"%s: invalid option --new-api with %s: the server for several clients posts with ibv_post_send and polls with ibv_poll_cq\n",
+			NAME, option);
+		return -EINVAL;
+	}
 	if (cfg->transport != TRANSPORT_RC) {
 		fprintf(err,
 			"%s: invalid option %s with --connection %s: the server for several clients connects RC QPs\n",
@@ -194,6 +220,35 @@ static int check_server_options(const struct config *cfg,
 	return 0;
 }
 
+/*
+ * --manual-peer: the manual's program runs its one flow (SEND, READ,
+ * WRITE over RC, connected by its TCP exchange) for one client.
+ */
+static int check_manual_peer(const struct config *cfg,
+			     const struct ops_options *o, FILE *err)
+{
+	const char *other = NULL;
+
+	if (!cfg->manual_peer)
+		return 0;
+	if (o->ops_arg && strcmp(o->ops_arg, "send,read,write") != 0)
+		other = "--ops";
+	else if (cfg->transport != TRANSPORT_RC)
+		other = "--connection";
+	else if (cfg->use_rdma_cm)
+		other = "--rdma-cm";
+	else if (o->lessons->clients > 1)
+		other = "--clients";
+	else if (o->lessons->use_srq)
+		other = "--srq";
+	if (!other)
+		return 0;
+	fprintf(err,
+		"%s: invalid option --manual-peer with %s: the manual's program runs SEND, READ and WRITE over RC, connected by its TCP exchange, for one client\n",
+		NAME, other);
+	return -EINVAL;
+}
+
 static int finish_settings(void *settings, struct config *cfg, FILE *out,
 			   FILE *err)
 {
@@ -201,7 +256,10 @@ static int finish_settings(void *settings, struct config *cfg, FILE *out,
 	int ret;
 
 	cfg->transport = o->transport;
+	cfg->manual_peer = o->lessons->manual_peer;
 	ret = config_fit_path(cfg, err);
+	if (!ret)
+		ret = check_manual_peer(cfg, o, err);
 	if (!ret)
 		ret = check_server_options(cfg, o->lessons, o->ops_arg, err);
 	/* Only now: -c may come after -o, and -R before or after -c. */

@@ -5,8 +5,6 @@
 #include "post.h"
 #include "sock.h"
 
-#define READ_MESSAGE "RDMA read operation"
-
 int op_read_server(struct op_ctx *ctx)
 {
 	int ret;
@@ -34,11 +32,11 @@ int op_read_client(struct op_ctx *ctx)
 	ret = sock_sync(ctx->sock, ctx->timeout_ms);
 	if (ret)
 		return ret;
-	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
+	ret = post_send(ctx->res, ctx->conn->qp, &req);
 	if (ret)
 		return ret;
-	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, ctx->sock, &req,
-			      IBV_WC_RDMA_READ, NULL, &ctx->res->trace);
+	ret = poll_completion(ctx->res, ctx->timeout_ms, ctx->sock, &req,
+			      IBV_WC_RDMA_READ, NULL);
 	if (ret)
 		return ret;
 	printf("Contents of server's buffer: '%s'\n", op_msg(ctx));

@@ -84,7 +84,7 @@ int op_rnr_client(struct op_ctx *ctx)
 		return ret;
 	printf("going to send the message: '%s' (the server has no receive posted)\n",
 	       op_msg(ctx));
-	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
+	ret = post_send(ctx->res, ctx->conn->qp, &req);
 	if (ret)
 		return ret;
 	/* A failed completion is the point here: judge it ourselves. */

@@ -2,8 +2,6 @@
 /* SEND/RECEIVE: the server sends, the client's posted receive takes it. */
 #include "op_halves.h"
 
-#define SEND_MESSAGE "SEND operation"
-
 int op_send_server(struct op_ctx *ctx)
 {
 	struct send_request req = {

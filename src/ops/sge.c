@@ -116,8 +116,8 @@ static int post_list(struct op_ctx *ctx, struct ibv_send_wr *wr,
 	}
 	trace_step(&ctx->res->trace, "posted %s: wr_id %" PRIu64 ", %d SGEs",
 		   wr_opcode_str(wr->opcode), wr->wr_id, wr->num_sge);
-	return poll_completion(ctx->res->cq, ctx->timeout_ms, ctx->sock, NULL,
-			       expected, NULL, &ctx->res->trace);
+	return poll_completion(ctx->res, ctx->timeout_ms, ctx->sock, NULL,
+			       expected, NULL);
 }
 
 /*
@@ -157,8 +157,8 @@ static int show_scattered(struct op_ctx *ctx, const struct sge_area *area)
 	uint32_t rest;
 	int ret;
 
-	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, ctx->sock, NULL,
-			      IBV_WC_RECV, &wc, &ctx->res->trace);
+	ret = poll_completion(ctx->res, ctx->timeout_ms, ctx->sock, NULL,
+			      IBV_WC_RECV, &wc);
 	if (ret)
 		return ret;
 	printf("Received one message of %u bytes, scattered:\n", wc.byte_len);

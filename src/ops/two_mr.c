@@ -144,7 +144,7 @@ static int access_through(struct op_ctx *ctx, enum ibv_wr_opcode opcode,
 
 	if (opcode == IBV_WR_RDMA_WRITE)
 		req.sge.length = (uint32_t)strlen(op_msg(ctx)) + 1;
-	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
+	ret = post_send(ctx->res, ctx->conn->qp, &req);
 	if (ret)
 		return ret;
 	/* A failed completion is the point of the last one: callers judge. */

@@ -5,8 +5,6 @@
 #include "post.h"
 #include "sock.h"
 
-#define WRITE_MESSAGE "RDMA write operation"
-
 int op_write_server(struct op_ctx *ctx)
 {
 	int ret;
@@ -39,11 +37,11 @@ int op_write_client(struct op_ctx *ctx)
 
 	op_set_msg(ctx, WRITE_MESSAGE);
 	printf("Now replacing it with: '%s'\n", op_msg(ctx));
-	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
+	ret = post_send(ctx->res, ctx->conn->qp, &req);
 	if (ret)
 		return ret;
-	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, ctx->sock, &req,
-			      IBV_WC_RDMA_WRITE, NULL, &ctx->res->trace);
+	ret = poll_completion(ctx->res, ctx->timeout_ms, ctx->sock, &req,
+			      IBV_WC_RDMA_WRITE, NULL);
 	if (ret)
 		return ret;
 	return sock_sync(ctx->sock, ctx->timeout_ms);

@@ -29,8 +29,8 @@ int op_write_imm_server(struct op_ctx *ctx)
 	ret = sock_sync(ctx->sock, ctx->timeout_ms);
 	if (ret)
 		return ret;
-	ret = poll_completion(ctx->res->cq, ctx->timeout_ms, ctx->sock, NULL,
-			      IBV_WC_RECV_RDMA_WITH_IMM, &wc, &ctx->res->trace);
+	ret = poll_completion(ctx->res, ctx->timeout_ms, ctx->sock, NULL,
+			      IBV_WC_RECV_RDMA_WITH_IMM, &wc);
 	if (ret)
 		return ret;
 	printf("RDMA write with immediate arrived: %u bytes, immediate data 0x%08x\n",
@@ -60,9 +60,9 @@ int op_write_imm_client(struct op_ctx *ctx)
 	printf("Now writing: '%s' with immediate data 0x%08x\n", op_msg(ctx),
 	       WRITE_IMM_DATA);
 	/* On UC this completion means sent, not received: no ack comes. */
-	ret = post_send(ctx->conn->qp, &req, &ctx->res->trace);
+	ret = post_send(ctx->res, ctx->conn->qp, &req);
 	if (ret)
 		return ret;
-	return poll_completion(ctx->res->cq, ctx->timeout_ms, ctx->sock, &req,
-			       IBV_WC_RDMA_WRITE, NULL, &ctx->res->trace);
+	return poll_completion(ctx->res, ctx->timeout_ms, ctx->sock, &req,
+			       IBV_WC_RDMA_WRITE, NULL);
 }

@@ -33,8 +33,47 @@ rxe_pair cm_ops --on b b "$RC -R -o send -p 20052 --accept-timeout 60" \
 	"$RC -R -o send,write -p 20052 --connect-timeout 60 $here"
 rxe_pair tcp_tclass --on b b "$RC --tclass 96 -p 20054 --accept-timeout 60" \
 	"$RC -p 20054 --connect-timeout 60 $here"
+# The manual's own protocol (--manual-peer), against tests/peer/
+# manual_peer.c, a peer of ours that speaks it: the manual's program as the
+# server (a) and ours as its client (b); ours as the server, on today's
+# post and poll calls too, and its client (b); the manual's side without
+# -g, which sends no GID (b); ours with --manual-peer against ours without
+# it (b).
+MP="'$BUILD_DIR/tests/manual_peer'"
+# shellcheck disable=SC2016 # expanded in guest b: guest a's address
+there='"$RXE_PEER_ADDR"'
+rxe_pair manual_server --on a b "$MP -g 1 -p 20130" \
+	"$RC --manual-peer -p 20130 --connect-timeout 60 $there"
+rxe_pair manual_client --on a b \
+	"$RC --manual-peer --new-api -p 20132 --accept-timeout 60" \
+	"$MP -g 1 -p 20132 $there"
+rxe_pair manual_no_gid --on b b "$MP -p 20134" \
+	"$RC --manual-peer -p 20134 --connect-timeout 60 $here"
+rxe_pair manual_ours --on b b "$RC --manual-peer -p 20136 --accept-timeout 60" \
+	"$RC -p 20136 --connect-timeout 60 $here"
 rxe_go peer_program 150
 R=$RXE_RUNS
+
+# The manual's flow between the two protocols' sides, both ways: each
+# prints what arrived, the manual's 16 bytes of each text.
+for run in manual_server manual_client; do
+	for side in server client; do
+		expect_rc "$R/$run.$side.rc" 0
+	done
+	expect_line "$R/$run.client.out" "Contents of server's buffer: 'RDMA read operat'"
+	expect_line "$R/$run.server.out" "Contents of server buffer: 'RDMA write opera'"
+done
+expect_line "$R/manual_server.client.out" "Message is: 'SEND operation '"
+expect_line "$R/manual_server.client.out" "Now replacing it with: 'RDMA write opera'"
+expect_line "$R/manual_server.client.out" "Path MTU = 256 bytes"
+expect_line "$R/manual_client.client.out" "Message is: 'SEND operation'"
+expect_line "$R/manual_client.server.out" "going to send the message: 'SEND operation'"
+# Refused in one line: a GID of zeros, and one of our own programs.
+expect_rc "$R/manual_no_gid.client.rc" 1
+expect_line "$R/manual_no_gid.client.err" "rdma_rc_example: failed to accept the manual's program's connection data: the peer sent no GID (the manual's program sends zeros without -g): give it -g N, the index of its RoCE v2 GID of the address it connects with (Invalid argument)"
+expect_rc "$R/manual_ours.server.rc" 1
+expect_line "$R/manual_ours.server.err" "rdma_rc_example: failed to accept the manual's program's connection data: the peer runs one of this project's programs, not the manual's: drop --manual-peer, or run the manual's program there (Protocol error)"
+expect_rc "$R/manual_ours.client.rc" 1
 
 for run in tcp_bench cm_bench tcp_check tcp_ops cm_ops tcp_tclass; do
 	for side in server client; do

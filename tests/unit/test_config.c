@@ -225,6 +225,59 @@ static void test_server_options(void **state)
 		"rdma_rc_example: invalid --ops value 'hello,sge' with --srq: operation sge needs a receive queue of the server's QP for the client, and with --srq the QPs have none: every receive comes from the shared queue\n");
 }
 
+/* --new-api: either side, any lesson; not the server for several clients. */
+static void test_new_api(void **state)
+{
+	struct parse_result r = parse("--new-api", (char *)NULL);
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	assert_true(r.lessons.new_api);
+	free_result(&r);
+	r = parse("-o", "hello", "--new-api", "192.0.2.1", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_true(r.lessons.new_api);
+	free_result(&r);
+	r = parse("192.0.2.1", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_false(r.lessons.new_api);
+	free_result(&r);
+	expect_refusal(
+		parse("--new-api", "--clients", "2", (char *)NULL),
+		"rdma_rc_example: invalid option --new-api with --clients: the server for several clients posts with ibv_post_send and polls with ibv_poll_cq\n");
+	expect_refusal(
+		parse("--srq", "--new-api", (char *)NULL),
+		"rdma_rc_example: invalid option --new-api with --srq: the server for several clients posts with ibv_post_send and polls with ibv_poll_cq\n");
+}
+
+/* --manual-peer: the manual's flow only, over RC and its TCP exchange. */
+static void test_manual_peer(void **state)
+{
+	struct parse_result r =
+		parse("--manual-peer", "-o", "send,read,write", (char *)NULL);
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	assert_true(r.cfg.manual_peer);
+	free_result(&r);
+	r = parse("--manual-peer", "--new-api", "192.0.2.1", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_true(r.cfg.manual_peer);
+	free_result(&r);
+	expect_refusal(
+		parse("--manual-peer", "-o", "send", (char *)NULL),
+		"rdma_rc_example: invalid option --manual-peer with --ops: the manual's program runs SEND, READ and WRITE over RC, connected by its TCP exchange, for one client\n");
+	expect_refusal(
+		parse("-c", "ud", "--manual-peer", (char *)NULL),
+		"rdma_rc_example: invalid option --manual-peer with --connection: the manual's program runs SEND, READ and WRITE over RC, connected by its TCP exchange, for one client\n");
+	expect_refusal(
+		parse("--manual-peer", "-R", "192.0.2.1", (char *)NULL),
+		"rdma_rc_example: invalid option --manual-peer with --rdma-cm: the manual's program runs SEND, READ and WRITE over RC, connected by its TCP exchange, for one client\n");
+	expect_refusal(
+		parse("--manual-peer", "--clients", "2", (char *)NULL),
+		"rdma_rc_example: invalid option --manual-peer with --clients: the manual's program runs SEND, READ and WRITE over RC, connected by its TCP exchange, for one client\n");
+}
+
 /*
  * --sl and --tclass: in the address over the TCP exchange; with -R the
  * traffic class is RDMA_CM's type of service, and --sl has no place.
@@ -269,6 +322,8 @@ int main(void)
 		cmocka_unit_test(test_too_many_ops),
 		cmocka_unit_test(test_empty_server_name),
 		cmocka_unit_test(test_server_options),
+		cmocka_unit_test(test_new_api),
+		cmocka_unit_test(test_manual_peer),
 		cmocka_unit_test(test_path_options),
 	};
 

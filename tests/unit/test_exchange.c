@@ -317,6 +317,89 @@ static void test_match_path(void **state)
 	assert_int_equal(qp_info_match_path(&local, &remote, &why), 0);
 }
 
+/* --manual-peer: the manual's packed struct, byte for byte, both ways. */
+static void test_manual_struct(void **state)
+{
+	struct qp_info local = sample(), remote;
+	/* what the manual's program sends: address 0x55d0c0ffee00, rkey
+	 * 0x1234, QP 0x11, LID 0, the GID ::ffff:192.0.2.2, all big-endian */
+	const uint8_t theirs[MANUAL_INFO_SIZE] = {
+		0x00, 0x00, 0x55, 0xd0, 0xc0, 0xff, 0xee, 0x00, /* addr */
+		0x00, 0x00, 0x12, 0x34,				/* rkey */
+		0x00, 0x00, 0x00, 0x11,				/* qp_num */
+		0x00, 0x00,					/* lid */
+		0,    0,    0,	  0,	0,    0,    0,	  0,
+		0,    0,    0xff, 0xff, 192,  0,    2,	  2};
+	uint8_t out[MANUAL_INFO_SIZE];
+	const char *why = NULL;
+
+	(void)state;
+	local.gid_type = IBV_GID_TYPE_ROCE_V2;
+	manual_info_encode(&local, out);
+	assert_memory_equal(out, "\x01\x23\x45\x67\x89\xab\xcd\xef", 8);
+	assert_memory_equal(out + 8, "\xde\xad\xbe\xef\x00\x00\x00\x11", 8);
+	assert_memory_equal(out + 16, "\x12\x34", 2);
+	assert_memory_equal(out + 18, local.gid, 16);
+
+	assert_int_equal(manual_info_decode(theirs, &local, &remote, &why), 0);
+	assert_true(remote.addr == 0x55d0c0ffee00ull);
+	assert_int_equal(remote.rkey, 0x1234);
+	assert_int_equal(remote.qp_num, 0x11);
+	assert_int_equal(remote.lid, 0);
+	assert_memory_equal(remote.gid, theirs + 18, 16);
+	/* what the manual's QP uses and does not say */
+	assert_int_equal(remote.psn, 0);
+	assert_int_equal(remote.mtu, IBV_MTU_256);
+	assert_int_equal(remote.max_dest_rd_atomic, 1);
+	assert_int_equal(remote.len, MANUAL_MSG_SIZE);
+	assert_int_equal(remote.transport, TRANSPORT_RC);
+	assert_int_equal(remote.gid_type, IBV_GID_TYPE_ROCE_V2);
+	assert_int_equal(qp_info_match_path(&local, &remote, &why), 0);
+}
+
+/* What the manual's struct may not carry, each refused with its reason. */
+static void test_manual_struct_refused(void **state)
+{
+	struct qp_info local = sample(), remote;
+	uint8_t in[MANUAL_INFO_SIZE], ours[QP_INFO_WIRE_SIZE];
+	const char *why = NULL;
+
+	(void)state;
+	local.gid_type = IBV_GID_TYPE_ROCE_V2;
+	manual_info_encode(&local, in);
+	/* without -g the manual sends a GID of zeros */
+	memset(in + 18, 0, 16);
+	assert_int_equal(manual_info_decode(in, &local, &remote, &why),
+			 -EINVAL);
+	assert_non_null(strstr(why, "give it -g N"));
+	/* an IPv6 GID against our IPv4 one */
+	in[18] = 0xfe;
+	in[19] = 0x80;
+	assert_int_equal(manual_info_decode(in, &local, &remote, &why),
+			 -EINVAL);
+	assert_non_null(strstr(why, "IPv4 and the other IPv6"));
+	/* QP number 0 */
+	manual_info_encode(&local, in);
+	memset(in + 12, 0, 4);
+	assert_int_equal(manual_info_decode(in, &local, &remote, &why),
+			 -EINVAL);
+	assert_non_null(strstr(why, "QP number"));
+	/* one of ours, not the manual's program */
+	qp_info_encode(&local, ours);
+	memcpy(in, ours, sizeof(in));
+	assert_int_equal(manual_info_decode(in, &local, &remote, &why),
+			 -EPROTO);
+	assert_non_null(strstr(why, "drop --manual-peer"));
+	/* without a GID (InfiniBand), LID 0 reaches nothing */
+	local.flags &= (uint8_t)~QP_INFO_HAS_GID;
+	local.gid_type = 0;
+	manual_info_encode(&local, in);
+	memset(in + 16, 0, 2);
+	assert_int_equal(manual_info_decode(in, &local, &remote, &why),
+			 -EINVAL);
+	assert_non_null(strstr(why, "LID 0"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +413,8 @@ int main(void)
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_program_identity),
 		cmocka_unit_test(test_match_path),
+		cmocka_unit_test(test_manual_struct),
+		cmocka_unit_test(test_manual_struct_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,7 +13,8 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "..", "..", "scripts", "verb_depth.py")
 
-# Every verb of the manual's flow within 3 calls, as cflow prints a tree:
+# Every verb of the manual's flow, and of its --new-api form, within 3
+# calls, as cflow prints a tree:
 # four spaces a level, "<...>" after a function it found the body of, and
 # libibverbs's wrapper for ibv_reg_mr under its underscored name. A second,
 # deeper path to ibv_modify_qp must not hide the shorter one, nor must a
@@ -33,8 +34,10 @@ main() <int main (int argc, char **argv) at src/main.c:1>:
         register_buffer() <int register_buffer (void) at src/resources.c:3>:
             __ibv_reg_mr()
         ibv_create_cq()
+        ibv_create_cq_ex()
         create_qp() <int create_qp (void) at src/resources.c:4>:
             ibv_create_qp()
+            ibv_create_qp_ex()
     connect_qp() <int connect_qp (void) at src/qp.c:1>:
         device_choose_peer_gid() <int device_choose_peer_gid (void) at src/device.c:3>:
             ibv_query_gid_ex()
@@ -50,6 +53,20 @@ main() <int main (int argc, char **argv) at src/main.c:1>:
             ibv_post_send()
         poll_completion() <int poll_completion (void) at src/completion.c:1>:
             ibv_poll_cq()
+    op_read_client() <int op_read_client (void) at src/ops/read.c:1>:
+        post_send() <int post_send (void) at src/post.c:2>:
+            ibv_qp_to_qp_ex()
+            ibv_wr_start()
+            ibv_wr_send()
+            ibv_wr_rdma_read()
+            ibv_wr_rdma_write()
+            ibv_wr_atomic_fetch_add()
+            ibv_wr_atomic_cmp_swp()
+            ibv_wr_set_sge()
+            ibv_wr_complete()
+        poll_completion() <int poll_completion (void) at src/completion.c:1>:
+            ibv_start_poll()
+            ibv_end_poll()
     resources_destroy() <int resources_destroy (void) at src/resources.c:5>:
         ibv_destroy_qp()
         ibv_dereg_mr()
@@ -90,7 +107,12 @@ class VerbDepth(unittest.TestCase):
     def test_good_tree_passes_with_depths(self):
         res = run(GOOD)
         self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
-        self.assertEqual(len(res.stdout.splitlines()), 15, res.stdout)
+        # the manual's 15 verbs and the 13 of --new-api's flow
+        self.assertEqual(len(res.stdout.splitlines()), 28, res.stdout)
+        self.assertEqual(
+            line_of(res.stdout, "ibv_wr_start"),
+            "cflow: ibv_wr_start 3 "
+            "(main -> op_read_client -> post_send -> ibv_wr_start)")
         self.assertEqual(
             line_of(res.stdout, "ibv_post_send"),
             "cflow: ibv_post_send 3 "
