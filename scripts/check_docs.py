@@ -25,12 +25,17 @@ What counts:
     struct member, a variable, a CMake target) or of the system's
     libibverbs and librdmacm headers. Names of libibverbs, librdmacm, the
     kernel's RDMA modules and the few libc and tool names below are
-    external and never flagged.
+    external and never flagged;
+  - the glossary's words: the first use of each on every page is a link
+    to its entry (glossary_links.py, which also makes them: --fix).
 """
 import glob
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import glossary_links  # noqa: E402
 
 # Names that belong to other projects: libibverbs (ibv_), librdmacm
 # (rdma_), the kernel's modules (ib_, rdma_rxe), cmocka, pthreads.
@@ -330,6 +335,7 @@ class Checker:
             self.check_paths(rel, text)
             self.check_md_links(rel, text)
             self.check_functions(rel, text)
+        self.findings += glossary_links.check(self.root)
         for page in sorted(glob.glob(os.path.join(self.root, "man", "*.1"))):
             rel = os.path.relpath(page, self.root)
             self.check_paths(rel, roff_text(read(page)))

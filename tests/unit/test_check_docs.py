@@ -111,5 +111,68 @@ class CheckDocs(unittest.TestCase):
                       "./ or include/", proc.stdout)
 
 
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+import glossary_links  # noqa: E402
+
+
+def glossary_tree(root, readme, lesson):
+    """A glossary with every entry, a README and one lesson page."""
+    os.makedirs(os.path.join(root, "docs"))
+    anchors = "".join(f'- <a id="{a}"></a>**{w}**: ...\n'
+                      for w, a in glossary_links.TERMS.items())
+    for rel, text in (("docs/glossary.md", anchors), ("README.md", readme),
+                      ("docs/lesson.md", lesson)):
+        with open(os.path.join(root, rel), "w", encoding="utf-8") as f:
+            f.write(text)
+
+
+class GlossaryLinks(unittest.TestCase):
+    LESSON = "A QP, an MR and a PD.\n"
+
+    def findings(self, readme, lesson=LESSON):
+        with tempfile.TemporaryDirectory() as root:
+            glossary_tree(root, readme, lesson)
+            return glossary_links.check(root)
+
+    def test_first_use_must_be_a_link(self):
+        lines = self.findings("# GID\n\nThe GIDs of a port; its GID.\n")
+        self.assertIn("README.md:3: the first use of GID is not a link to "
+                      "its glossary entry (docs/glossary.md#gid)", lines)
+        self.assertIn("docs/lesson.md:1: the first use of QP is not a link "
+                      "to its glossary entry (docs/glossary.md#qp)", lines)
+
+    def test_linked_first_use_passes_and_code_does_not_count(self):
+        lines = self.findings(
+            "```\nGID 1\n```\n`GID` and [the GID page](docs/x.md), then "
+            "[GID](docs/glossary.md#gid) and GID\n")
+        self.assertFalse([l for l in lines if " of GID " in l], lines)
+
+    def test_a_link_to_another_entry_is_not_one(self):
+        lines = self.findings("[GID](docs/glossary.md#lid)\n")
+        self.assertIn("README.md:1: the first use of GID is not a link to "
+                      "its glossary entry (docs/glossary.md#gid)", lines)
+
+    def test_every_word_used_somewhere(self):
+        lines = self.findings("nothing\n")
+        self.assertIn("docs/glossary.md: PSN is used on no page", lines)
+        self.assertNotIn("docs/glossary.md: QP is used on no page", lines)
+
+    def test_fix_links_each_first_use_once(self):
+        with tempfile.TemporaryDirectory() as root:
+            glossary_tree(root, "A GID, a GID.\n", self.LESSON)
+            glossary_links.fix(root)
+            with open(os.path.join(root, "docs", "lesson.md"),
+                      encoding="utf-8") as f:
+                lesson = f.read()
+            with open(os.path.join(root, "README.md"),
+                      encoding="utf-8") as f:
+                readme = f.read()
+            lines = glossary_links.check(root)
+        self.assertEqual(readme, "A [GID](docs/glossary.md#gid), a GID.\n")
+        self.assertEqual(lesson, "A [QP](glossary.md#qp), an "
+                         "[MR](glossary.md#mr) and a [PD](glossary.md#pd).\n")
+        self.assertFalse([l for l in lines if "first use" in l], lines)
+
+
 if __name__ == "__main__":
     unittest.main()
