@@ -106,6 +106,19 @@ static int sync_byte(int sock, char byte)
 	return theirs == byte ? 0 : fail("sync with the peer", EPROTO);
 }
 
+/* @text as a number from @min to @max, or -1. */
+static long number(const char *text, long min, long max)
+{
+	char *end = NULL;
+	long value;
+
+	errno = 0;
+	value = strtol(text, &end, 10);
+	if (errno || end == text || *end || value < min || value > max)
+		return -1;
+	return value;
+}
+
 static int tcp_connect(const char *server, const char *port)
 {
 	struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *ai;
@@ -128,9 +141,13 @@ static int tcp_connect(const char *server, const char *port)
 
 static int tcp_accept(const char *port)
 {
-	struct sockaddr_in6 addr = {.sin6_family = AF_INET6,
-				    .sin6_port = htons((uint16_t)atoi(port))};
+	struct sockaddr_in6 addr = {.sin6_family = AF_INET6};
+	long number_of_port = number(port, 1, UINT16_MAX);
 	int one = 1, lfd, fd;
+
+	if (number_of_port < 0)
+		return fail("the TCP port", EINVAL);
+	addr.sin6_port = htons((uint16_t)number_of_port);
 
 	lfd = socket(AF_INET6, SOCK_STREAM, 0);
 	if (lfd < 0)
@@ -373,16 +390,22 @@ int main(int argc, char **argv)
 	int port = 1, gid_idx = -1, c, ret;
 
 	while ((c = getopt(argc, argv, "d:i:g:p:")) != -1) {
+		long value = -1;
+
 		if (c == 'd')
 			dev = optarg;
-		else if (c == 'i')
-			port = atoi(optarg);
-		else if (c == 'g')
-			gid_idx = atoi(optarg);
 		else if (c == 'p')
 			tcp_port = optarg;
-		else
+		else if (c == 'i' && (value = number(optarg, 1, UINT8_MAX)) > 0)
+			port = (int)value;
+		else if (c == 'g' &&
+			 (value = number(optarg, 0, INT32_MAX)) >= 0)
+			gid_idx = (int)value;
+		else {
+			fprintf(stderr, "manual_peer: invalid option -%c\n",
+				optopt ? optopt : c);
 			return 2;
+		}
 	}
 	p.sock = optind < argc ? tcp_connect(argv[optind], tcp_port)
 			       : tcp_accept(tcp_port);
