@@ -55,7 +55,7 @@ for program in $programs; do
 	expect_line "$contents" "./usr/share/man/man1/$program.1.gz"
 done
 # Each program with a table of its own options completes in bash.
-for program in rdma_rc_example rdma_check rdma_bench; do
+for program in rdma_rc_example rdma_check rdma_bench rdma_cluster_check; do
 	expect_line "$contents" "./usr/share/bash-completion/completions/$program"
 done
 expect_line "$contents" "./$doc/copyright"

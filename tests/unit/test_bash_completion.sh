@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The bash completion of the three programs, as bash-completion runs it:
+# The bash completion of the four programs, as bash-completion runs it:
 #
 #   test_bash_completion.sh BUILD_DIR COMPLETION_FILE BASH_COMPLETION
 #
@@ -42,7 +42,7 @@ expect() {
 	fi
 }
 
-for program in rdma_rc_example rdma_check rdma_bench; do
+for program in rdma_rc_example rdma_check rdma_bench rdma_cluster_check; do
 	want=$("$program" --help | sed -nE 's/^ +(-[A-Za-z0-9], )?(--[A-Za-z0-9_-]+).*/\2/p' | sort -u)
 	[ "$(wc -l <<<"$want")" -gt 10 ] || { echo "FAIL: $program --help lists no options"; exit 1; }
 	expect "$program --: every long option of --help, and no other" \
@@ -79,6 +79,10 @@ ops=$(rdma_rc_example --help | awk '/^operations:$/ { on = 1; next } on && /^$/ 
 expect "rdma_rc_example -o: every lesson --help lists" "$ops" \
 	"$(complete rdma_rc_example -o '')"
 expect "rdma_bench -t: a number, nothing offered" "" "$(complete rdma_bench -t '')"
+expect "rdma_cluster_check --pattern: its patterns" \
+	"$(printf '%s\n' all ring sweep)" "$(complete rdma_cluster_check --pattern '')"
+expect "rdma_cluster_check --wait: a number, nothing offered" "" \
+	"$(complete rdma_cluster_check --wait '')"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
