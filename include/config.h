@@ -61,6 +61,8 @@ struct config {
 	int tos; /* -1: RDMA_CM's default */
 	uint8_t path_mtu;
 	int ack_timeout; /* -1: QP_ACK_TIMEOUT (qp.h) */
+	/* RC's RNR retries, set by a program, not an option (-1: QP_RNR_RETRY) */
+	int rnr_retry;
 	/* client: the local address of its connections, NULL: the route's */
 	const char *source_ip;
 

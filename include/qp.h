@@ -37,8 +37,18 @@
  * takes 7 as "retry for ever", as the spec does for RNR retries.
  */
 #define QP_RETRY_CNT 6
-/* Resends after an RNR NAK; 6, because 7 would mean retry forever. */
+/*
+ * Resends after an RNR NAK: 6, because 7 would mean retry forever, and a
+ * lesson's peer that posts no receive should end in IBV_WC_RNR_RETRY_EXC_ERR.
+ */
 #define QP_RNR_RETRY 6
+/*
+ * A benchmark's sender retries RNR NAKs for ever, as perftest's does: a
+ * receiver that falls behind (a guest's process descheduled for a few ms
+ * outlasts 6 tries of 0.64 ms) slows the run and does not fail it; -t
+ * still ends a wait that sees no completion.
+ */
+#define QP_RNR_RETRY_FOREVER 7
 /* RDMA READs and atomics in flight at once: the operations issue one. */
 #define QP_MAX_RD_ATOMIC 1
 /* The QP takes only the remote rights of the MR's access flags. */
@@ -77,6 +87,8 @@ struct qp_path {
 	uint8_t traffic_class;
 	/* RC: how long to wait for an ack, 4.096 us * 2^N (0: for ever) */
 	uint8_t ack_timeout;
+	/* RC: resends after an RNR NAK (QP_RNR_RETRY_FOREVER: no end) */
+	uint8_t rnr_retry;
 };
 
 /*
@@ -87,6 +99,9 @@ int qp_cap_mtu(struct resources *res, const struct config *cfg);
 
 /* The ack timeout @cfg asks for (-u), or QP_ACK_TIMEOUT. */
 uint8_t qp_ack_timeout(const struct config *cfg);
+
+/* The RNR retries @cfg asks for, or QP_RNR_RETRY. */
+uint8_t qp_rnr_retry(const struct config *cfg);
 
 /*
  * ibv_modify_qp to attr->qp_state refused with errno @err (positive): the

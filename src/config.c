@@ -62,6 +62,7 @@ void config_defaults(struct config *cfg)
 		.accept_timeout_sec = CONFIG_DEFAULT_ACCEPT_TIMEOUT_SEC,
 		.tos = -1,
 		.ack_timeout = -1,
+		.rnr_retry = -1,
 		.verbose = false,
 		.program = PROGRAM_RC_EXAMPLE,
 	};

@@ -275,6 +275,11 @@ uint8_t qp_ack_timeout(const struct config *cfg)
 				     : QP_ACK_TIMEOUT;
 }
 
+uint8_t qp_rnr_retry(const struct config *cfg)
+{
+	return cfg->rnr_retry >= 0 ? (uint8_t)cfg->rnr_retry : QP_RNR_RETRY;
+}
+
 int modify_qp_to_rts(struct ibv_qp *qp, enum transport transport, uint32_t psn,
 		     const struct qp_path *path, const struct trace *tr)
 {
@@ -283,7 +288,7 @@ int modify_qp_to_rts(struct ibv_qp *qp, enum transport transport, uint32_t psn,
 		.sq_psn = psn,
 		.timeout = path->ack_timeout,
 		.retry_cnt = QP_RETRY_CNT,
-		.rnr_retry = QP_RNR_RETRY,
+		.rnr_retry = path->rnr_retry,
 		.max_rd_atomic = path->max_rd_atomic,
 	};
 	int ret;
@@ -302,7 +307,7 @@ int modify_qp_to_rts(struct ibv_qp *qp, enum transport transport, uint32_t psn,
 	trace_step(
 		tr,
 		"QP 0x%06x RTR -> RTS: sq PSN 0x%06x, ack timeout %d, retry count %d, RNR retry %d, max rd atomic %d",
-		qp->qp_num, psn, attr.timeout, QP_RETRY_CNT, QP_RNR_RETRY,
+		qp->qp_num, psn, attr.timeout, QP_RETRY_CNT, attr.rnr_retry,
 		attr.max_rd_atomic);
 	return 0;
 }
@@ -593,6 +598,7 @@ static struct qp_path agreed_path(const struct resources *res,
 		.sl = cfg->sl,
 		.traffic_class = cfg->traffic_class,
 		.ack_timeout = qp_ack_timeout(cfg),
+		.rnr_retry = qp_rnr_retry(cfg),
 	};
 }
 

@@ -68,11 +68,13 @@ struct cm {
 	/*
 	 * What the command line asks of the path (rdma_bench's -T, -m, -u):
 	 * the type of service (-1: the CM's default), a path MTU below the
-	 * route's (0: the route's), the ack timeout.
+	 * route's (0: the route's), the ack timeout; and the RNR retries the
+	 * peer's sends to us may make (rdma_bench's: for ever).
 	 */
 	int tos;
 	uint8_t path_mtu;
 	uint8_t ack_timeout;
+	uint8_t rnr_retry;
 	/*
 	 * One more connection beside a first one (-q): the lines the first
 	 * printed (device, peer, path MTU) are not printed again.

@@ -288,8 +288,9 @@ static int bw_receiver_until_end(struct bench_run *run)
  * the ring less BENCH_RX_REFILL, so at least --tx-depth (bench_rx_depth),
  * are posted beyond the completions it has seen, as many as the sender
  * can have in flight there. A receiver that stops polling for long can
- * still be run dry; the sender then waits in RNR retries (qp.c), and fails
- * if they run out.
+ * still be run dry; the sender then waits in RNR retries, which never run
+ * out (QP_RNR_RETRY_FOREVER, as perftest's), until the receiver posts
+ * again or -t ends the wait.
  */
 static int bw_receiver(struct bench_run *run)
 {

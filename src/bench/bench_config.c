@@ -708,6 +708,8 @@ static int finish_settings(void *settings, struct config *cfg, FILE *out,
 			   FILE *err)
 {
 	(void)out;
+	/* RNR NAKs slow a benchmark's sender; they never fail it (qp.h) */
+	cfg->rnr_retry = QP_RNR_RETRY_FOREVER;
 	return bench_config_finish(settings, cfg, err);
 }
 

@@ -138,6 +138,7 @@ static int connect_over_tcp(struct bench_run *run, const struct config *cfg,
 		.sl = cfg->sl,
 		.traffic_class = cfg->traffic_class,
 		.ack_timeout = qp_ack_timeout(cfg),
+		.rnr_retry = qp_rnr_retry(cfg),
 	};
 	for (k = 1; !ret && k < run->qps; k++) {
 		struct qp_info remote;

@@ -445,6 +445,7 @@ int cm_open(struct cm *cm, const struct config *cfg,
 			  .tos = cfg->tos,
 			  .path_mtu = cfg->path_mtu,
 			  .ack_timeout = qp_ack_timeout(cfg),
+			  .rnr_retry = qp_rnr_retry(cfg),
 			  .trace = {.on = cfg->verbose}};
 	if (!cfg->server_name) {
 		ret = check_local_devices(cfg, needs);
@@ -478,6 +479,7 @@ int cm_open_lane(struct cm *lane, const struct cm *first,
 			    .tos = first->tos,
 			    .path_mtu = first->path_mtu,
 			    .ack_timeout = first->ack_timeout,
+			    .rnr_retry = first->rnr_retry,
 			    .lane = true,
 			    .trace = first->trace};
 	ret = cm_event_channel_create(&lane->channel);

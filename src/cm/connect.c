@@ -294,7 +294,7 @@ static struct rdma_conn_param conn_param(const struct cm *cm,
 		.responder_resources = cm->depth.responder,
 		.initiator_depth = cm->depth.initiator,
 		.retry_count = QP_RETRY_CNT,
-		.rnr_retry_count = QP_RNR_RETRY,
+		.rnr_retry_count = cm->rnr_retry,
 		/* the QP is not the id's: tell the CM its number */
 		.qp_num = conn->qp->qp_num,
 	};
@@ -556,6 +556,7 @@ int cm_next_client(struct cm *listener, const struct config *cfg,
 			      .tos = listener->tos,
 			      .path_mtu = listener->path_mtu,
 			      .ack_timeout = listener->ack_timeout,
+			      .rnr_retry = listener->rnr_retry,
 			      .trace = listener->trace};
 	*conn = (struct connection){0};
 	ret = wait_request(listener, cfg, &conn->remote);

@@ -664,6 +664,8 @@ static void bench_takes_perftest_options(void **state)
 	assert_int_equal(r.cfg.sl, 3);
 	assert_int_equal(r.cfg.traffic_class, 96);
 	assert_int_equal(r.cfg.ack_timeout, 14);
+	/* RNR NAKs slow the sender; as perftest's, it never gives up on them */
+	assert_int_equal(qp_rnr_retry(&r.cfg), QP_RNR_RETRY_FOREVER);
 	assert_int_equal(r.bench.post_list, 8);
 	assert_int_equal(r.bench.rx_depth, 1024);
 	assert_int_equal(r.bench.output, BENCH_OUTPUT_BANDWIDTH);

@@ -12,6 +12,7 @@
 
 #include "config.h"
 #include "parse_args.h"
+#include "qp.h"
 
 static size_t count_lines(const char *text)
 {
@@ -44,6 +45,8 @@ static void test_defaults(void **state)
 	assert_false(r.cfg.use_events);
 	assert_false(r.cfg.use_rdma_cm);
 	assert_false(r.cfg.verbose);
+	/* a lesson's sender gives up on a peer with no receive posted */
+	assert_int_equal(qp_rnr_retry(&r.cfg), QP_RNR_RETRY);
 	assert_string_equal(r.err, "");
 	free_result(&r);
 }
