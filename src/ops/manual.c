@@ -8,7 +8,6 @@
  * is the manual's 16 bytes (MANUAL_MSG_SIZE), all its buffer holds: of a
  * longer text, the first 16 bytes and no '\0'.
  */
-#include <string.h>
 
 #include "op_halves.h"
 #include "completion.h"
