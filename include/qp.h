@@ -43,10 +43,10 @@
  */
 #define QP_RNR_RETRY 6
 /*
- * A benchmark's sender retries RNR NAKs for ever, as perftest's does: a
- * receiver that falls behind (a guest's process descheduled for a few ms
- * outlasts 6 tries of 0.64 ms) slows the run and does not fail it; -t
- * still ends a wait that sees no completion.
+ * RNR NAKs retried for ever (the spec's 7), for a program whose receiver
+ * may fall behind for a while, as perftest's does: a process descheduled
+ * for a few ms outlasts 6 tries of 0.64 ms. The sender is slowed, not
+ * failed; -t still ends a wait that sees no completion.
  */
 #define QP_RNR_RETRY_FOREVER 7
 /* RDMA READs and atomics in flight at once: the operations issue one. */
