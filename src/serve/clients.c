@@ -3,6 +3,7 @@
 #include <err.h>
 #include <errno.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "serve_priv.h"
 
@@ -14,6 +15,16 @@ struct serve_client *serve_client_of(struct serve *s, uint32_t qp_num)
 		if (s->clients[i].qp && s->clients[i].qp->qp_num == qp_num)
 			return &s->clients[i];
 	return NULL;
+}
+
+bool serve_client_closed(const struct serve_client *c)
+{
+	char byte;
+	ssize_t n = recv(c->sock, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+
+	/* A reset (it died with our bytes unread) is a close too. */
+	return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
+			  errno != EINTR);
 }
 
 void serve_drop(struct serve_client *c, int err, const char *why)

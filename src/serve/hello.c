@@ -93,36 +93,87 @@ static void drop_silent(struct serve *s, const bool heard[])
 }
 
 /*
- * The next completion, within -t: ibv_poll_cq in a loop. Unlike the other
- * waits it leaves the async events queued, unread: the SRQ's limit event
- * comes while these completions do, and recv_pool_refill reads it.
+ * Every client that had its go, sent nothing yet and closed its TCP
+ * connection is left out: the round waits no longer for it. How many.
  */
-static int next_completion(struct serve *s, struct ibv_wc *wc)
+static unsigned int drop_closed(struct serve *s, const bool heard[])
 {
-	long long deadline = now_ms() + s->ctx_timeout_ms;
+	unsigned int i, dropped = 0;
+
+	for (i = 0; i < s->count; i++) {
+		struct serve_client *c = &s->clients[i];
+
+		if (c->failed || heard[i] || !serve_client_closed(c))
+			continue;
+		serve_drop(
+			c, -ECONNRESET,
+			"it closed its TCP connection before its message came: it ended or was killed");
+		dropped++;
+	}
+	return dropped;
+}
+
+/* Whether some client that had its go and sent nothing yet closed. */
+static bool any_closed(const struct serve *s, const bool heard[])
+{
+	unsigned int i;
+
+	for (i = 0; i < s->count; i++)
+		if (!s->clients[i].failed && !heard[i] &&
+		    serve_client_closed(&s->clients[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The next completion, polled for until @until (ms): 0, -EAGAIN when
+ * none came by then, -EINTR. Unlike the other waits it leaves the async
+ * events queued, unread: the SRQ's limit event comes while these
+ * completions do, and recv_pool_refill reads it.
+ */
+static int next_completion(struct serve *s, struct ibv_wc *wc, long long until)
+{
 	int n;
 
 	while ((n = ibv_poll_cq(s->res.cq, 1, wc)) == 0) {
 		if (interrupted())
 			return -EINTR;
-		if (now_ms() >= deadline)
-			return -ETIMEDOUT;
+		if (now_ms() >= until)
+			return -EAGAIN;
 	}
 	return n < 0 ? cq_poll_failed(n) : 0;
 }
 
+/*
+ * One message from each client that had its go, within -t of the last
+ * one. Every SERVE_LOOK_MS without a completion the sockets of those
+ * still to send are looked at: a client that closed is left out at once,
+ * not after -t. Its message, if it sent one, completed here before its
+ * SEND completed there and so before it could close: the CQ is polled
+ * once more after a close is seen, and only an empty one drops it.
+ */
 static int one_round(struct serve *s)
 {
 	bool heard[OPS_CLIENTS_MAX] = {false};
 	unsigned int expected = give_go(s, heard), got = 0;
+	long long deadline = now_ms() + s->ctx_timeout_ms;
 	struct ibv_wc wc;
 	int ret;
 
 	while (got < expected) {
-		ret = next_completion(s, &wc);
-		if (ret == -ETIMEDOUT) {
-			drop_silent(s, heard);
-			return 0;
+		long long look = now_ms() + SERVE_LOOK_MS;
+
+		ret = next_completion(s, &wc,
+				      look < deadline ? look : deadline);
+		if (ret == -EAGAIN && any_closed(s, heard))
+			ret = next_completion(s, &wc, 0);
+		if (ret == -EAGAIN) {
+			if (now_ms() >= deadline) {
+				drop_silent(s, heard);
+				return 0;
+			}
+			expected -= drop_closed(s, heard);
+			continue;
 		}
 		if (ret)
 			return completion_wait_failed(ret, s->ctx_timeout_ms);
@@ -130,6 +181,7 @@ static int one_round(struct serve *s)
 		if (ret)
 			return ret;
 		got++;
+		deadline = now_ms() + s->ctx_timeout_ms;
 	}
 	return recv_pool_refill(s);
 }

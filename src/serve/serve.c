@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "serve/serve.h"
@@ -149,17 +148,6 @@ static int take_clients(struct serve *s)
 	return ret;
 }
 
-/*
- * True if client @c closed its TCP connection (it ended, or was killed):
- * a peek finds the end of the stream. Bytes it sent ahead stay unread.
- */
-static bool closed_by_client(const struct serve_client *c)
-{
-	char byte;
-
-	return recv(c->sock, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
-}
-
 /* Operation @op: hello for all clients at once; any other client by client. */
 static int run_op(struct serve *s, const struct op_desc *op)
 {
@@ -176,7 +164,7 @@ static int run_op(struct serve *s, const struct op_desc *op)
 		if (c->failed)
 			continue;
 		/* Not a work request to a QP that is gone: a retry's wait. */
-		if (closed_by_client(c)) {
+		if (serve_client_closed(c)) {
 			serve_drop(
 				c, -ECONNRESET,
 				"it closed its TCP connection: it ended or was killed");

@@ -3,6 +3,7 @@
 #ifndef SERVE_PRIV_H
 #define SERVE_PRIV_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cm/cm.h"
@@ -60,8 +61,18 @@ struct serve {
  */
 #define SERVE_SRQ_LIMIT ((unsigned int)OPS_CLIENTS_MAX)
 
+/* hello: how often the round's wait looks for clients that closed. */
+#define SERVE_LOOK_MS 100
+
 /* The client whose QP has number @qp_num, or NULL. */
 struct serve_client *serve_client_of(struct serve *s, uint32_t qp_num);
+
+/*
+ * True if client @c closed its TCP connection (it ended, or was killed):
+ * a peek finds the end of the stream, or a reset. Bytes it sent ahead
+ * stay unread.
+ */
+bool serve_client_closed(const struct serve_client *c);
 
 /* Client @c ended early with @err: say so once, and leave it out. */
 void serve_drop(struct serve_client *c, int err, const char *why);

@@ -4,7 +4,8 @@
 # started at once. Three clients on one SRQ, with its limit event and the
 # refills; a receive queue per client, and a client beyond the number
 # refused; a client killed after connecting, left out while the others
-# finish; a client that runs another list of operations, left out at
+# finish; one killed while a round waits for its message, left out at
+# once; a client that runs another list of operations, left out at
 # once; two clients of three, named and told why their run ends; and
 # what the receives cost for 1, 2, 4 and 8 clients (each
 # server says it both ways). The SRQ server also through RDMA_CM (-R),
@@ -51,6 +52,28 @@ rxe_start killed.c3 --on b "$P -o send,hello -p 19962 --connect-timeout 40 $PEER
 rxe_end killed.c1 --on b
 rxe_end killed.c3 --on b
 rxe_end killed.server --on a
+# Client 2 stopped in its first round, after it answered the go and
+# before its SEND, then killed: the server, waiting for that round's
+# messages, sees its connection close and leaves it out at once (within
+# -t 30 it would have waited on). All on guest b, one clock.
+# shellcheck disable=SC2016 # expanded in guest b
+here='"$RXE_ADDR"'
+rxe_start inround.server --on b "$P --clients 3 --srq -o hello -p 19957 -t 30"
+rxe_start inround.c1 --on b "$P -o hello -p 19957 -t 30 --connect-timeout 40 $here"
+rxe_wait_text inround.server "client 1 of 3: our QP" --on b
+rxe_start inround.c2 --on b "$P -o hello -p 19957 -t 30 --connect-timeout 40 $here"
+rxe_wait_text inround.server "client 2 of 3: our QP" --on b
+# Its go's sync byte sent, it waits for the server's: the first go comes
+# once all three are in.
+rxe_step --on b "run_pause 2"
+rxe_signal inround.c2 STOP --on b
+rxe_start inround.c3 --on b "$P -o hello -p 19957 -t 30 --connect-timeout 40 $here"
+rxe_wait_text inround.server "'hello 1 of 8" --on b
+rxe_signal inround.c2 KILL --on b
+rxe_end inround.c2 --on b
+rxe_end inround.c1 --on b
+rxe_end inround.c3 --on b
+rxe_end inround.server --on b
 # Two clients, one of them with another list of operations.
 rxe_start other.server --on a "$P --clients 2 -o hello -p 19959"
 rxe_start other.c1 --on b "$P -o hello -p 19959 --connect-timeout 40 $PEER"
@@ -149,6 +172,24 @@ expect_same "killed: the server's one line on stderr" \
 expect_line "$R/killed.server.out" "served 2 of 3 clients to the end"
 expect_same "killed: messages from client 2" 0 "$(grep -c '^client 2 (QP' "$R/killed.server.out")"
 expect_same "killed: messages from clients 1 and 3" 16 "$(grep -c '^client [13] (QP' "$R/killed.server.out")"
+
+echo "--- a client killed while the round waits for its message: left out at once"
+for i in 1 3; do
+	expect_rc "$R/inround.c$i.rc" 0
+	expect_same "inround: client $i sent its 8" 8 "$(grep -c '^sending: ' "$R/inround.c$i.out")"
+done
+expect_rc "$R/inround.server.rc" 1
+expect_same "inround: the server's one line on stderr" \
+	"rdma_rc_example: client 2 left out: it closed its TCP connection before its message came: it ended or was killed (Connection reset by peer)" \
+	"$(cat "$R/inround.server.err")"
+expect_line "$R/inround.server.out" "served 2 of 3 clients to the end"
+expect_same "inround: messages from client 2" 0 "$(grep -c '^client 2 (QP' "$R/inround.server.out")"
+# From client 2's end (killed) to the server's: its seven rounds left
+# with the other two, not the -t of 30 s the round would have waited.
+killed_at=$(cat "$R/inround.c2.end-us" 2>/dev/null || echo 0)
+ended_at=$(cat "$R/inround.server.end-us" 2>/dev/null || echo 0)
+expect_status "$(((ended_at - killed_at) / 1000 <= 15000))" 1 \
+	"inround: the server ended $(((ended_at - killed_at) / 1000)) ms after client 2 was killed (at most 15000)"
 
 echo "--- a client with another list of operations: left out, the other served"
 expect_rc "$R/other.c1.rc" 0
