@@ -157,33 +157,29 @@ expect_rc "$R/late.c3.rc" 1
 expect_line "$R/late.c3.err" "rdma_rc_example: failed to connect to 192.0.2.1 port 19961 within 3 s: Connection refused"
 expect_no_text "$R/late.c3.out" "sending"
 
+# left_out RUN LINE: client 2 of RUN left out with LINE, the server's one
+# line on stderr (exit 1), and clients 1 and 3 served their 8 messages.
+left_out() {
+	local run=$1 line=$2 i
+	for i in 1 3; do
+		expect_rc "$R/$run.c$i.rc" 0
+		expect_same "$run: client $i sent its 8" 8 "$(grep -c '^sending: ' "$R/$run.c$i.out")"
+	done
+	expect_rc "$R/$run.server.rc" 1
+	expect_same "$run: the server's one line on stderr" \
+		"rdma_rc_example: client 2 left out: $line" "$(cat "$R/$run.server.err")"
+	expect_line "$R/$run.server.out" "served 2 of 3 clients to the end"
+	expect_same "$run: messages from client 2" 0 "$(grep -c '^client 2 (QP' "$R/$run.server.out")"
+	expect_same "$run: messages from clients 1 and 3" 16 "$(grep -c '^client [13] (QP' "$R/$run.server.out")"
+}
+
 echo "--- a client killed after connecting: left out, the others served"
-for i in 1 3; do
-	expect_rc "$R/killed.c$i.rc" 0
-	expect_same "killed: client $i sent its 8" 8 "$(grep -c '^sending: ' "$R/killed.c$i.out")"
-done
-expect_rc "$R/killed.server.rc" 1
 # The server sees the closed connection before it posts to that QP: no
 # wait for a SEND no one acknowledges.
-expect_same "killed: the server's one line on stderr" \
-	"rdma_rc_example: client 2 left out: it closed its TCP connection: it ended or was killed (Connection reset by peer)" \
-	"$(cat "$R/killed.server.err")"
-
-expect_line "$R/killed.server.out" "served 2 of 3 clients to the end"
-expect_same "killed: messages from client 2" 0 "$(grep -c '^client 2 (QP' "$R/killed.server.out")"
-expect_same "killed: messages from clients 1 and 3" 16 "$(grep -c '^client [13] (QP' "$R/killed.server.out")"
+left_out killed "it closed its TCP connection: it ended or was killed (Connection reset by peer)"
 
 echo "--- a client killed while the round waits for its message: left out at once"
-for i in 1 3; do
-	expect_rc "$R/inround.c$i.rc" 0
-	expect_same "inround: client $i sent its 8" 8 "$(grep -c '^sending: ' "$R/inround.c$i.out")"
-done
-expect_rc "$R/inround.server.rc" 1
-expect_same "inround: the server's one line on stderr" \
-	"rdma_rc_example: client 2 left out: it closed its TCP connection before its message came: it ended or was killed (Connection reset by peer)" \
-	"$(cat "$R/inround.server.err")"
-expect_line "$R/inround.server.out" "served 2 of 3 clients to the end"
-expect_same "inround: messages from client 2" 0 "$(grep -c '^client 2 (QP' "$R/inround.server.out")"
+left_out inround "it closed its TCP connection before its message came: it ended or was killed (Connection reset by peer)"
 # From client 2's end (killed) to the server's: its seven rounds left
 # with the other two, not the -t of 30 s the round would have waited.
 killed_at=$(cat "$R/inround.c2.end-us" 2>/dev/null || echo 0)
