@@ -93,36 +93,32 @@ static void drop_silent(struct serve *s, const bool heard[])
 }
 
 /*
- * Every client that had its go, sent nothing yet and closed its TCP
- * connection is left out: the round waits no longer for it. How many.
+ * Mark in @closed every client that had its go, sent nothing yet and
+ * closed its TCP connection. How many.
  */
-static unsigned int drop_closed(struct serve *s, const bool heard[])
+static unsigned int find_closed(const struct serve *s, const bool heard[],
+				bool closed[])
 {
-	unsigned int i, dropped = 0;
+	unsigned int i, found = 0;
 
 	for (i = 0; i < s->count; i++) {
-		struct serve_client *c = &s->clients[i];
-
-		if (c->failed || heard[i] || !serve_client_closed(c))
-			continue;
-		serve_drop(
-			c, -ECONNRESET,
-			"it closed its TCP connection before its message came: it ended or was killed");
-		dropped++;
+		closed[i] = !s->clients[i].failed && !heard[i] &&
+			    serve_client_closed(&s->clients[i]);
+		found += closed[i];
 	}
-	return dropped;
+	return found;
 }
 
-/* Whether some client that had its go and sent nothing yet closed. */
-static bool any_closed(const struct serve *s, const bool heard[])
+/* Leave out the clients marked in @closed: the round waits no longer. */
+static void drop_closed(struct serve *s, const bool closed[])
 {
 	unsigned int i;
 
 	for (i = 0; i < s->count; i++)
-		if (!s->clients[i].failed && !heard[i] &&
-		    serve_client_closed(&s->clients[i]))
-			return true;
-	return false;
+		if (closed[i])
+			serve_drop(
+				&s->clients[i], -ECONNRESET,
+				"it closed its TCP connection before its message came: it ended or was killed");
 }
 
 /*
@@ -150,7 +146,9 @@ static int next_completion(struct serve *s, struct ibv_wc *wc, long long until)
  * still to send are looked at: a client that closed is left out at once,
  * not after -t. Its message, if it sent one, completed here before its
  * SEND completed there and so before it could close: the CQ is polled
- * once more after a close is seen, and only an empty one drops it.
+ * once more after a close is seen, and only if it is empty are the
+ * clients seen closed before that poll left out (one that closes after
+ * it may have a message there, which the next poll takes).
  */
 static int one_round(struct serve *s)
 {
@@ -162,17 +160,23 @@ static int one_round(struct serve *s)
 
 	while (got < expected) {
 		long long look = now_ms() + SERVE_LOOK_MS;
+		bool closed[OPS_CLIENTS_MAX] = {false};
+		unsigned int gone = 0;
 
 		ret = next_completion(s, &wc,
 				      look < deadline ? look : deadline);
-		if (ret == -EAGAIN && any_closed(s, heard))
-			ret = next_completion(s, &wc, 0);
+		if (ret == -EAGAIN) {
+			gone = find_closed(s, heard, closed);
+			if (gone)
+				ret = next_completion(s, &wc, 0);
+		}
 		if (ret == -EAGAIN) {
 			if (now_ms() >= deadline) {
 				drop_silent(s, heard);
 				return 0;
 			}
-			expected -= drop_closed(s, heard);
+			drop_closed(s, closed);
+			expected -= gone;
 			continue;
 		}
 		if (ret)
