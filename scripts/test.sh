@@ -75,7 +75,16 @@ cmake --build "$BUILD_DIR" -j2
 [ "$build_only" -eq 1 ] && exit 0
 
 # Never leave the shared guests behind, whatever happens to ctest.
-trap '"$ROOT/scripts/rxe-vm" stop "$BUILD_DIR/rxe-session" >/dev/null 2>&1 || true' EXIT
+# (Each lane's: rxe-session, rxe-session-1, ...)
+# shellcheck disable=SC2317 # run by the EXIT trap
+stop_guests() {
+	local session
+	for session in "$BUILD_DIR"/rxe-session "$BUILD_DIR"/rxe-session-*; do
+		[ -d "$session" ] || continue
+		"$ROOT/scripts/rxe-vm" stop "$session" >/dev/null 2>&1 || true
+	done
+}
+trap stop_guests EXIT
 cd "$BUILD_DIR"
 # CI: the plain build's unit tests, beside the suite below; their output
 # after it.
@@ -86,8 +95,8 @@ if [ -n "${plain_dir:-}" ]; then
 	plain_pid=$!
 fi
 # --no-tests=error: a build tree that lost its tests must not pass.
-# -j2: the unit tests run beside the guests' scenarios, which take turns
-# (each holds the rxe_guests lock: tests/rxe/CMakeLists.txt).
+# -j2: two scenarios at once, each on a lane (a pair of guests) of its
+# own, and the unit tests between them (tests/rxe/CMakeLists.txt).
 ctest -j2 --output-on-failure --no-tests=error 2>&1 | tee ctest.log ||
 	status=$?
 if [ -n "$plain_pid" ]; then

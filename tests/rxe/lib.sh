@@ -2,8 +2,8 @@
 # Helpers for the rxe scenario scripts: run programs in the guests, check
 # what they printed, count failures.  Source it from a test script.
 #
-# Environment (set by tests/rxe/CMakeLists.txt): RXE_VM, RXE_SESSION,
-# BUILD_DIR, SOURCE_DIR and, once the programs are built, the path of each:
+# Environment (set by tests/rxe/CMakeLists.txt): RXE_VM, RXE_SESSION (lane
+# 0's guests; below: the lane ctest gave the scenario), BUILD_DIR, SOURCE_DIR and, once the programs are built, the path of each:
 # RDMA_RC_EXAMPLE (the manual's example), RDMA_BENCH (rdma_bench, the
 # benchmark: rdma_bench lat|bw [options] [SERVER]), RDMA_CHECK (rdma_check,
 # the host and pair check: rdma_check [options] [--pair | SERVER]) and
@@ -114,6 +114,17 @@ RXE_FAILED=0
 rm -rf "$RXE_OUT_DIR"
 mkdir -p "$RXE_OUT_DIR"
 _rxe_here=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+# The lane: the pair of shared guests ctest gave this scenario
+# (CTEST_RESOURCE_GROUP_0_LANES is "id:N,slots:1"; tests/rxe/CMakeLists.txt).
+# Lane 0's guests are in RXE_SESSION, lane N's in RXE_SESSION-N. A test
+# that holds every lane (it boots guests of its own) is given more than one
+# group and keeps RXE_SESSION.
+if [ -n "${RXE_SESSION:-}" ] && [ "${CTEST_RESOURCE_GROUP_COUNT:-}" = 1 ]; then
+	_rxe_lane=${CTEST_RESOURCE_GROUP_0_LANES:-id:0}
+	_rxe_lane=${_rxe_lane#id:}
+	_rxe_lane=${_rxe_lane%%,*}
+	[ "$_rxe_lane" = 0 ] || RXE_SESSION=$RXE_SESSION-$_rxe_lane
+fi
 # The runs' folder, under the session folder at the path the guests mount.
 if [ -n "${RXE_SESSION:-}" ]; then
 	mkdir -p "$RXE_SESSION"
