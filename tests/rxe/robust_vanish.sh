@@ -88,10 +88,14 @@ vanish lat_read_cm_kill a b client KILL "lat --op read -s 64 -R -D 60 $long"
 # Killed, both sides on one guest.
 vanish one_lat_send_kill b b client KILL "lat --op send -s 64 -n 10000000 $long"
 vanish one_bw_read_kill a a server KILL "bw --op read -s 4096 -n 10000000 $long"
-# Stopped, between the two guests.
+# Stopped, between the two guests. The stopped side's kernel still takes
+# SENDs into the receives it had posted, so the other side sees
+# completions until that ring is used up: -t 32 -r 96 keeps it short (the
+# default 128 and 512 took up to 5.9 s of a guest slowed by a scenario
+# beside it), and the bound below about the wait itself.
 short='--timeout 4'
 vanish lat_write_timed_stop a b server STOP "lat --op write -s 64 -D 60 $short"
-vanish bw_send_bidir_stop a b client STOP "bw --op send -s 4096 -b -n 10000000 $short"
+vanish bw_send_bidir_stop a b client STOP "bw --op send -s 4096 -b -n 10000000 -t 32 -r 96 $short"
 rxe_go vanish 300
 
 # Cut off: guest b's frames all dropped (netem, on its way out) 2 s into
