@@ -3,7 +3,8 @@
 # what they printed, count failures.  Source it from a test script.
 #
 # Environment (set by tests/rxe/CMakeLists.txt): RXE_VM, RXE_SESSION (lane
-# 0's guests; below: the lane ctest gave the scenario), BUILD_DIR, SOURCE_DIR and, once the programs are built, the path of each:
+# 0's guests; below: the lane ctest gave the scenario), BUILD_DIR,
+# SOURCE_DIR and, once the programs are built, the path of each:
 # RDMA_RC_EXAMPLE (the manual's example), RDMA_BENCH (rdma_bench, the
 # benchmark: rdma_bench lat|bw [options] [SERVER]), RDMA_CHECK (rdma_check,
 # the host and pair check: rdma_check [options] [--pair | SERVER]) and
