@@ -90,9 +90,9 @@ vanish one_lat_send_kill b b client KILL "lat --op send -s 64 -n 10000000 $long"
 vanish one_bw_read_kill a a server KILL "bw --op read -s 4096 -n 10000000 $long"
 # Stopped, between the two guests. The stopped side's kernel still takes
 # SENDs into the receives it had posted, so the other side sees
-# completions until that ring is used up: -t 32 -r 96 keeps it short (the
-# default 128 and 512 took up to 5.9 s of a guest slowed by a scenario
-# beside it), and the bound below about the wait itself.
+# completions until that ring is used up. -t 32 -r 96 keeps that short
+# (with the default 128 and 512 it lasted up to 5.9 s on a guest slowed
+# by a scenario beside it), so that the bound below is about the wait.
 short='--timeout 4'
 vanish lat_write_timed_stop a b server STOP "lat --op write -s 64 -D 60 $short"
 vanish bw_send_bidir_stop a b client STOP "bw --op send -s 4096 -b -n 10000000 -t 32 -r 96 $short"
