@@ -52,7 +52,8 @@ int cm_take_event(struct cm *cm, long long deadline,
 		ret = interruptible_poll(&pfd, 1, ms_left(deadline));
 	while (ret == -EINTR && !interrupted());
 	if (ret == 0) {
-		snprintf(why, why_len, "no event within %d ms: %s", waited_ms,
+		snprintf(why, why_len, "no %s within %d ms: %s",
+			 rdma_event_str(expected), waited_ms,
 			 strerror(ETIMEDOUT));
 		return -ETIMEDOUT;
 	}

@@ -2,7 +2,7 @@
 # rdma_bench with perftest's options between the two guests (server on a,
 # client on b), each option's effect checked where the rig shows it:
 #   path: WRITE with -x 1 -t 32 -Q 8 -I 64 -m 512 -S 2 --tclass 96 -u 15
-#         -l 4 --report_gbits -v: the path MTU and the IP DS field in the
+#         -l 4 --report_gbits --report-counters -v: the path MTU and the IP DS field in the
 #         captured packets of its QPs, the SL, traffic class, ack timeout,
 #         send queue and post list in the -v trace, the tx depth, cq mod
 #         and Gb/s in the report;
@@ -36,7 +36,8 @@ pair() {
 	bench_pair "$1" "$2" "$3 --accept-timeout 60" \
 		"$3 --connect-timeout 60" --on a b --started
 }
-pair path 19930 "bw --op write -x 1 -t 32 -Q 8 -I 64 -m 512 -S 2 --tclass 96 -u 15 -l 4 --report_gbits -s 4096 -n 300 -v"
+PATH_ARGS="bw --op write -x 1 -t 32 -Q 8 -I 64 -m 512 -S 2 --tclass 96 -u 15 -l 4 --report_gbits --report-counters -s 4096 -n 150 -v"
+pair path 19930 "$PATH_ARGS"
 pair send 19932 "bw --op send -x 1 -r 512 -t 64 -s 1024 -n 2000 -q 2 -b --report-both --output=bandwidth --out_json"
 pair timed 19934 "bw --op write -x 1 -s 4096 -D 5 -q 2 --output=message_rate"
 pair tos 19936 "bw --op write -R -T 104 -s 4096 -n 300 -v"
@@ -63,6 +64,21 @@ rxe_step --on b "ip addr del $SOURCE/24 dev eth0"
 rxe_go bench_perftest 150 --capture "$RXE_RUNS/perftest.pcap"
 
 R=$RXE_RUNS
+# soft-RoCE on the guests' kernel can refuse a WRITE of path's own stream
+# as an invalid request after it went back and sent packets again (seen
+# once in a few dozen runs, under load, never alone; its counters are in
+# path.client.out). That is the driver's fault, not a setting's: path
+# runs once more, alone, and its checks read that run. A second refusal
+# fails them.
+if grep -q 'remote invalid request error' "$R/path.client.err" 2>/dev/null; then
+	echo "bench_perftest: soft-RoCE refused one of path's WRITEs (its counters below); path once more, alone"
+	grep -E '^  [a-z_]+ +\+' "$R/path.client.out" | sed 's/^/  | /'
+	for f in "$R"/path.*; do mv "$f" "${f/path./path-refused.}"; done
+	pair path 19940 "$PATH_ARGS"
+	rxe_end path.client --on b
+	rxe_end path.server --on a
+	rxe_go bench_perftest_path 90 --capture "$RXE_RUNS/perftest-path.pcap"
+fi
 for name in path tos plain reversed source sourcecm rc_tclass rc_tos; do
 	rc_expect_clean "$name"
 done
@@ -97,7 +113,7 @@ for f in "$c" "$s"; do
 	expect_regex "$f" '^\[verbs\] created RC QP 0x[0-9a-f]{6} \(send WRs 32,'
 done
 expect_line "$c" "[verbs] 4096-byte messages: up to 4 sends to one ibv_post_send"
-expect_regex "$c" '^benchmark: write bw on rxe0, 300 iterations per size, tx depth 32, cq mod 8, max inline (6[4-9]|[7-9][0-9]|[1-9][0-9]{2,})$'
+expect_regex "$c" '^benchmark: write bw on rxe0, 150 iterations per size, tx depth 32, cq mod 8, max inline (6[4-9]|[7-9][0-9]|[1-9][0-9]{2,})$'
 expect_regex "$c" 'BW average\[Gb/sec\]'
 # --- the default beside it: the port's MTU, one chain of up to 64 ---
 expect_line "$R/plain.client.out" "Path MTU = 1024 bytes"
@@ -119,10 +135,14 @@ qps() {
 	sed -n 's/^\[verbs\] created RC QP \(0x[0-9a-f]*\) .*/\1/p' "$1" |
 		while read -r q; do printf '%d\n' "$q"; done
 }
-tshark -r "$R/perftest.pcap" -Y 'udp.dstport == 4791' -T fields -E separator=, \
-	-e ip.dst -e infiniband.bth.destqp -e ip.dsfield -e frame.len \
-	>"$R/perftest.rows" 2>"$R/tshark.err"
-expect_status "$?" 0 "tshark on the capture"
+: >"$R/perftest.rows"
+for pcap in "$R/perftest.pcap" "$R/perftest-path.pcap"; do
+	[ -e "$pcap" ] || continue
+	tshark -r "$pcap" -Y 'udp.dstport == 4791' -T fields -E separator=, \
+		-e ip.dst -e infiniband.bth.destqp -e ip.dsfield -e frame.len \
+		>>"$R/perftest.rows" 2>>"$R/tshark.err"
+	expect_status "$?" 0 "tshark on ${pcap##*/}"
+done
 # packets NAME: the rows of packets to run NAME's QPs, each on its guest
 # (a QP number is a guest's own: the other guest may have one alike).
 packets() {
