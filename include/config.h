@@ -140,7 +140,7 @@ struct config_option {
 	"no GRH on InfiniBand)"
 #define CONFIG_HELP_RDMA_CM                                \
 	"connect through RDMA_CM on PORT instead of the\n" \
-	"TCP exchange (RC only; device from the address)"
+	"TCP exchange (device from the address)"
 #define CONFIG_HELP_EVENTS                               \
 	"wait for completions on a completion channel\n" \
 	"instead of busy polling"

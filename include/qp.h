@@ -57,6 +57,8 @@
 	 IBV_ACCESS_REMOTE_ATOMIC)
 /* UC has no RDMA READ and no atomics: of those rights, WRITE alone. */
 #define UC_REMOTE_ACCESS IBV_ACCESS_REMOTE_WRITE
+/* Routers a RoCE v2 packet may cross (the GRH hop limit). */
+#define QP_HOP_LIMIT 64
 /* The Q_Key of our UD QP: a datagram that carries another is dropped. */
 #define UD_QKEY 0x11111111u
 
@@ -71,6 +73,9 @@ struct connection {
 	/* -R: the CM id's two IP addresses; AF_UNSPEC on the TCP path */
 	struct sockaddr_storage local_addr;
 	struct sockaddr_storage peer_addr;
+	/* UD: the Q_Key our datagrams to the peer carry (UD_QKEY, or with
+	 * -R the one RDMA_CM gives the QPs of its UDP port space) */
+	uint32_t remote_qkey;
 };
 
 /* The local end of the path, for RTR. */
@@ -164,6 +169,12 @@ void qp_print_remote(const struct qp_info *remote);
  * and a warning if the netdev under our GID cannot carry it.
  */
 void qp_print_path_mtu(const struct resources *res);
+/*
+ * UD: the address handle every send names the peer with, from @attr,
+ * into res->ah; 0, or -errno after one line.
+ */
+int qp_create_peer_ah(struct resources *res, struct ibv_ah_attr *attr);
+
 /* The client receives the server's SENDs: post those receives (in INIT). */
 int qp_post_early_receives(struct resources *res, const struct config *cfg);
 

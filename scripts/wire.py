@@ -109,7 +109,8 @@ MPA_LENGTH, MPA_CRC = 2, 4
 CM_ATTRIBUTES = {0x10: "ConnectRequest", 0x11: "MsgRcptAck",
                  0x12: "ConnectReject", 0x13: "ConnectReply",
                  0x14: "ReadyToUse", 0x15: "DisconnectRequest",
-                 0x16: "DisconnectReply"}
+                 0x16: "DisconnectReply", 0x17: "SIDRRequest",
+                 0x18: "SIDRReply"}
 
 
 def run_tshark(pcap):

@@ -19,9 +19,6 @@
 #include "qp.h"
 #include "sock.h"
 
-/* Routers a RoCE v2 packet may cross (the GRH hop limit). */
-#define QP_HOP_LIMIT 64
-
 const char *qp_modify_hint(enum ibv_qp_state state, int err)
 {
 	if (state != IBV_QPS_RTR)
@@ -312,32 +309,38 @@ int modify_qp_to_rts(struct ibv_qp *qp, enum transport transport, uint32_t psn,
 	return 0;
 }
 
-/* UD: the address handle that every send names the peer with. */
-static int create_peer_ah(struct resources *res, const struct qp_path *path,
-			  const struct qp_info *remote)
+int qp_create_peer_ah(struct resources *res, struct ibv_ah_attr *attr)
 {
-	struct ibv_ah_attr attr = qp_peer_address(path, remote);
 	char text[INET6_ADDRSTRLEN];
 
-	res->ah = ibv_create_ah(res->pd, &attr);
+	res->ah = ibv_create_ah(res->pd, attr);
 	if (!res->ah) {
 		int ret = -errno;
 
 		warnx("failed to create an address handle to LID 0x%04x GID %s: %s",
-		      remote->lid,
-		      gid_to_str(&attr.grh.dgid, text, sizeof(text)),
+		      attr->dlid,
+		      gid_to_str(&attr->grh.dgid, text, sizeof(text)),
 		      strerror(-ret));
 		return ret;
 	}
 	trace_step(&res->trace,
 		   "created AH: port %u, dest LID 0x%04x, %s%s, sgid index %d",
-		   path->port, remote->lid,
-		   attr.is_global ? "GRH to GID " : "no GRH",
-		   attr.is_global
-			   ? gid_to_str(&attr.grh.dgid, text, sizeof(text))
+		   attr->port_num, attr->dlid,
+		   attr->is_global ? "GRH to GID " : "no GRH",
+		   attr->is_global
+			   ? gid_to_str(&attr->grh.dgid, text, sizeof(text))
 			   : "",
-		   path->gid_index);
+		   attr->is_global ? attr->grh.sgid_index : -1);
 	return 0;
+}
+
+/* UD: the peer's address, as the exchange gave it. */
+static int create_peer_ah(struct resources *res, const struct qp_path *path,
+			  const struct qp_info *remote)
+{
+	struct ibv_ah_attr attr = qp_peer_address(path, remote);
+
+	return qp_create_peer_ah(res, &attr);
 }
 
 /*
@@ -634,8 +637,10 @@ int connect_qp(struct resources *res, const struct config *cfg, int sock,
 	if (!ret)
 		ret = modify_qp_to_rts(res->qp, cfg->transport, conn->local.psn,
 				       &path, &res->trace);
-	if (!ret && cfg->transport == TRANSPORT_UD)
+	if (!ret && cfg->transport == TRANSPORT_UD) {
 		ret = create_peer_ah(res, &path, &conn->remote);
+		conn->remote_qkey = UD_QKEY;
+	}
 	if (ret)
 		return ret;
 	/* Neither side may send before the other's QP is ready to receive. */

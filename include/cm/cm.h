@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * -R: connect the RC QP through RDMA_CM instead of the TCP exchange. The
+ * -R: connect the QP through RDMA_CM instead of the TCP exchange. The
  * CM resolves the peer's IP address to a device, port and GID, carries the
  * QP numbers and PSNs in its own messages and computes the QP attributes
  * (rdma_init_qp_attr); what it does not know (buffer address, rkey)
@@ -12,6 +12,9 @@
  * for each, so each step shows. Two are ours rather than the CM's: the
  * access rights at INIT (those of our region) and the RNR timer at RTR
  * (the TCP path's, not the CM's longest one).
+ *
+ * A UD QP (-c ud) has no connection: the CM resolves the server's QP
+ * number and Q_Key instead (SIDR, src/cm/datagram.c).
  */
 #ifndef CM_H
 #define CM_H
@@ -64,6 +67,8 @@ struct cm {
 	/* The depth this side offers in its connect or accept. */
 	struct qp_rd_atomic_depth depth;
 	enum program_id program; /* ours, to name a peer that differs */
+	/* RDMA_PS_TCP for an RC QP, RDMA_PS_UDP for a UD one (-c ud) */
+	enum rdma_port_space port_space;
 	int backlog; /* server: requests that may wait to be accepted */
 	/*
 	 * What the command line asks of the path (rdma_bench's -T, -m, -u):

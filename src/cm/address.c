@@ -147,7 +147,7 @@ static int create_id(struct cm *cm, struct rdma_cm_id **id)
 {
 	int ret;
 
-	if (rdma_create_id(cm->channel, id, NULL, RDMA_PS_TCP)) {
+	if (rdma_create_id(cm->channel, id, NULL, cm->port_space)) {
 		ret = -errno;
 		warnx("failed to create RDMA_CM id: %s", strerror(-ret));
 		return ret;
@@ -241,7 +241,7 @@ static int resolve_address(struct cm *cm, const struct config *cfg,
 		return no_source;
 	}
 
-	if (rdma_create_id(cm->channel, &cm->id, NULL, RDMA_PS_TCP)) {
+	if (rdma_create_id(cm->channel, &cm->id, NULL, cm->port_space)) {
 		ret = -errno;
 		snprintf(why, why_len, "rdma_create_id: %s", strerror(-ret));
 		return ret;
@@ -442,6 +442,9 @@ int cm_open(struct cm *cm, const struct config *cfg,
 	int ret;
 
 	*cm = (struct cm){.program = cfg->program,
+			  .port_space = cfg->transport == TRANSPORT_UD
+						? RDMA_PS_UDP
+						: RDMA_PS_TCP,
 			  .backlog = backlog,
 			  .tos = cfg->tos,
 			  .path_mtu = cfg->path_mtu,
@@ -477,6 +480,7 @@ int cm_open_lane(struct cm *lane, const struct cm *first,
 	int ret;
 
 	*lane = (struct cm){.program = first->program,
+			    .port_space = first->port_space,
 			    .tos = first->tos,
 			    .path_mtu = first->path_mtu,
 			    .ack_timeout = first->ack_timeout,

@@ -3,6 +3,7 @@
 #ifndef CM_INTERNAL_H
 #define CM_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <rdma/rdma_cma.h>
@@ -40,5 +41,34 @@ int cm_check_device(struct cm *cm, const struct config *cfg);
  */
 int cm_open_lane(struct cm *lane, const struct cm *first,
 		 const struct config *cfg);
+
+/* The attributes and mask the CM computed for moving our QP to @state. */
+int cm_qp_attr(struct cm *cm, struct ibv_qp *qp, enum ibv_qp_state state,
+	       struct ibv_qp_attr *attr, int *mask);
+
+/*
+ * The GID the QP sends from is the one the CM put in the address vector
+ * @ah: take its index and type from there, since one address may have
+ * several entries (RoCE v1 and v2) with the same bytes; then the
+ * "RDMA_CM connection on device ..." line.
+ */
+int cm_note_gid(struct cm *cm, struct resources *res,
+		const struct ibv_ah_attr *ah);
+
+/* True when @cm's id is of RDMA_PS_UDP: a UD QP, resolved by SIDR. */
+static inline bool cm_is_ud(const struct cm *cm)
+{
+	return cm->port_space == RDMA_PS_UDP;
+}
+
+/*
+ * UD (datagram.c): our QP of @res through INIT, RTR and RTS, with the
+ * CM's Q_Key; then the client resolves the server's QP number, Q_Key and
+ * address (rdma_connect, a SIDR request), the server answers with ours
+ * (rdma_accept), and each side makes the address handle it sends with.
+ * conn->local is ours; on the server conn->remote is the request's.
+ */
+int cm_ud_connect(struct cm *cm, const struct config *cfg,
+		  struct resources *res, struct connection *conn);
 
 #endif

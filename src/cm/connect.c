@@ -41,7 +41,10 @@ static bool cm_moves_qp(const struct cm *cm)
 	return cm->id->verbs->device->transport_type == IBV_TRANSPORT_IWARP;
 }
 
-/* Server: the client's request; its private data is the peer's info. */
+/*
+ * Server: the client's request; its private data is the peer's info. A
+ * UD request (SIDR) carries that alone: no depths, no QP number.
+ */
 static int wait_request(struct cm *cm, const struct config *cfg,
 			struct qp_info *remote)
 {
@@ -54,36 +57,27 @@ static int wait_request(struct cm *cm, const struct config *cfg,
 	if (ret)
 		return ret;
 	cm->id = event->id;
-	/* The CM turned the client's figures round: these are ours to serve. */
-	cm->request_depth = (struct qp_rd_atomic_depth){
-		.initiator = event->param.conn.initiator_depth,
-		.responder = event->param.conn.responder_resources,
-	};
-	ret = cm_priv_decode(event->param.conn.private_data,
-			     event->param.conn.private_data_len, remote, &why);
-	take_cm_qp_num(event, remote);
+	if (cm_is_ud(cm)) {
+		ret = cm_priv_decode(event->param.ud.private_data,
+				     event->param.ud.private_data_len, remote,
+				     &why);
+	} else {
+		/* The CM turned the client's figures round: ours to serve. */
+		cm->request_depth = (struct qp_rd_atomic_depth){
+			.initiator = event->param.conn.initiator_depth,
+			.responder = event->param.conn.responder_resources,
+		};
+		ret = cm_priv_decode(event->param.conn.private_data,
+				     event->param.conn.private_data_len, remote,
+				     &why);
+		take_cm_qp_num(event, remote);
+	}
 	rdma_ack_cm_event(event);
 	if (ret) {
 		warnx("failed to accept the connect request: %s", why);
 		rdma_reject(cm->id, NULL, 0);
 	}
 	return ret;
-}
-
-/* The attributes and mask the CM computed for moving our QP to @state. */
-static int cm_qp_attr(struct cm *cm, struct ibv_qp *qp, enum ibv_qp_state state,
-		      struct ibv_qp_attr *attr, int *mask)
-{
-	int ret;
-
-	*attr = (struct ibv_qp_attr){.qp_state = state};
-	if (rdma_init_qp_attr(cm->id, attr, mask)) {
-		ret = -errno;
-		warnx("failed to get RDMA_CM attributes of QP 0x%06x for %s: %s",
-		      qp->qp_num, qp_state_str(state), strerror(-ret));
-		return ret;
-	}
-	return 0;
 }
 
 /*
@@ -111,54 +105,6 @@ static int cm_modify_qp_to_init(struct cm *cm, struct resources *res)
 		res->qp->qp_num, attr.port_num, attr.pkey_index,
 		access_flags_str((unsigned int)attr.qp_access_flags, flags,
 				 sizeof(flags)));
-	return 0;
-}
-
-/*
- * The GID the QP sends from is the one the CM put in the RTR address
- * vector: take its index and type from there, since one address may have
- * several entries (RoCE v1 and v2) with the same bytes.
- */
-static int cm_note_gid(struct cm *cm, struct resources *res,
-		       const struct ibv_ah_attr *ah)
-{
-	const struct ibv_gid_entry *entry;
-	struct gid_table table;
-	char text[INET6_ADDRSTRLEN];
-	int ret;
-
-	if (ah->is_global) {
-		ret = device_read_gid_table(cm->id->verbs, cm->id->port_num,
-					    res->port_attr.gid_tbl_len, &table);
-		if (ret) {
-			device_print_gid_table_error(
-				cm->id->verbs, cm->id->port_num, ret, &table);
-			return ret;
-		}
-		entry = gid_entry_find(table.entries, table.count,
-				       ah->grh.sgid_index);
-		if (!entry) {
-			warnx("failed to query GID %u of %s port %u: %s",
-			      ah->grh.sgid_index,
-			      ibv_get_device_name(cm->id->verbs->device),
-			      cm->id->port_num, strerror(ENODATA));
-			device_free_gid_table(&table);
-			return -ENODATA;
-		}
-		res->gid.index = ah->grh.sgid_index;
-		res->gid.gid = entry->gid;
-		res->gid.type = entry->gid_type;
-		res->gid.ndev_ifindex = entry->ndev_ifindex;
-		device_free_gid_table(&table);
-	}
-	if (!cm->lane)
-		printf("RDMA_CM connection on device %s port %u, GID index %d (%s)\n",
-		       ibv_get_device_name(cm->id->verbs->device),
-		       cm->id->port_num, res->gid.index,
-		       gid_to_str(&res->gid.gid, text, sizeof(text)));
-	trace_step(&res->trace,
-		   "the CM's address vector sends from GID index %d, type %s",
-		   res->gid.index, gid_type_str(res->gid.type));
 	return 0;
 }
 
@@ -421,12 +367,16 @@ static int connect_on_id(struct cm *cm, struct resources *res,
 			return ret;
 		}
 	}
-	cm->depth = cm_depth(cm, res, cfg);
-	ret = cm_modify_qp_to_init(cm, res);
-	if (ret)
-		return ret;
-	ret = cfg->server_name ? client_connect(cm, cfg, res, conn)
-			       : server_accept(cm, cfg, res, conn);
+	if (cm_is_ud(cm)) {
+		ret = cm_ud_connect(cm, cfg, res, conn);
+	} else {
+		cm->depth = cm_depth(cm, res, cfg);
+		ret = cm_modify_qp_to_init(cm, res);
+		if (!ret)
+			ret = cfg->server_name
+				      ? client_connect(cm, cfg, res, conn)
+				      : server_accept(cm, cfg, res, conn);
+	}
 	if (ret)
 		return ret;
 	if (!cm->lane) {
@@ -553,6 +503,7 @@ int cm_next_client(struct cm *listener, const struct config *cfg,
 	int ret;
 
 	*client = (struct cm){.program = listener->program,
+			      .port_space = listener->port_space,
 			      .tos = listener->tos,
 			      .path_mtu = listener->path_mtu,
 			      .ack_timeout = listener->ack_timeout,
@@ -695,6 +646,9 @@ int cm_connect_lane(struct cm *first, const struct connection *first_conn,
 
 void cm_disconnect(struct cm *cm)
 {
+	/* UD has no connection to end. */
+	if (cm->id && cm_is_ud(cm))
+		return;
 	/* The peer may have disconnected first: then there is nothing to do. */
 	if (cm->id && rdma_disconnect(cm->id))
 		trace_step(&cm->trace, "rdma_disconnect: %s", strerror(errno));

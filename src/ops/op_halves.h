@@ -83,7 +83,7 @@ static inline int op_address_send(const struct op_ctx *ctx,
 		return 0;
 	req->ah = ctx->res->ah;
 	req->remote_qpn = ctx->conn->remote.qp_num;
-	req->remote_qkey = UD_QKEY;
+	req->remote_qkey = ctx->conn->remote_qkey;
 	return ud_check_size(req->sge.length, ctx->res->mtu);
 }
 

@@ -30,7 +30,8 @@ static const struct config_option example_options[] = {
 	{"ops", 'o', required_argument, OPS_OPT_OPS, "LIST",
 	 "operations to run, in order\n(default send,read,write)"},
 	{"connection", 'c', required_argument, OPS_OPT_CONNECTION, "TYPE",
-	 "QP transport: rc, uc or ud (default rc)"},
+	 "QP transport: rc, uc or ud (default rc;\n"
+	 "with -R rc or ud)"},
 	{"new-api", 0, no_argument, OPS_OPT_NEW_API, NULL,
 	 "today's post and poll calls: the QP and CQ\n"
 	 "from ibv_create_qp_ex and ibv_create_cq_ex,\n"

@@ -101,10 +101,10 @@ static int check_explicit(const struct config *cfg, const struct ops_list *ops,
 int transport_fit(const struct config *cfg, struct ops_list *ops,
 		  const char *ops_arg, FILE *out, FILE *err)
 {
-	if (cfg->use_rdma_cm && cfg->transport != TRANSPORT_RC) {
-		/* RDMA_PS_TCP connects RC QPs; UD would need RDMA_PS_UDP. */
+	if (cfg->use_rdma_cm && cfg->transport == TRANSPORT_UC) {
+		/* RDMA_PS_TCP connects RC QPs, RDMA_PS_UDP resolves UD ones. */
 		fprintf(err,
-			"%s: invalid --connection value '%s' with --rdma-cm: RDMA_CM connects RC QPs only here\n",
+			"%s: invalid --connection value '%s' with --rdma-cm: RDMA_CM connects RC QPs and resolves UD ones here, not UC\n",
 			program_name(cfg->program),
 			option_value(cfg->transport));
 		return -EINVAL;

@@ -6,7 +6,8 @@
 # on one guest and on two), bw READ over three QPs (-q 3) between two,
 # each QP at depth; each lesson iWARP cannot do
 # refused, with its line and status, by the server and by the client
-# before any connection; -d siw0 without -R refused with the iWARP line.
+# before any connection, and so is UD (-c ud -R); -d siw0 without -R
+# refused with the iWARP line.
 # One guest's cases run on b while the two-guest ones run from a to b.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
@@ -76,6 +77,10 @@ for op in $REFUSED; do
 		"$P -R -p 20028 -o $op --connect-timeout 60 \"\$RXE_SIW_ADDR\""
 	rxe_end "refuse_${op}_client" --on b
 done
+# UD over RDMA_CM: iWARP has no UD QP.
+rxe_solo ud_server --on a "$P -c ud -R -d siw0 -p 20028 --accept-timeout 60"
+# shellcheck disable=SC2016 # expanded in the guest
+rxe_solo ud_client --on b "$P -c ud -R -p 20028 --connect-timeout 60 \"\$RXE_SIW_ADDR\""
 rxe_solo no_r_server --on a "$P -d siw0 -p 20028"
 # shellcheck disable=SC2016 # expanded in the guest
 rxe_solo no_r_client --on a "$P -d siw0 -p 20028 \"\$RXE_SIW_ADDR\""
@@ -198,6 +203,14 @@ for op in $REFUSED; do
 	done
 done
 expect_no_text "$R/refuse_rnr_client.err" "Connection"
+
+# -c ud -R: the UD line, on both sides, before anything connects.
+for run in ud_server ud_client; do
+	expect_rc "$R/$run.rc" 1
+	expect_line "$R/$run.err" "rdma_rc_example: failed to create a UD QP on device siw0: transport_type IBV_TRANSPORT_IWARP, which connects RC QPs only (Operation not supported)"
+	expect_status "$(wc -l <"$R/$run.err")" 1 "$run: stderr lines"
+	expect_no_text "$R/$run.out" "TCP connection was established"
+done
 
 # -d siw0 without -R: the iWARP line, on both sides, before any socket.
 for run in no_r_server no_r_client; do

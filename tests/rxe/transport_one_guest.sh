@@ -9,7 +9,7 @@ tp_pair uc 19890 -c uc
 tp_pair ud 19891 -c ud -v
 rxe_solo uc_read "$P -c uc --ops send,read"
 rxe_solo ud_write "$P -c ud --ops send,write"
-rxe_solo ud_cm "$P -c ud -R"
+rxe_solo uc_cm "$P -c uc -R"
 rxe_solo bad_connection "$P -c xc"
 rxe_go transport_one_guest 150
 R=$RXE_RUNS
@@ -29,13 +29,13 @@ expect_line "$R/uc_read.err" "$refusal"
 expect_rc "$R/ud_write.rc" 2
 expect_line "$R/ud_write.err" \
 	"rdma_rc_example: invalid --ops value 'send,write' for --connection ud: UD has only SEND/RECEIVE (operation write)"
-expect_rc "$R/ud_cm.rc" 2
-expect_line "$R/ud_cm.err" \
-	"rdma_rc_example: invalid --connection value 'ud' with --rdma-cm: RDMA_CM connects RC QPs only here"
+expect_rc "$R/uc_cm.rc" 2
+expect_line "$R/uc_cm.err" \
+	"rdma_rc_example: invalid --connection value 'uc' with --rdma-cm: RDMA_CM connects RC QPs and resolves UD ones here, not UC"
 expect_rc "$R/bad_connection.rc" 2
 expect_line "$R/bad_connection.err" \
 	"rdma_rc_example: invalid --connection value 'xc' (expected rc, uc or ud)"
-for name in uc_read ud_write ud_cm bad_connection; do
+for name in uc_read ud_write uc_cm bad_connection; do
 	expect_status "$(wc -l <"$R/$name.err")" 1 "$name: stderr lines"
 	expect_empty "$R/$name.out"
 done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # rdma_rc_example -R: the manual's flow with the QP connected through
 # RDMA_CM, on one guest and between two; the device is found from the
-# address (no -d, no -g). Then, on one guest, the same over IPv6 (the
+# address (no -d, no -g). The UD flow (-c ud -R) too: the client resolves
+# the server's QP and Q_Key (SIDR), the server sends to the client's QP. Then, on one guest, the same over IPv6 (the
 # server's one listener takes both families) and rnr with a short -t (the
 # RNR timer is the TCP path's, not the CM's 655 ms). Last, rdma_bench bw
 # --op read -R -q 2: every QP of both sides, each connected through
@@ -20,6 +21,10 @@ tp_pair one 19894 -R -v
 rxe_go transport_rdma_cm_one 150
 tp_pair two 19895 -R -- --on a b
 rxe_go transport_rdma_cm_two 150
+# UD through RDMA_CM (SIDR), on one guest and between two.
+tp_pair ud_one 20600 -c ud -R -v
+tp_pair ud_two 20602 -c ud -R -v -- --on a b
+rxe_go transport_rdma_cm_ud 150
 rxe_step "trap 'ip -6 addr del $V6_ADDR/64 dev eth0 2>/dev/null' EXIT
 trap 'exit 143' TERM # the rig's timeout: the EXIT trap still runs
 ip -6 addr add $V6_ADDR/64 dev eth0 nodad
@@ -64,6 +69,33 @@ expect_line "$R/two.server.out" "RDMA_CM connection on device rxe0 port 1, GID i
 expect_line "$R/two.client.out" "RDMA_CM connection on device rxe0 port 1, GID index 1 (::ffff:192.0.2.2)"
 expect_line "$R/two.server.out" "Remote GID = ::ffff:192.0.2.2"
 expect_line "$R/two.client.out" "Remote GID = ::ffff:192.0.2.1"
+# UD: the SEND arrived, addressed with what SIDR gave (the QP number and
+# the Q_Key of RDMA_PS_UDP); the CM's address vector on the client, the
+# request's route on the server, both from RoCE v2's GID.
+for run in ud_one ud_two; do
+	s=$R/$run.server.out c=$R/$run.client.out
+	rc_expect_clean "$run"
+	expect_line "$s" "UD has only SEND/RECEIVE: skipping read"
+	expect_line "$s" "going to send the message: 'SEND operation'"
+	expect_line "$c" "GRH source GID: ::ffff:192.0.2.1"
+	expect_line "$c" "Message is: 'SEND operation'"
+	expect_no_text "$c" "Now replacing it with"
+	for side in "$s" "$c"; do
+		expect_regex "$side" '^\[verbs\] QP 0x[0-9a-f]+ RESET -> INIT \(UD, RDMA_CM\): port 1, pkey index 0, Q_Key 0x01234567 \(RDMA_PS_UDP.s\)$'
+		expect_line "$side" "[verbs] the CM's address vector sends from GID index 1, type RoCE v2"
+	done
+	expect_line "$c" "[verbs] RDMA_CM event RDMA_CM_EVENT_ESTABLISHED, status 0"
+	expect_regex "$c" '^\[verbs\] SIDR reply: the server.s QP 0x[0-9a-f]{6}, Q_Key 0x01234567$'
+	expect_regex "$s" '^\[verbs\] SIDR reply sent: our QP 0x[0-9a-f]{6}, Q_Key 0x01234567; the client.s QP 0x[0-9a-f]{6}$'
+	expect_regex "$s" '^\[verbs\] UD destination: QPN 0x[0-9a-f]+, Q_Key 0x01234567$'
+	expect_no_text "$s" "rdma_disconnect"
+done
+expect_line "$R/ud_one.server.out" "waiting on port 20600 for RDMA_CM connection"
+expect_line "$R/ud_two.server.out" "waiting on port 20602 for RDMA_CM connection"
+expect_regex "$R/ud_two.server.out" '^\[verbs\] created AH: port 1, dest LID 0x0000, GRH to GID ::ffff:192.0.2.2, sgid index 1$'
+expect_regex "$R/ud_two.client.out" '^\[verbs\] created AH: port 1, dest LID 0x0000, GRH to GID ::ffff:192.0.2.1, sgid index 1$'
+expect_line "$R/ud_two.client.out" "Remote GID = ::ffff:192.0.2.1"
+expect_line "$R/ud_two.server.out" "Remote GID = ::ffff:192.0.2.2"
 # IPv6: the listener bound [::] took the client, which reached the server
 # from and to the GID of the IPv6 address.
 rc_expect_clean ipv6

@@ -36,11 +36,13 @@ rxe_start srq.server --on a "$P -v --srq -o hello -p 19971 --accept-timeout 60"
 rxe_start srq.client --on b "$P -v -o hello -p 19971 --connect-timeout 60 \"\$RXE_PEER_ADDR\""
 pair uc 19972 -c uc
 pair ud 19973 -c ud
+# UD over RDMA_CM: the SIDR MADs on 19978, the syncs' TCP on 19979.
+pair ud_cm 19978 -c ud -R
 PROG="'$RDMA_BENCH' lat" pair mtu 19974 --op write -s "$MSG_SIZE" -n 5
 rxe_start mcr --on b "'$MC_BIN' -v -b 192.0.2.2 -C $MC_COUNT -t 30"
 rxe_wait_text mcr "==> joined group" --on a
 rxe_start mcs --on a "'$MC_BIN' -v -s -b 192.0.2.1 -C $MC_COUNT -t 30"
-for name in rc cm sge srq uc ud mtu; do
+for name in rc cm sge srq uc ud ud_cm mtu; do
 	rxe_end "$name.client" --on b
 	rxe_end "$name.server" --on a
 done
@@ -48,7 +50,7 @@ rxe_end mcs --on a
 rxe_end mcr --on b
 rxe_go wire_two_guests 150 --capture "$RXE_RUNS/wire.pcap"
 
-for name in rc cm sge srq uc ud mtu; do
+for name in rc cm sge srq uc ud ud_cm mtu; do
 	expect_rc "$RXE_RUNS/$name.server.rc" 0
 	expect_rc "$RXE_RUNS/$name.client.rc" 0
 done
@@ -109,19 +111,27 @@ expect_packets "mw: that WRITE ACKed" 1 '' from=a "name=RC Acknowledge" destqp="
 expect_packets "mw: WRITE after the invalidation" 1 '' from=b destqp="$SQ" rkey="$mw" "payload=written after the window was invalidated"
 expect_packets "mw: that WRITE NAKed, remote access error" 1 '' from=a "name=RC NAK" destqp="$CQ" aeth=NAK "error=remote access error" "psn=$(psn "$w2")"
 
+# mads_before FIRST RUN "GUEST NAME"...: each CM MAD NAME, from GUEST,
+# came before frame FIRST, the first packet of RUN's lesson.
+mads_before() {
+	local first=$1 run=$2 mad frame
+	shift 2
+	for mad in "$@"; do
+		frame=$(rows from="${mad%% *}" "name=${mad#* }" | head -n 1 | field frame)
+		if [ -n "$frame" ] && [ -n "$first" ] && [ "$frame" -lt "$first" ]; then
+			_rxe_pass "$run: ${mad#* } (frame $frame) before the first lesson packet (frame $first)"
+		else
+			_rxe_fail "$(_rxe_where)" "$run: expected ${mad#* } from ${mad%% *} before the first lesson packet (frame ${first:-none}), found ${frame:-none}" "$ROWS"
+		fi
+	done
+}
+
 # --- -R and rnr ---
 s=$RXE_RUNS/cm.server.out c=$RXE_RUNS/cm.client.out
 CQ=$(qpn "$s") SQ=$(qpn "$c")
 echo "--- cm: server QP $SQ, client QP $CQ"
 first=$(rows from=b destqp="$SQ" | head -n 1 | field frame)
-for mad in "b CM ConnectRequest" "a CM ConnectReply" "b CM ReadyToUse"; do
-	frame=$(rows from="${mad%% *}" "name=${mad#* }" | head -n 1 | field frame)
-	if [ -n "$frame" ] && [ -n "$first" ] && [ "$frame" -lt "$first" ]; then
-		_rxe_pass "-R: ${mad#* } (frame $frame) before the first lesson packet (frame $first)"
-	else
-		_rxe_fail "$(_rxe_where)" "-R: expected ${mad#* } from ${mad%% *} before the first lesson packet (frame ${first:-none}), found ${frame:-none}" "$ROWS"
-	fi
-done
+mads_before "$first" -R "b CM ConnectRequest" "a CM ConnectReply" "b CM ReadyToUse"
 retry=$(sed -n 's/^\[verbs\] QP .* RTR -> RTS.*, RNR retry \([0-9]*\),.*$/\1/p' "$c")
 timer=$(sed -n 's/^\[verbs\] QP .* INIT -> RTR.*, min RNR timer \([0-9]*\)$/\1/p' "$s")
 tries=$(rows from=b "name=RC Send Only" destqp="$SQ" "payload=SEND that finds no receive")
@@ -187,6 +197,14 @@ CQ=$(qpn "$s") SQ=$(qpn "$c")
 echo "--- ud: server QP $SQ, client QP $CQ"
 qkey=$(sed -n 's/^\[verbs\] UD destination: QPN .*, Q_Key \(0x[0-9a-f]*\)$/\1/p' "$s")
 expect_packets "UD SEND Only with the Q_Key the server used, from its QP" 1 '' from=a "name=UD Send Only" destqp="$CQ" qkey="$qkey" srcqp="$SQ" "payload=SEND operation"
+
+# --- UD over RDMA_CM: SIDR, then the datagram with the CM's Q_Key ---
+s=$RXE_RUNS/ud_cm.server.out c=$RXE_RUNS/ud_cm.client.out
+CQ=$(qpn "$s") SQ=$(qpn "$c")
+echo "--- ud_cm: server QP $SQ, client QP $CQ"
+first=$(rows from=a destqp="$CQ" | head -n 1 | field frame)
+mads_before "$first" "-c ud -R" "b CM SIDRRequest" "a CM SIDRReply"
+expect_packets "-c ud -R: UD SEND Only with RDMA_PS_UDP's Q_Key, from the server's QP" 1 '' from=a "name=UD Send Only" destqp="$CQ" qkey=0x1234567 srcqp="$SQ" "payload=SEND operation"
 
 # --- a WRITE of several MTUs ---
 s=$RXE_RUNS/mtu.server.out c=$RXE_RUNS/mtu.client.out

@@ -132,11 +132,15 @@ static void test_rdma_cm_option(void **state)
 	assert_int_equal(r.ret, -EINVAL);
 	assert_string_equal(
 		r.err,
-		"rdma_rc_example: invalid --connection value 'uc' with --rdma-cm: RDMA_CM connects RC QPs only here\n");
+		"rdma_rc_example: invalid --connection value 'uc' with --rdma-cm: RDMA_CM connects RC QPs and resolves UD ones here, not UC\n");
 	free_result(&r);
 
+	/* UD through the CM's UDP port space: the operations UD runs */
 	r = parse("-R", "-c", "ud", (char *)NULL);
-	assert_int_equal(r.ret, -EINVAL);
+	assert_int_equal(r.ret, 0);
+	assert_true(r.cfg.use_rdma_cm);
+	assert_int_equal(r.cfg.transport, TRANSPORT_UD);
+	assert_string_equal(r.err, "");
 	free_result(&r);
 
 	/* -d is kept, to be checked against the device the CM resolves */

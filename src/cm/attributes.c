@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+/*
+ * -R, what the QP's steps take from RDMA_CM, for RC (connect.c) and UD
+ * (datagram.c) alike: the attributes it computes for each state, and the
+ * GID its address vector sends from.
+ */
+#include <err.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cm_internal.h"
+#include "device.h"
+#include "qp.h"
+#include "common/trace.h"
+
+int cm_qp_attr(struct cm *cm, struct ibv_qp *qp, enum ibv_qp_state state,
+	       struct ibv_qp_attr *attr, int *mask)
+{
+	int ret;
+
+	*attr = (struct ibv_qp_attr){.qp_state = state};
+	if (rdma_init_qp_attr(cm->id, attr, mask)) {
+		ret = -errno;
+		warnx("failed to get RDMA_CM attributes of QP 0x%06x for %s: %s",
+		      qp->qp_num, qp_state_str(state), strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+int cm_note_gid(struct cm *cm, struct resources *res,
+		const struct ibv_ah_attr *ah)
+{
+	const struct ibv_gid_entry *entry;
+	struct gid_table table;
+	char text[INET6_ADDRSTRLEN];
+	int ret;
+
+	if (ah->is_global) {
+		ret = device_read_gid_table(cm->id->verbs, cm->id->port_num,
+					    res->port_attr.gid_tbl_len, &table);
+		if (ret) {
+			device_print_gid_table_error(
+				cm->id->verbs, cm->id->port_num, ret, &table);
+			return ret;
+		}
+		entry = gid_entry_find(table.entries, table.count,
+				       ah->grh.sgid_index);
+		if (!entry) {
+			warnx("failed to query GID %u of %s port %u: %s",
+			      ah->grh.sgid_index,
+			      ibv_get_device_name(cm->id->verbs->device),
+			      cm->id->port_num, strerror(ENODATA));
+			device_free_gid_table(&table);
+			return -ENODATA;
+		}
+		res->gid.index = ah->grh.sgid_index;
+		res->gid.gid = entry->gid;
+		res->gid.type = entry->gid_type;
+		res->gid.ndev_ifindex = entry->ndev_ifindex;
+		device_free_gid_table(&table);
+	}
+	if (!cm->lane)
+		printf("RDMA_CM connection on device %s port %u, GID index %d (%s)\n",
+		       ibv_get_device_name(cm->id->verbs->device),
+		       cm->id->port_num, res->gid.index,
+		       gid_to_str(&res->gid.gid, text, sizeof(text)));
+	trace_step(&res->trace,
+		   "the CM's address vector sends from GID index %d, type %s",
+		   res->gid.index, gid_type_str(res->gid.type));
+	return 0;
+}
