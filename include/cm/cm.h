@@ -85,6 +85,13 @@ struct cm {
 	 * printed (device, peer, path MTU) are not printed again.
 	 */
 	bool lane;
+	/*
+	 * The TCP connection to the peer, once there is one (watch_peer): a
+	 * wait for an event ends as soon as the peer closes it, since a peer
+	 * that ended sends no more of the CM's messages.
+	 */
+	bool watch_peer;
+	int peer_sock;
 	struct trace trace;
 };
 

@@ -40,17 +40,47 @@ static const char *rejected_by_program(const struct cm *cm,
 	return program_mismatch(cm->program, peer.program);
 }
 
+/*
+ * The IB CM's answers when the server's port has no listener of our port
+ * space (the spec's SIDR status 1, "no such service", and REJ reason 8,
+ * "invalid service ID"): its server runs the other transport.
+ */
+#define SIDR_NO_SERVICE	  1
+#define REJ_NO_SERVICE_ID 8
+
+static const char *other_port_space(const struct cm *cm,
+				    const struct rdma_cm_event *event)
+{
+	if (cm_is_ud(cm) && event->event == RDMA_CM_EVENT_UNREACHABLE &&
+	    event->status == SIDR_NO_SERVICE)
+		return "the server's port resolves no UD request: a server run without -c ud connects RC only";
+	if (!cm_is_ud(cm) && event->event == RDMA_CM_EVENT_REJECTED &&
+	    event->status == REJ_NO_SERVICE_ID)
+		return "the server's port takes no RC connection: a server run with -c ud resolves UD only";
+	return NULL;
+}
+
 int cm_take_event(struct cm *cm, long long deadline,
 		  enum rdma_cm_event_type expected,
 		  struct rdma_cm_event **event, char *why, size_t why_len)
 {
-	struct pollfd pfd = {.fd = cm->channel->fd, .events = POLLIN};
+	/* POLLRDHUP: the peer's FIN, even behind data it sent first */
+	struct pollfd pfd[2] = {{.fd = cm->channel->fd, .events = POLLIN},
+				{.fd = cm->peer_sock, .events = POLLRDHUP}};
 	int ret, event_err, waited_ms = ms_left(deadline);
-	const char *program;
+	const char *hint;
 
 	do
-		ret = interruptible_poll(&pfd, 1, ms_left(deadline));
+		ret = interruptible_poll(pfd, cm->watch_peer ? 2 : 1,
+					 ms_left(deadline));
 	while (ret == -EINTR && !interrupted());
+	if (ret > 0 && !(pfd[0].revents & POLLIN)) {
+		snprintf(
+			why, why_len,
+			"%s; the peer closed its connection: it ended or failed, and its own output says why",
+			strerror(ECONNRESET));
+		return -ECONNRESET;
+	}
 	if (ret == 0) {
 		snprintf(why, why_len, "no %s within %d ms: %s",
 			 rdma_event_str(expected), waited_ms,
@@ -72,10 +102,12 @@ int cm_take_event(struct cm *cm, long long deadline,
 		return 0;
 	/* A failed step has its own event; a rejection carries no errno. */
 	ret = cm_event_error(*event, event_err, -ECONNREFUSED);
-	program = rejected_by_program(cm, *event);
+	hint = rejected_by_program(cm, *event);
+	if (!hint)
+		hint = other_port_space(cm, *event);
 	snprintf(why, why_len, "got %s, status %d (%s)%s%s",
 		 rdma_event_str((*event)->event), (*event)->status,
-		 strerror(-ret), program ? "; " : "", program ? program : "");
+		 strerror(-ret), hint ? "; " : "", hint ? hint : "");
 	rdma_ack_cm_event(*event);
 	*event = NULL;
 	return ret;

@@ -455,6 +455,13 @@ static void note_address(struct sockaddr_storage *to,
 		memcpy(to, addr, sizeof(struct sockaddr_in6));
 }
 
+/* From now on a wait of @cm's ends when the peer closes @sock. */
+static void watch_peer(struct cm *cm, int sock)
+{
+	cm->watch_peer = true;
+	cm->peer_sock = sock;
+}
+
 int cm_connect_qp(struct cm *cm, struct resources *res,
 		  const struct config *cfg, const struct resources_sizes *sizes,
 		  int sock, struct connection *conn)
@@ -463,6 +470,7 @@ int cm_connect_qp(struct cm *cm, struct resources *res,
 	int ret;
 
 	*conn = (struct connection){0};
+	watch_peer(cm, sock);
 	if (!cfg->server_name) {
 		ret = wait_request(cm, cfg, &conn->remote);
 		if (!ret)
@@ -564,6 +572,7 @@ static int connect_lent_qp(struct cm *cm, struct resources *res,
 
 	res->qp = qp;
 	conn->qp = qp;
+	watch_peer(cm, sock);
 	ret = connect_on_id(cm, res, cfg, sock, conn);
 	res->qp = own;
 	if (ret)

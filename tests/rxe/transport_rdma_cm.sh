@@ -24,6 +24,12 @@ rxe_go transport_rdma_cm_two 150
 # UD through RDMA_CM (SIDR), on one guest and between two.
 tp_pair ud_one 20600 -c ud -R -v
 tp_pair ud_two 20602 -c ud -R -v -- --on a b
+# A UD client at an RC server, and an RC client at a UD server: the
+# client names the other transport, the server ends once it has gone.
+rxe_pair ud_at_rc "$P -R -p 20604 --accept-timeout 60" \
+	"$P -c ud -R -p 20604 --connect-timeout 60 192.0.2.1"
+rxe_pair rc_at_ud "$P -c ud -R -p 20606 --accept-timeout 60" \
+	"$P -R -p 20606 --connect-timeout 60 192.0.2.1"
 rxe_go transport_rdma_cm_ud 150
 rxe_step "trap 'ip -6 addr del $V6_ADDR/64 dev eth0 2>/dev/null' EXIT
 trap 'exit 143' TERM # the rig's timeout: the EXIT trap still runs
@@ -96,6 +102,17 @@ expect_regex "$R/ud_two.server.out" '^\[verbs\] created AH: port 1, dest LID 0x0
 expect_regex "$R/ud_two.client.out" '^\[verbs\] created AH: port 1, dest LID 0x0000, GRH to GID ::ffff:192.0.2.1, sgid index 1$'
 expect_line "$R/ud_two.client.out" "Remote GID = ::ffff:192.0.2.1"
 expect_line "$R/ud_two.server.out" "Remote GID = ::ffff:192.0.2.2"
+expect_line "$R/ud_at_rc.client.err" "rdma_rc_example: failed to get RDMA_CM event RDMA_CM_EVENT_ESTABLISHED: got RDMA_CM_EVENT_UNREACHABLE, status 1 (Connection refused); the server's port resolves no UD request: a server run without -c ud connects RC only"
+expect_line "$R/rc_at_ud.client.err" "rdma_rc_example: failed to get RDMA_CM event RDMA_CM_EVENT_CONNECT_RESPONSE: got RDMA_CM_EVENT_REJECTED, status 8 (Connection refused); the server's port takes no RC connection: a server run with -c ud resolves UD only"
+for run in ud_at_rc rc_at_ud; do
+	expect_rc "$R/$run.client.rc" 1
+	expect_rc "$R/$run.server.rc" 1
+	expect_line "$R/$run.server.err" "rdma_rc_example: failed to get RDMA_CM event RDMA_CM_EVENT_CONNECT_REQUEST: Connection reset by peer; the peer closed its connection: it ended or failed, and its own output says why"
+	# at once, not after --accept-timeout's 60 s (one guest: one clock)
+	gap=$((($(cat "$R/$run.server.end-us") - $(cat "$R/$run.client.end-us")) / 1000))
+	expect_status "$([ "$gap" -le 5000 ] && echo 0 || echo 1)" 0 \
+		"$run: the server ended $gap ms after its client (at most 5000)"
+done
 # IPv6: the listener bound [::] took the client, which reached the server
 # from and to the GID of the IPv6 address.
 rc_expect_clean ipv6
