@@ -64,6 +64,24 @@ static int ud_qp_to_rts(struct cm *cm, const struct config *cfg,
 }
 
 /*
+ * Both sides: the peer's address @ah, the one every send takes: the GID
+ * it sends from, the address handle, and the peer's LID and GID in @conn.
+ */
+static int ud_use_address(struct cm *cm, struct resources *res,
+			  struct connection *conn, struct ibv_ah_attr *ah)
+{
+	int ret = cm_note_gid(cm, res, ah);
+
+	if (!ret)
+		ret = qp_create_peer_ah(res, ah);
+	if (ret)
+		return ret;
+	conn->remote.lid = ah->dlid;
+	memcpy(conn->remote.gid, ah->grh.dgid.raw, sizeof(conn->remote.gid));
+	return 0;
+}
+
+/*
  * Client: the SIDR request, with our info as private data; the reply's
  * QP number, Q_Key and address vector make the address handle.
  */
@@ -107,12 +125,7 @@ static int ud_client_resolve(struct cm *cm, const struct config *cfg,
 	trace_step(&res->trace,
 		   "SIDR reply: the server's QP 0x%06x, Q_Key 0x%08x",
 		   conn->remote.qp_num, conn->remote_qkey);
-	conn->remote.lid = ah.dlid;
-	memcpy(conn->remote.gid, ah.grh.dgid.raw, sizeof(conn->remote.gid));
-	ret = cm_note_gid(cm, res, &ah);
-	if (!ret)
-		ret = qp_create_peer_ah(res, &ah);
-	return ret;
+	return ud_use_address(cm, res, conn, &ah);
 }
 
 /*
@@ -180,15 +193,11 @@ static int ud_server_answer(struct cm *cm, struct resources *res,
 
 	ret = ud_server_address(cm, res, &ah);
 	if (!ret)
-		ret = cm_note_gid(cm, res, &ah);
-	if (!ret)
-		ret = qp_create_peer_ah(res, &ah);
+		ret = ud_use_address(cm, res, conn, &ah);
 	if (ret) {
 		rdma_reject(cm->id, NULL, 0);
 		return ret;
 	}
-	conn->remote.lid = ah.dlid;
-	memcpy(conn->remote.gid, ah.grh.dgid.raw, sizeof(conn->remote.gid));
 	/* Both QPs are of the port space: the client's takes this Q_Key too. */
 	conn->remote_qkey = qkey;
 	cm_priv_encode(&conn->local, priv);
