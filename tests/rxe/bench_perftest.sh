@@ -73,7 +73,7 @@ R=$RXE_RUNS
 if grep -q 'remote invalid request error' "$R/path.client.err" 2>/dev/null; then
 	echo "bench_perftest: soft-RoCE refused one of path's WRITEs (its counters below); path once more, alone"
 	grep -E '^  [a-z_]+ +\+' "$R/path.client.out" | sed 's/^/  | /'
-	for f in "$R"/path.*; do mv "$f" "${f/path./path-refused.}"; done
+	for f in "$R"/path.*; do mv "$f" "$R/path-refused.${f#"$R"/path.}"; done
 	pair path 19940 "$PATH_ARGS"
 	rxe_end path.client --on b
 	rxe_end path.server --on a
