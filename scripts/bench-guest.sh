@@ -22,6 +22,7 @@
 # measurement is the one that counts.
 # CONTROL=ours or CONTROL=perftest (bench.sh --control) runs that tool in
 # both tools' turns; TOOL in the markers still names the turn.
+# NEW_API=1 (bench.sh --new-api) gives rdma_bench --new-api.
 # PROGRESS, when set, is a file that bench.sh shows as it grows: the side
 # that runs the clients writes a line there as each measurement starts,
 # "measurement K of TOTAL (...)", K counting the whole plan of the set-up.
@@ -29,6 +30,7 @@ set -uo pipefail
 
 : "${PROGRAM:?}" "${PLAN:?}" "${ROLE:?}"
 CONTROL=${CONTROL:-}
+NEW_API=${NEW_API:-}
 # DEVICE=siw (bench.sh --device siw): both tools with -R on siw0, over
 # eth1's addresses; rxe: rxe0, over eth0's.
 DEVICE=${DEVICE:-rxe}
@@ -128,6 +130,8 @@ ours_command() {
 	[ "$DEVICE" = siw ] &&
 		CMD=("$PROGRAM" "$mode" --op "$op" -s "$size" -n "$iters" -R
 			-p "$port" --timeout 60 "${VARY[@]}")
+	# bench.sh --new-api: today's post and poll calls, as perftest's own
+	[ -n "$NEW_API" ] && CMD+=(--new-api)
 	return 0
 }
 

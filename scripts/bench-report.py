@@ -134,6 +134,13 @@ def read_word(out, name, allowed, what, missing=None):
     return word
 
 
+def read_api(out):
+    """Which calls rdma_bench posted and polled with (bench.sh --new-api):
+    "new" (ibv_wr_*, ibv_start_poll) or "old" (ibv_post_send, ibv_poll_cq,
+    also for a run that left no word)."""
+    return read_word(out, "api", ("old", "new"), "API", missing="old")
+
+
 def read_control(out):
     """The tool an A/A run (bench.sh --control) ran in both turns, or None
     for a run of both tools."""
@@ -531,9 +538,12 @@ def interval_text(interval):
     return f"{interval[0]:.3f}-{interval[1]:.3f}"
 
 
-def table(rows, control=None):
+def table(rows, control=None, api="old"):
     """The report: one line per cell, then the count of verdicts."""
     lines = []
+    if api == "new":
+        lines.append("rdma_bench posted with ibv_wr_* and polled with "
+                     "ibv_start_poll (--new-api)")
     if control:
         lines.append(f"A/A control: {tool_name(control)} ran in both turns; "
                      "the columns name the turns, the ratio is the tool "
@@ -649,6 +659,7 @@ def main():
     try:
         control = read_control(out)
         device = read_device(out)
+        api = read_api(out)
     except ValueError as e:
         print(f"bench-report: {e}", file=sys.stderr)
         return 2
@@ -671,7 +682,7 @@ def main():
             missing += not_run(plan, found)
     rows = medians(records)
     failed = [r for r in records if not r["figures"]]
-    text = table(rows, control)
+    text = table(rows, control, api)
     with open(os.path.join(out, "table.txt"), "w") as f:
         f.write(text + "\n")
     print(text)
@@ -688,7 +699,7 @@ def main():
     pngs = [plot(out, rows, g, m, device, control)
             for g in setups for m in ("lat", "bw")]
     with open(os.path.join(out, "results.json"), "w") as f:
-        json.dump({"control": control, "measurements": records,
+        json.dump({"control": control, "api": api, "measurements": records,
                    "retried": retried, "medians": rows}, f, indent=1)
     print("\nwrote " + ", ".join(
         [os.path.join(out, "results.json"), os.path.join(out, "table.txt")]

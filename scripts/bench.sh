@@ -62,6 +62,11 @@ Options:
                       perftest), so each ratio is TOOL against itself, in
                       the same order and on the same guests as a real run:
                       how far the rig's noise alone moves a ratio
+  --new-api           rdma_bench posts with ibv_wr_* and polls with
+                      ibv_start_poll (its --new-api), as perftest does
+                      by default; without it rdma_bench uses
+                      ibv_post_send and ibv_poll_cq (rxe only: siw0 has
+                      no extended QP or CQ)
   --dry-run           print the plan, one line per measurement (guests,
                       round, index, tool, mode, op, size, iterations,
                       port), and exit: no build, no guests
@@ -106,12 +111,14 @@ OUT=
 BUILD=$SOURCE_DIR/build
 CONTROL=
 DRY_RUN=
+NEW_API=
 # The options among --modes, --ops and --sizes given, refused with --only.
 PICKED=
 
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--dry-run) DRY_RUN=1; shift; continue ;;
+	--new-api) NEW_API=1; shift; continue ;;
 	-h | --help) usage; exit 0 ;;
 	--device | --setup | --rounds | --only | --ops | --modes | --sizes | --variants | \
 		--lat-iters | --bw-iters | --max-bytes | --retries | --out | --build | --control)
@@ -159,6 +166,12 @@ case "$CONTROL" in
 '' | ours | perftest) ;;
 *) die "invalid --control value '$CONTROL' (expected ours or perftest)" ;;
 esac
+if [ -n "$NEW_API" ] && [ "$DEVICE" = siw ]; then
+	die "--new-api needs --device rxe: siw0 has no extended QP or CQ (ibv_create_cq_ex fails there)"
+fi
+if [ -n "$NEW_API" ] && [ "$CONTROL" = perftest ]; then
+	die "--new-api is rdma_bench's: an A/A run of perftest (--control perftest) runs none"
+fi
 # A whole number, at least 1, for option $1 with value $2.
 check_count() {
 	if ! [[ "$2" =~ ^[0-9]+$ ]] || [ "$2" -lt 1 ]; then
@@ -337,6 +350,12 @@ if [ -n "$CONTROL" ]; then
 else
 	rm -f "$OUT/control"
 fi
+# and which calls rdma_bench posted and polled with.
+if [ -n "$NEW_API" ]; then
+	echo new >"$OUT/api"
+else
+	echo old >"$OUT/api"
+fi
 
 # perftest to measure against, gnuplot to draw the plots, python3 for the
 # report; rxe-vm installs what the guests need.
@@ -426,6 +445,7 @@ run_part() {
 	: >"$progress"
 	local runner="bash $SCRIPTS/bench-guest.sh"
 	local common="PROGRAM='$PROGRAM' PLAN='$todo' CONTROL='$CONTROL' DEVICE=$DEVICE"
+	common+=" NEW_API='$NEW_API'"
 	common+=" PROGRESS='$progress' TOTAL=$total"
 	# A measurement run again takes the ports after the plan's last.
 	common+=" RETRIES=$RETRIES RETRY_PORT=$((20000 + PORT_STEP * total)) PORT_STEP=$PORT_STEP"

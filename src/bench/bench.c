@@ -152,6 +152,7 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 		.sender = (cfg->server_name != NULL) != bc->reversed,
 		.qps = bc->qps,
 		.cq = res->cq,
+		.cq_ex = res->cq_ex, /* --new-api's, else NULL */
 		.local = (uint8_t *)res->buf,
 		.landing = (uint8_t *)res->buf + half,
 		.lkey = res->mr->lkey,
@@ -189,6 +190,8 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 	}
 	/* Lane 0 is the connected QP; -q's others come later (bench_qps.c). */
 	run->lanes[0].qp = res->qp;
+	if (bc->new_api)
+		run->lanes[0].qpx = ibv_qp_to_qp_ex(res->qp);
 	for (k = 0; k < run->qps; k++) {
 		run->lanes[k].tposted = run->tposted + (size_t)k * bc->iters;
 		if (run->tcompleted)
@@ -658,8 +661,10 @@ int bench_run(const struct config *cfg, const struct bench_config *bc,
 		if (bc->mode == BENCH_BW)
 			trace_step(
 				&res->trace,
-				"%u-byte messages: up to %u sends to one ibv_post_send",
-				sizes[done], bench_post_list(bc, sizes[done]));
+				"%u-byte messages: up to %u sends to one %s",
+				sizes[done], bench_post_list(bc, sizes[done]),
+				bc->new_api ? "ibv_wr_start and ibv_wr_complete"
+					    : "ibv_post_send");
 		ret = run_size(&run, sock, sizes[done], &results[done]);
 		if (ret)
 			break;

@@ -179,6 +179,14 @@ static const struct config_option bench_options[] = {
 	{"inline_size", 'I', required_argument, BENCH_OPT_INLINE, "BYTES",
 	 "inline data asked of the QP, 0 to 1024\n"
 	 "(default 236 for SEND, 220 for WRITE)"},
+	{"new-api", 0, no_argument, BENCH_OPT_NEW_API, NULL,
+	 "post with ibv_wr_* and poll with ibv_start_poll\n"
+	 "on an extended QP and CQ, as perftest does by\n"
+	 "default (default: ibv_post_send and ibv_poll_cq,\n"
+	 "perftest's --use_old_post_send)"},
+	{"use_old_post_send", 0, no_argument, BENCH_OPT_OLD_POST_SEND, NULL,
+	 "perftest's name for the default: ibv_post_send\n"
+	 "and ibv_poll_cq (not with --new-api)"},
 	{"busy-poll", 0, no_argument, BENCH_OPT_BUSY_POLL, NULL,
 	 "wait for completions by polling only, as\n"
 	 "perftest does (default: latency with the\n"
@@ -225,7 +233,7 @@ static const struct config_option bench_options[] = {
 	/* perftest's, asking what rdma_bench always does (docs/benchmark-mode.md) */
 	{"CPU-freq", 'F', no_argument, BENCH_OPT_SAME, NULL, NULL},
 	{"report-both", 0, no_argument, BENCH_OPT_SAME, NULL, NULL},
-	{"use_old_post_send", 0, no_argument, BENCH_OPT_SAME, NULL, NULL},
+
 	{0},
 };
 
@@ -424,6 +432,12 @@ int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
 		return 0;
 	case BENCH_OPT_REVERSED:
 		bc->reversed = true;
+		return 0;
+	case BENCH_OPT_NEW_API:
+		bc->new_api = true;
+		return 0;
+	case BENCH_OPT_OLD_POST_SEND:
+		bc->old_post_send = true;
 		return 0;
 	case BENCH_OPT_SAME:
 		return 0;
@@ -687,6 +701,12 @@ int bench_config_finish(struct bench_config *bc, const struct config *cfg,
 		bc->iters = BENCH_DEFAULT_BW_ITERS;
 	if (!bc->cq_mod_set)
 		bc->cq_mod = default_cq_mod(bc, cfg);
+	if (bc->new_api && bc->old_post_send) {
+		fprintf(err,
+			"%s: options --new-api and --use_old_post_send contradict (post with ibv_wr_*, or with ibv_post_send)\n",
+			BENCH_PROGRAM);
+		return -EINVAL;
+	}
 	ret = check_waits(bc, cfg, err);
 	if (!ret)
 		ret = check_path_options(cfg, err);
@@ -838,6 +858,8 @@ void bench_size_resources(const struct bench_config *bc,
 		bc->inline_set ? bc->inline_size : inline_wanted(bc);
 	/* Each work request says itself whether it wants a completion. */
 	sizes->sq_sig_all = false;
+	/* --new-api: ibv_create_cq_ex and ibv_create_qp_ex (resources.c). */
+	sizes->new_api = bc->new_api;
 	sizes->comp_channel = sizes->comp_channel || bench_sleeps(bc);
 	/* As many READs and atomics as both devices allow (8 bits on the
 	 * wire). */

@@ -113,6 +113,93 @@ static uint64_t lane_wr_id(const struct bench_run *run,
 	return (uint64_t)(lane - run->lanes) << BENCH_WR_LANE_SHIFT | number;
 }
 
+/*
+ * --new-api: @wr's twin built into @qpx's send queue by the ibv_wr_*
+ * calls, with @wr_id and @flags: the builder of the opcode takes the
+ * remote side, a setter the local data (@data, where @wr's one SGE
+ * points). ibv_wr_set_inline_data copies the message, but soft-RoCE sends
+ * the copy only when the flags say IBV_SEND_INLINE too, so @flags keep it
+ * (a provider that needs no such flag ignores it).
+ */
+static void build_ex(struct ibv_qp_ex *qpx, const struct ibv_send_wr *wr,
+		     void *data, uint64_t wr_id, unsigned int flags)
+{
+	const struct ibv_sge *sge = wr->sg_list;
+
+	qpx->wr_id = wr_id;
+	qpx->wr_flags = flags;
+	switch (wr->opcode) {
+	case IBV_WR_SEND:
+		ibv_wr_send(qpx);
+		break;
+	case IBV_WR_RDMA_WRITE:
+		ibv_wr_rdma_write(qpx, wr->wr.rdma.rkey,
+				  wr->wr.rdma.remote_addr);
+		break;
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+		ibv_wr_rdma_write_imm(qpx, wr->wr.rdma.rkey,
+				      wr->wr.rdma.remote_addr, wr->imm_data);
+		break;
+	case IBV_WR_RDMA_READ:
+		ibv_wr_rdma_read(qpx, wr->wr.rdma.rkey,
+				 wr->wr.rdma.remote_addr);
+		break;
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+		ibv_wr_atomic_fetch_add(qpx, wr->wr.atomic.rkey,
+					wr->wr.atomic.remote_addr,
+					wr->wr.atomic.compare_add);
+		break;
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+		ibv_wr_atomic_cmp_swp(
+			qpx, wr->wr.atomic.rkey, wr->wr.atomic.remote_addr,
+			wr->wr.atomic.compare_add, wr->wr.atomic.swap);
+		break;
+	default: /* bench_build_wr makes none other */
+		break;
+	}
+	if (flags & IBV_SEND_INLINE)
+		ibv_wr_set_inline_data(qpx, data, sge->length);
+	else
+		ibv_wr_set_sge(qpx, sge->lkey, sge->addr, sge->length);
+}
+
+/*
+ * --new-api: @n copies of @wr on @lane between one ibv_wr_start and one
+ * ibv_wr_complete (one doorbell), numbered and signalled as
+ * bench_post_sends' lists are; a copy of a signalled @wr is signalled.
+ * ibv_wr_complete posts all of them or none.
+ */
+static int post_ex(struct bench_run *run, struct bench_lane *lane,
+		   const struct ibv_send_wr *wr, uint32_t n, uint64_t total)
+{
+	uint64_t first = lane->sends_posted + 1;
+	uint32_t i;
+	int ret;
+
+	ibv_wr_start(lane->qpx);
+	for (i = 0; i < n; i++) {
+		uint64_t number = first + i;
+		bool signalled = (wr->send_flags & IBV_SEND_SIGNALED) ||
+				 number % run->signal_every == 0 ||
+				 number == total;
+
+		build_ex(lane->qpx, wr, run->local,
+			 signalled ? lane_wr_id(run, lane, number) : 0,
+			 wr->send_flags | (signalled ? IBV_SEND_SIGNALED : 0));
+	}
+	ret = ibv_wr_complete(lane->qpx);
+	if (ret) {
+		warnx("failed to post %s numbers %" PRIu64 " to %" PRIu64
+		      " on QP 0x%06x: ibv_wr_complete: %s",
+		      bench_op_name(run->bc->op), first, first + n - 1,
+		      lane->qp->qp_num, strerror(ret));
+		return -ret;
+	}
+	lane->sends_posted += n;
+	run->sends_posted += n;
+	return 0;
+}
+
 int bench_post_one(struct bench_run *run, struct ibv_send_wr *wr)
 {
 	struct bench_lane *lane = &run->lanes[0];
@@ -122,6 +209,8 @@ int bench_post_one(struct bench_run *run, struct ibv_send_wr *wr)
 
 	if (ret)
 		return ret;
+	if (lane->qpx)
+		return post_ex(run, lane, wr, 1, 0);
 	wr->wr_id = number; /* lane 0 */
 	ret = ibv_post_send(lane->qp, wr, &bad_wr);
 	if (ret)
@@ -152,6 +241,13 @@ int bench_post_sends(struct bench_run *run, struct bench_lane *lane,
 		uint32_t n = count < most ? count : most;
 		uint32_t i;
 
+		if (lane->qpx) {
+			ret = post_ex(run, lane, wr, n, total);
+			if (ret)
+				return ret;
+			count -= n;
+			continue;
+		}
 		for (i = 0; i < n; i++) {
 			uint64_t number = lane->sends_posted + i + 1;
 
@@ -226,13 +322,66 @@ static int report_failed(const struct ibv_wc *wc)
 	return -EIO;
 }
 
+/*
+ * A completion whose wr_id names no send in flight: the device (or its
+ * provider) completed what was never signalled or never posted. Counting
+ * it would move the counters, and the times kept, off their sends.
+ */
+static int report_stray(const struct ibv_wc *wc)
+{
+	warnx("failed to account for a completion on QP 0x%06x: %s (wr_id 0x%" PRIx64
+	      " names no signalled request in flight)",
+	      wc->qp_num, strerror(EPROTO), wc->wr_id);
+	return -EPROTO;
+}
+
 int bench_poll_failed(int n, const struct ibv_wc *wc)
 {
 	if (n > 0)
 		return report_failed(wc);
-	warnx("failed to poll CQ: %s (ibv_poll_cq returned %d)", strerror(EIO),
-	      n);
+	if (n == BENCH_START_POLL_FAILED)
+		warnx("failed to poll CQ: %s (ibv_start_poll failed)",
+		      strerror(EIO));
+	else
+		warnx("failed to poll CQ: %s (ibv_poll_cq returned %d)",
+		      strerror(EIO), n);
 	return -EIO;
+}
+
+/*
+ * One completion per ibv_start_poll and ibv_end_poll. ibv_next_poll would
+ * take the next under the same lock, but the man page asks for
+ * ibv_end_poll after an ibv_next_poll that found the CQ empty, and there
+ * soft-RoCE's provider of rdma-core 44 (Debian 12's) unlocks twice and
+ * moves its consumer index past the producer's: the next ibv_start_poll
+ * then reads an entry never written (a "completion" of wr_id 0). rdma-core
+ * fixed the double unlock in its pull request 1617; a pair per completion
+ * is right on every provider.
+ */
+int bench_poll_ex(struct bench_run *run, struct ibv_wc *wc, int max)
+{
+	struct ibv_poll_cq_attr attr = {0};
+	struct ibv_cq_ex *cqx = run->cq_ex;
+	int n, ret;
+
+	for (n = 0; n < max; n++) {
+		ret = ibv_start_poll(cqx, &attr);
+		if (ret == ENOENT)
+			break;
+		if (ret)
+			return n ? n : BENCH_START_POLL_FAILED;
+		wc[n] = (struct ibv_wc){
+			.wr_id = cqx->wr_id,
+			.status = cqx->status,
+			.opcode = ibv_wc_read_opcode(cqx),
+			.vendor_err = ibv_wc_read_vendor_err(cqx),
+			.qp_num = ibv_wc_read_qp_num(cqx),
+		};
+		ibv_end_poll(cqx);
+		if (wc[n].status != IBV_WC_SUCCESS)
+			return n + 1;
+	}
+	return n;
 }
 
 /*
@@ -246,7 +395,7 @@ static int bench_poll_once(struct bench_run *run)
 	uint64_t now;
 	int n, i;
 
-	n = ibv_poll_cq(run->cq, BENCH_POLL_BATCH, wc);
+	n = bench_poll(run, wc, BENCH_POLL_BATCH);
 	if (n <= 0)
 		return n == 0 ? 0 : bench_poll_failed(n, wc);
 	/* Only the bandwidth loops keep completion times. */
@@ -257,6 +406,8 @@ static int bench_poll_once(struct bench_run *run)
 
 		if (wc[i].status != IBV_WC_SUCCESS)
 			return report_failed(&wc[i]);
+		if (BENCH_WR_LANE(wc[i].wr_id) >= run->qps)
+			return report_stray(&wc[i]);
 		lane = &run->lanes[BENCH_WR_LANE(wc[i].wr_id)];
 		if (wc[i].opcode & IBV_WC_RECV) {
 			lane->recvs_completed++;
@@ -265,6 +416,9 @@ static int bench_poll_once(struct bench_run *run)
 		}
 		/* A signalled send stands for every send of its QP up to it. */
 		number = BENCH_WR_NUMBER(wc[i].wr_id);
+		if (number <= lane->sends_completed ||
+		    number > lane->sends_posted)
+			return report_stray(&wc[i]);
 		run->sends_completed += number - lane->sends_completed;
 		lane->sends_completed = number;
 		if (lane->tcompleted)

@@ -3,6 +3,7 @@
 #ifndef BENCH_PRIV_H
 #define BENCH_PRIV_H
 
+#include <limits.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -107,6 +108,10 @@ enum bench_option {
 	BENCH_OPT_OUT_JSON_FILE,
 	BENCH_OPT_BUSY_POLL,
 	BENCH_OPT_REVERSED,
+	BENCH_OPT_NEW_API,
+	/* perftest's opt-out of ibv_wr_*: what rdma_bench does without
+	 * --new-api, refused with it */
+	BENCH_OPT_OLD_POST_SEND,
 	/* perftest's, accepted: what they ask is what rdma_bench does */
 	BENCH_OPT_SAME,
 };
@@ -404,6 +409,7 @@ enum bench_peer_rule {
 /* One QP of the run and what went through it in this size. */
 struct bench_lane {
 	struct ibv_qp *qp;
+	struct ibv_qp_ex *qpx; /* --new-api: the same QP's ibv_wr_* side */
 	struct cm cm; /* -R: its own connection (lanes after the first) */
 	uint64_t sends_posted;
 	uint64_t sends_completed; /* up to the last signalled one seen */
@@ -427,6 +433,9 @@ struct bench_run {
 	struct bench_lane lanes[BENCH_QPS_MAX];
 	unsigned int qps;
 	struct ibv_cq *cq;
+	/* --new-api: the same CQ, polled with ibv_start_poll; NULL: with
+	 * ibv_poll_cq */
+	struct ibv_cq_ex *cq_ex;
 	uint8_t *local;	  /* first half of our region */
 	uint8_t *landing; /* second half of our region */
 	uint32_t lkey;
@@ -794,10 +803,26 @@ int bench_post_one(struct bench_run *run, struct ibv_send_wr *wr);
 int bench_post_recvs(struct bench_run *run, struct bench_lane *lane,
 		     uint32_t count);
 /*
- * The line for a poll that failed: ibv_poll_cq() returned @n < 0, or @wc
+ * The line for a poll that failed: bench_poll() returned @n < 0, or @wc
  * (n > 0) carries an error status. Returns -EIO.
  */
 int bench_poll_failed(int n, const struct ibv_wc *wc);
+
+/*
+ * --new-api: up to @max completions from run->cq_ex, taken with
+ * ibv_start_poll and read with ibv_wc_read_* into @wc; the count, as
+ * ibv_poll_cq returns, or BENCH_START_POLL_FAILED if the CQ failed.
+ */
+#define BENCH_START_POLL_FAILED INT_MIN /* no ibv_poll_cq's answer */
+int bench_poll_ex(struct bench_run *run, struct ibv_wc *wc, int max);
+
+/* Up to @max completions into @wc, with the run's API. */
+static inline int bench_poll(struct bench_run *run, struct ibv_wc *wc, int max)
+{
+	if (run->cq_ex)
+		return bench_poll_ex(run, wc, max);
+	return ibv_poll_cq(run->cq, max, wc);
+}
 
 /*
  * One look at the CQ for the one send in flight, with nothing else on the
@@ -810,7 +835,7 @@ int bench_poll_failed(int n, const struct ibv_wc *wc);
 static inline int bench_look_once(struct bench_run *run)
 {
 	struct ibv_wc wc;
-	int n = ibv_poll_cq(run->cq, 1, &wc);
+	int n = bench_poll(run, &wc, 1);
 
 	if (n == 0)
 		return 0;

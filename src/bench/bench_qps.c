@@ -53,9 +53,13 @@ static int query_first(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 	return 0;
 }
 
-/* Create lane @k's QP as the first was made; it stays in RESET. */
+/*
+ * Create lane @k's QP as the first was made; it stays in RESET. With
+ * --new-api the steps' own call makes it (ibv_create_qp_ex, the same
+ * sizes and send ops as the first), and its line says if it failed.
+ */
 static int create_lane(struct bench_run *run, unsigned int k,
-		       struct resources *res,
+		       const struct config *cfg, struct resources *res,
 		       const struct ibv_qp_init_attr *first)
 {
 	struct ibv_qp_init_attr attr = {
@@ -65,11 +69,19 @@ static int create_lane(struct bench_run *run, unsigned int k,
 		.sq_sig_all = 0, /* each work request says */
 		.cap = first->cap,
 	};
-	struct ibv_qp *qp = ibv_create_qp(res->pd, &attr);
+	struct ibv_qp *qp = NULL;
+	int ret;
 
+	if (run->bc->new_api) {
+		ret = resources_create_qp(res, cfg, &qp);
+		if (ret)
+			return ret;
+		run->lanes[k].qpx = ibv_qp_to_qp_ex(qp);
+	} else {
+		qp = ibv_create_qp(res->pd, &attr);
+	}
 	if (!qp) {
-		int ret = -errno;
-
+		ret = -errno;
 		warnx("failed to create RC QP %u of %u (-q): %s", k + 1,
 		      run->qps, strerror(-ret));
 		return ret;
@@ -169,7 +181,7 @@ int bench_lanes_connect(struct bench_run *run, const struct config *cfg,
 		return 0;
 	ret = query_first(res->qp, &attr, &init);
 	for (k = 1; !ret && k < run->qps; k++)
-		ret = create_lane(run, k, res, &init);
+		ret = create_lane(run, k, cfg, res, &init);
 	if (ret)
 		return ret;
 	if (!cm)
@@ -194,6 +206,7 @@ int bench_lanes_destroy(struct bench_run *run)
 			resources_note_failure(&first, ibv_destroy_qp(lane->qp),
 					       "destroy QP");
 		lane->qp = NULL;
+		lane->qpx = NULL;
 		cm_close(&lane->cm);
 	}
 	return first;

@@ -3,7 +3,8 @@
 # over every size to 4 KiB (-a -s 4096), a bandwidth run and an atomic
 # latency run, each checked for consistent figures and a JSON file a real
 # parser accepts; then a server and a client that disagree on the
-# benchmark, both refusing.
+# benchmark, both refusing; then runs on today's post and poll calls
+# (--new-api), against peers on either API.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/bench_lib.sh"
@@ -35,8 +36,20 @@ pair lat_read_events "lat --op read -s 64 -n 20 -e --cq-mod 4" \
 	"lat --op read -s 64 -n 20 -e --cq-mod 4"
 # Sides that disagree refuse, each naming the difference, and exit 1.
 pair mismatch "lat --op send -n 10" "lat --op write -n 10"
+# --new-api: lists of 8 SENDs between ibv_wr_start and ibv_wr_complete,
+# received and polled with ibv_start_poll on the other side.
+pair new_api_send "bw --op send -s 64 -n 400 -l 8 --new-api" \
+	"bw --op send -s 64 -n 400 -l 8 --new-api -v"
+# Unsignalled 8-byte READs over two QPs, against a server on the old
+# calls: the run that a batch of ibv_next_poll broke on soft-RoCE.
+pair new_api_read "bw --op read -s 8 -n 1000 -q 2" \
+	"bw --op read -s 8 -n 1000 -q 2 --new-api"
+# Latency: a ping-pong whose server posts with ibv_wr_*, and a fetch_add.
+pair new_api_lat_send "lat --op send -n 20 --new-api" "lat --op send -n 20"
+pair new_api_lat_fetch_add "lat --op fetch_add -n 20" \
+	"lat --op fetch_add -n 20 --new-api"
 
-# One exec for all six pairs: starting programs is what costs under TCG.
+# One exec for all ten pairs: starting programs is what costs under TCG.
 rxe_go bench_one_guest 200
 R=$RXE_RUNS
 
@@ -84,6 +97,19 @@ expect_rc "$R/mismatch.server.rc" 1
 expect_rc "$R/mismatch.client.rc" 1
 expect_line "$R/mismatch.server.err" "rdma_bench: failed to agree on the benchmark with the peer: the peer runs --op write, this side --op send"
 expect_line "$R/mismatch.client.err" "rdma_bench: failed to agree on the benchmark with the peer: the peer runs --op send, this side --op write"
+
+for run in new_api_send new_api_read new_api_lat_send new_api_lat_fetch_add; do
+	expect_rc "$R/$run.server.rc" 0
+	expect_rc "$R/$run.client.rc" 0
+done
+expect_text "$R/new_api_send.client.out" "(ibv_create_cq_ex: byte_len"
+expect_text "$R/new_api_send.client.out" "with ibv_create_qp_ex: it posts with ibv_wr_*"
+expect_text "$R/new_api_send.client.out" "64-byte messages: up to 8 sends to one ibv_wr_start and ibv_wr_complete"
+check_figures new_api_send bw send 400 64
+bench_extras new_api_read qps "$R/new_api_read.client.out" \
+	"$R/new_api_read.json" 2 count
+check_figures new_api_lat_send lat send 20 2
+check_figures new_api_lat_fetch_add lat fetch_add 20 8
 
 # A bad bench option is a usage error: one line, exit 2, before any device.
 "$RDMA_BENCH" bw --cq-mod 0 >"$RXE_OUT_DIR/usage.out" 2>"$RXE_OUT_DIR/usage.err"

@@ -793,6 +793,34 @@ static void bench_post_list_and_inline_take_effect(void **state)
 	free_result(&r);
 }
 
+/*
+ * --new-api asks the steps for an extended CQ and QP; without it, and
+ * with perftest's --use_old_post_send, the run posts with ibv_post_send.
+ */
+static void bench_new_api_reaches_the_resources(void **state)
+{
+	struct parse_result r = parse_bench("bw", "--new-api", (char *)NULL);
+	struct resources_sizes sizes = {0};
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	assert_true(r.bench.new_api);
+	bench_size_resources(&r.bench, &sizes);
+	assert_true(sizes.new_api);
+	free_result(&r);
+	r = parse_bench("lat", "--use_old_post_send", (char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_false(r.bench.new_api);
+	sizes = (struct resources_sizes){0};
+	bench_size_resources(&r.bench, &sizes);
+	assert_false(sizes.new_api);
+	free_result(&r);
+	expect_usage_error(
+		parse_bench("bw", "--new-api", "--use_old_post_send",
+			    (char *)NULL),
+		"rdma_bench: options --new-api and --use_old_post_send contradict (post with ibv_wr_*, or with ibv_post_send)\n");
+}
+
 static void bench_lat_send_queue_follows_cq_mod(void **state)
 {
 	struct parse_result r =
@@ -1851,6 +1879,7 @@ int main(void)
 		cmocka_unit_test(bench_refuses_perftest_options_it_lacks),
 		cmocka_unit_test(bench_path_options),
 		cmocka_unit_test(bench_post_list_and_inline_take_effect),
+		cmocka_unit_test(bench_new_api_reaches_the_resources),
 		cmocka_unit_test(json_has_the_histogram),
 		cmocka_unit_test(json_has_both_directions),
 		cmocka_unit_test(json_has_each_qp),

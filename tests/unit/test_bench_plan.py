@@ -191,6 +191,25 @@ class BenchPlan(unittest.TestCase):
                          " more ports than there are (each measurement takes"
                          " its own from 20000 on): fewer --rounds or cells\n")
 
+    def test_new_api_gives_rdma_bench_its_option_on_rxe_only(self):
+        rows = plan("--new-api", "--setup", "two", "--rounds", "1",
+                    "--only", "bw:send:2")
+        self.assertEqual(rows, plan("--setup", "two", "--rounds", "1",
+                                    "--only", "bw:send:2"))
+        out = guest_commands(rows, RXE_PEER_ADDR="192.0.2.1", NEW_API="1")
+        self.assertEqual(sorted(out), sorted([
+            "/p bw --op send -s 2 -n 1000 -x 1 -p 20000 --timeout 60 "
+            "--new-api 192.0.2.1",
+            "ib_send_bw -d rxe0 -x 1 -F -p 20001 -n 1000 -s 2 "
+            "192.0.2.1"]))
+        res = subprocess.run(["bash", SCRIPT, "--dry-run", "--new-api",
+                              "--device", "siw"], capture_output=True,
+                             text=True, timeout=60)
+        self.assertNotEqual(res.returncode, 0)
+        self.assertEqual(res.stderr, "bench.sh: --new-api needs --device rxe:"
+                         " siw0 has no extended QP or CQ (ibv_create_cq_ex"
+                         " fails there)\n")
+
     def test_help_lists_the_options(self):
         res = subprocess.run(["bash", SCRIPT, "--help"], capture_output=True,
                              text=True, timeout=60)
