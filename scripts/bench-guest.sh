@@ -22,7 +22,8 @@
 # measurement is the one that counts.
 # CONTROL=ours or CONTROL=perftest (bench.sh --control) runs that tool in
 # both tools' turns; TOOL in the markers still names the turn.
-# NEW_API=1 (bench.sh --new-api) gives rdma_bench --new-api.
+# NEW_API=1 (bench.sh --new-api) gives rdma_bench --new-api; CONTROL=api
+# runs rdma_bench in both turns, with --new-api in perftest's.
 # PROGRESS, when set, is a file that bench.sh shows as it grows: the side
 # that runs the clients writes a line there as each measurement starts,
 # "measurement K of TOTAL (...)", K counting the whole plan of the set-up.
@@ -123,7 +124,7 @@ perftest_command() {
 
 # CMD: rdma_bench (PROGRAM) for OP in MODE, the measurement its first word.
 ours_command() {
-	local mode=$1 op=${2%%+*} size=$3 iters=$4 port=$5
+	local mode=$1 op=${2%%+*} size=$3 iters=$4 port=$5 new_api=${6:-$NEW_API}
 	variant_options "$2"
 	CMD=("$PROGRAM" "$mode" --op "$op" -s "$size" -n "$iters" -x 1
 		-p "$port" --timeout 60 "${VARY[@]}")
@@ -131,7 +132,7 @@ ours_command() {
 		CMD=("$PROGRAM" "$mode" --op "$op" -s "$size" -n "$iters" -R
 			-p "$port" --timeout 60 "${VARY[@]}")
 	# bench.sh --new-api: today's post and poll calls, as perftest's own
-	[ -n "$NEW_API" ] && CMD+=(--new-api)
+	[ -n "$new_api" ] && CMD+=(--new-api)
 	return 0
 }
 
@@ -258,15 +259,22 @@ wait_server() {
 measure() {
 	local setup=$1 run=$2 idx=$3 turn=$4 mode=$5 op=$6 size=$7 iters=$8 port=$9
 	local tool=${CONTROL:-$4} server head where='' who=$4 guests="$1 guests"
-	local attempt=1 again='' client_rc server_rc next
+	local attempt=1 again='' client_rc server_rc next new_api=$NEW_API
+	# --control api: rdma_bench in both turns, perftest's with --new-api
+	if [ "$CONTROL" = api ]; then
+		tool=ours
+		new_api=
+		[ "$turn" = perftest ] && new_api=1
+	fi
 	head="$setup $run $idx $turn $mode $op $size $iters"
 	[ "$setup" = 1 ] && guests="1 guest"
 	[ "$idx" = warm ] ||
 		where="measurement $((idx + 1)) of $TOTAL ($guests, round $run): $mode $op $size B, $iters iterations"
 	[ "$tool" = "$turn" ] || who="$tool, in the turn of $turn"
+	[ -n "$new_api" ] && [ "$CONTROL" = api ] && who="ours with --new-api, in the turn of $turn"
 	while :; do
 		if [ "$tool" = ours ]; then
-			ours_command "$mode" "$op" "$size" "$iters" "$port"
+			ours_command "$mode" "$op" "$size" "$iters" "$port" "$new_api"
 		elif ! perftest_command "$mode" "$op" "$size" "$iters" "$port"; then
 			[ -z "$where" ] || progress "$where: skipped, perftest has no tool for $op"
 			return 0
@@ -328,7 +336,11 @@ measure() {
 # command, as this role would run it, and run nothing.
 if [ -n "${COMMANDS_ONLY:-}" ]; then
 	while read -r setup run idx tool mode op size iters port; do
-		if [ "$tool" = ours ]; then
+		if [ "$CONTROL" = api ]; then
+			new_api=
+			[ "$tool" = perftest ] && new_api=1
+			ours_command "$mode" "$op" "$size" "$iters" "$port" "$new_api"
+		elif [ "$tool" = ours ]; then
 			ours_command "$mode" "$op" "$size" "$iters" "$port"
 		else
 			perftest_command "$mode" "$op" "$size" "$iters" "$port" || continue

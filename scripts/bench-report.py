@@ -21,6 +21,9 @@ listed after the table and kept in results.json as "retried".
 An A/A run (bench.sh --control, which leaves OUT/control naming the tool)
 ran that tool in both turns of every cell; the columns "ours" and
 "perftest" then name the turns, and the ratios are the tool against itself.
+Its A/B form, --control api, ran rdma_bench in both turns, on
+ibv_post_send in ours and with --new-api in perftest's: the ratio is the
+old calls against the new (above 1: the old did worse).
 """
 import decimal
 import itertools
@@ -144,7 +147,7 @@ def read_api(out):
 def read_control(out):
     """The tool an A/A run (bench.sh --control) ran in both turns, or None
     for a run of both tools."""
-    return read_word(out, "control", ("ours", "perftest"), "tool")
+    return read_word(out, "control", ("ours", "perftest", "api"), "tool")
 
 
 # The end of an attempt that failed and ran again (bench-guest.sh).
@@ -168,12 +171,20 @@ def why_failed(lines):
     return said[-1] if said else "no output"
 
 
+def ran_in(control, turn):
+    """The tool that ran in @turn: the A/A run's one tool, rdma_bench in
+    both turns of an A/B run of the two APIs, else the turn's own."""
+    if control == "api":
+        return "ours"
+    return control or turn
+
+
 def measurement_fields(header, control):
     """What a block's header (SETUP RUN INDEX TOOL MODE OP SIZE ITERS) says
     of its measurement, and the tool that ran in it (see parse_output)."""
     setup, run, idx, tool, mode, op, size, iters = header
     return {"guests": int(setup), "run": int(run), "index": int(idx),
-            "tool": tool, "ran": control or tool, "mode": mode, "op": op,
+            "tool": tool, "ran": ran_in(control, tool), "mode": mode, "op": op,
             "bytes": int(size), "iterations": int(iters)}
 
 
@@ -544,7 +555,12 @@ def table(rows, control=None, api="old"):
     if api == "new":
         lines.append("rdma_bench posted with ibv_wr_* and polled with "
                      "ibv_start_poll (--new-api)")
-    if control:
+    if control == "api":
+        lines.append("A/B of the APIs: rdma_bench ran in both turns, on "
+                     "ibv_post_send in ours and with --new-api in "
+                     "perftest's; the ratio is the first against the "
+                     "second (above 1: ibv_post_send did worse)")
+    elif control:
         lines.append(f"A/A control: {tool_name(control)} ran in both turns; "
                      "the columns name the turns, the ratio is the tool "
                      "against itself")
@@ -599,7 +615,10 @@ def plot(out, rows, guests, mode, device, control=None):
                     f.write(f"{size} {value}\n")
             dash = 1 if tool == "ours" else 2
             name = tool_name(tool)
-            if control:
+            if control == "api":
+                name = ("rdma_bench on ibv_post_send" if tool == "ours"
+                        else "rdma_bench --new-api")
+            elif control:
                 # no quote marks: the title is a gnuplot string in them
                 name = f"{tool_name(control)} in turn of {name}"
             series.append(
@@ -611,7 +630,11 @@ def plot(out, rows, guests, mode, device, control=None):
     title = (f"{'Latency' if mode == 'lat' else 'Bandwidth'} vs message size, "
              f"{device}, {guests} guest{'s' if guests > 1 else ''} "
              f"(solid: rdma_bench, dashed: perftest)")
-    if control:
+    if control == "api":
+        title = (f"A/B of the APIs: rdma_bench in both turns, "
+                 f"{guests} guest{'s' if guests > 1 else ''} "
+                 f"(solid: ibv_post_send, dashed: --new-api)")
+    elif control:
         title = (f"A/A control: {tool_name(control)} in both turns, "
                  f"{guests} guest{'s' if guests > 1 else ''} "
                  f"(solid: turn of rdma_bench)")

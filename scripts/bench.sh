@@ -61,7 +61,9 @@ Options:
   --control TOOL      an A/A run: both tools' turns run TOOL (ours or
                       perftest), so each ratio is TOOL against itself, in
                       the same order and on the same guests as a real run:
-                      how far the rig's noise alone moves a ratio
+                      how far the rig's noise alone moves a ratio; api,
+                      an A/B run of rdma_bench's two APIs: its own turn
+                      on ibv_post_send, perftest's with --new-api (rxe)
   --new-api           rdma_bench posts with ibv_wr_* and polls with
                       ibv_start_poll (its --new-api), as perftest does
                       by default; without it rdma_bench uses
@@ -163,9 +165,15 @@ if [ -z "$OPS" ]; then
 	[ "$DEVICE" = siw ] && OPS=send,write,read
 fi
 case "$CONTROL" in
-'' | ours | perftest) ;;
-*) die "invalid --control value '$CONTROL' (expected ours or perftest)" ;;
+'' | ours | perftest | api) ;;
+*) die "invalid --control value '$CONTROL' (expected ours, perftest or api)" ;;
 esac
+if [ "$CONTROL" = api ] && [ "$DEVICE" = siw ]; then
+	die "--control api needs --device rxe: siw0 has no extended QP or CQ (ibv_create_cq_ex fails there)"
+fi
+if [ -n "$NEW_API" ] && [ "$CONTROL" = api ]; then
+	die "--control api runs rdma_bench with --new-api in perftest's turn and without it in its own: leave out --new-api"
+fi
 if [ -n "$NEW_API" ] && [ "$DEVICE" = siw ]; then
 	die "--new-api needs --device rxe: siw0 has no extended QP or CQ (ibv_create_cq_ex fails there)"
 fi

@@ -210,6 +210,24 @@ class BenchPlan(unittest.TestCase):
                          " siw0 has no extended QP or CQ (ibv_create_cq_ex"
                          " fails there)\n")
 
+    def test_api_control_runs_rdma_bench_on_both_apis(self):
+        rows = plan("--control", "api", "--setup", "two", "--rounds", "1",
+                    "--only", "lat:read:2")
+        out = guest_commands(rows, RXE_PEER_ADDR="192.0.2.1",
+                             CONTROL="api")
+        self.assertEqual(sorted(out), sorted([
+            "/p lat --op read -s 2 -n 200 -x 1 -p 20000 --timeout 60 "
+            "192.0.2.1",
+            "/p lat --op read -s 2 -n 200 -x 1 -p 20001 --timeout 60 "
+            "--new-api 192.0.2.1"]))
+        for extra in (["--device", "siw"], ["--new-api"]):
+            res = subprocess.run(["bash", SCRIPT, "--dry-run", "--control",
+                                  "api", *extra], capture_output=True,
+                                 text=True, timeout=60)
+            self.assertNotEqual(res.returncode, 0, extra)
+            self.assertEqual(res.stdout, "")
+            self.assertEqual(res.stderr.count("\n"), 1, res.stderr)
+
     def test_help_lists_the_options(self):
         res = subprocess.run(["bash", SCRIPT, "--help"], capture_output=True,
                              text=True, timeout=60)

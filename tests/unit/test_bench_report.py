@@ -330,6 +330,30 @@ class ControlRun(unittest.TestCase):
             "A/A control: rdma_bench ran in both turns; the columns name"
             " the turns, the ratio is the tool against itself")
 
+    def test_both_apis_of_ours(self):
+        records = self.run_with(
+            "api", ours_lat(1, 0, 9.0) + turn(ours_lat(1, 1, 10.0),
+                                               "perftest"))
+        self.assertEqual([(r["tool"], r["ran"]) for r in records],
+                         [("ours", "ours"), ("perftest", "ours")])
+        rows = report.medians(records)
+        self.assertAlmostEqual(rows[0]["ratio"], 0.9)
+        self.assertEqual(
+            report.table(rows, "api").splitlines()[0],
+            "A/B of the APIs: rdma_bench ran in both turns, on ibv_post_send"
+            " in ours and with --new-api in perftest's; the ratio is the"
+            " first against the second (above 1: ibv_post_send did worse)")
+
+    def test_the_api_word(self):
+        self.assertEqual(report.read_api(self.dir.name), "old")
+        with open(os.path.join(self.dir.name, "api"), "w") as f:
+            f.write("new\n")
+        self.assertEqual(report.read_api(self.dir.name), "new")
+        self.assertEqual(
+            report.table([], None, "new").splitlines()[0],
+            "rdma_bench posted with ibv_wr_* and polled with ibv_start_poll"
+            " (--new-api)")
+
     def test_a_normal_run_has_no_control(self):
         self.assertIsNone(report.read_control(self.dir.name))
         self.assertNotIn("A/A", report.table([], None))
