@@ -120,6 +120,7 @@ static void choose_wait(struct bench_run *run, const struct config *cfg,
 	bool here = false;
 	int ret;
 
+	run->iwarp = res->ctx->device->transport_type == IBV_TRANSPORT_IWARP;
 	if (cfg->use_rdma_cm) {
 		run->peer_rule = BENCH_PEER_BY_ADDRESS;
 		here = bench_addr_is_own(

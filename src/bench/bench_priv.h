@@ -390,6 +390,7 @@ enum bench_wait_why {
 	BENCH_WHY_BANDWIDTH,  /* bandwidth, peer elsewhere: spin, then sleep */
 	BENCH_WHY_OTHER_HOST, /* latency, peer elsewhere: poll, then nap */
 	BENCH_WHY_ONE_SIDED,  /* READ, atomic latency: poll, then nap */
+	BENCH_WHY_IWARP_RECEIVER, /* bw receiver, iWARP, peer here: poll */
 };
 
 /* How a run told where its peer is (bench_wait.c). */
@@ -448,7 +449,8 @@ struct bench_run {
 	uint32_t signal_every; /* a completion for one send in this many */
 	bool own_cpu;	       /* the peer elsewhere: never yield */
 	enum bench_wait_why wait_why;
-	bool peer_here;			/* the peer runs on this host */
+	bool peer_here; /* the peer runs on this host */
+	bool iwarp;	/* the device's transport is iWARP (siw0 among them) */
 	enum bench_peer_rule peer_rule; /* how peer_here was told */
 	struct bench_clock start; /* when the run began, for the tick rate */
 
@@ -759,8 +761,9 @@ int bench_peer_on_this_host(struct ibv_context *ctx, uint8_t ports,
 			    const struct qp_info *remote, bool *here);
 /*
  * Set run->spin_ns, nap_ns, own_cpu and wait_why for run->bc's mode and
- * operation: @has_channel is false with --busy-poll, @use_events is -e,
- * @peer_here says the peer runs on this host.
+ * operation, run->sender and run->iwarp: @has_channel is false with
+ * --busy-poll, @use_events is -e, @peer_here says the peer runs on this
+ * host.
  */
 void bench_wait_choose(struct bench_run *run, bool has_channel, bool use_events,
 		       bool peer_here);

@@ -185,6 +185,10 @@ for side in server client; do
 	expect_line "$R/lat_send_two.$side.out" "waits: poll for 4000 us, then nap 20 us at a time (latency, the peer's address is not this side's: another host)"
 done
 rc_expect_clean lat_send_two
+# A one-way SEND's receiver on one host polls only on iWARP (a sleep's
+# wake-ups cost siw's kernel threads the CPU); its sender keeps the sleep.
+expect_line "$R/bw_send.server.out" "waits: polling only (the receiver of a bandwidth run on iWARP, both sides on this host: a sleep's wake-ups take the CPU from soft-iWARP's kernel threads)"
+expect_line "$R/bw_send.client.out" "waits: poll for 100 us, then sleep on the completion channel (the peer's address is this side's own: both sides on this host)"
 
 # Each refused lesson: one line naming it and siw0, status 1, in bounded
 # time, on both sides.

@@ -1477,6 +1477,60 @@ static void wait_follows_where_the_peer_is(void **state)
 	assert_false(run.peer_here);
 }
 
+/*
+ * On iWARP with the peer on this host, the receiver of a one-way SEND or
+ * WRITE with immediate bandwidth run polls only; its sender, a side of
+ * -b, a receiver on soft-RoCE and one whose peer is elsewhere keep their
+ * sleep.
+ */
+static void iwarp_receiver_polls_only(void **state)
+{
+	struct bench_config bw = {.mode = BENCH_BW, .op = BENCH_OP_SEND};
+	struct bench_config imm = {.mode = BENCH_BW, .op = BENCH_OP_WRITE_IMM};
+	struct bench_config both = {
+		.mode = BENCH_BW, .op = BENCH_OP_SEND, .bidir = true};
+	struct bench_config write = {.mode = BENCH_BW, .op = BENCH_OP_WRITE};
+	struct bench_run run = {
+		.bc = &bw, .iwarp = true, .peer_rule = BENCH_PEER_BY_ADDRESS};
+
+	(void)state;
+	bench_wait_choose(&run, true, false, true);
+	assert_int_equal(run.wait_why, BENCH_WHY_IWARP_RECEIVER);
+	assert_int_equal(run.spin_ns, UINT64_MAX);
+	assert_int_equal(run.nap_ns, 0);
+	assert_string_equal(bench_wait_name(run.wait_why), "poll");
+	expect_wait_words(
+		&run,
+		"polling only (the receiver of a bandwidth run on iWARP, both sides on this host: a sleep's wake-ups take the CPU from soft-iWARP's kernel threads)");
+	run.bc = &imm;
+	bench_wait_choose(&run, true, false, true);
+	assert_int_equal(run.wait_why, BENCH_WHY_IWARP_RECEIVER);
+	/* -e and --busy-poll still decide for themselves */
+	bench_wait_choose(&run, true, true, true);
+	assert_int_equal(run.wait_why, BENCH_WHY_EVENTS);
+	bench_wait_choose(&run, false, false, true);
+	assert_int_equal(run.wait_why, BENCH_WHY_BUSY_POLL);
+
+	run.bc = &bw;
+	run.sender = true;
+	bench_wait_choose(&run, true, false, true);
+	assert_int_equal(run.wait_why, BENCH_WHY_ONE_HOST);
+	run.sender = false;
+	run.bc = &both;
+	bench_wait_choose(&run, true, false, true);
+	assert_int_equal(run.wait_why, BENCH_WHY_ONE_HOST);
+	run.bc = &write; /* the server of a WRITE takes no messages */
+	bench_wait_choose(&run, true, false, true);
+	assert_int_equal(run.wait_why, BENCH_WHY_ONE_HOST);
+	run.bc = &bw;
+	bench_wait_choose(&run, true, false, false);
+	assert_int_equal(run.wait_why, BENCH_WHY_BANDWIDTH);
+	run.iwarp = false;
+	bench_wait_choose(&run, true, false, true);
+	assert_int_equal(run.wait_why, BENCH_WHY_ONE_HOST);
+	assert_int_equal(run.spin_ns, 100000);
+}
+
 /* -R: the peer is here when its address is this side's own (both ends of
  * one host's connection); other addresses, families or none: elsewhere. */
 static void peer_by_its_address(void **state)
@@ -1867,6 +1921,7 @@ int main(void)
 		cmocka_unit_test(params_round_trip),
 		cmocka_unit_test(params_mismatch_names_the_difference),
 		cmocka_unit_test(wait_follows_where_the_peer_is),
+		cmocka_unit_test(iwarp_receiver_polls_only),
 		cmocka_unit_test(wait_options_override_where),
 		cmocka_unit_test(peer_by_its_address),
 		cmocka_unit_test(wait_reason_names_the_address_rule),
