@@ -122,9 +122,25 @@ perftest_command() {
 	esac
 }
 
-# CMD: rdma_bench (PROGRAM) for OP in MODE, the measurement its first word.
+# The tool that runs in TURN (ours or perftest) into TOOL, and into
+# TURN_NEW_API whether rdma_bench gets --new-api there: CONTROL's tool in
+# an A/A run; with CONTROL=api rdma_bench in both turns, perftest's on
+# --new-api; else the turn's own tool, NEW_API for rdma_bench.
+turn_tool() {
+	TOOL=${CONTROL:-$1}
+	TURN_NEW_API=$NEW_API
+	if [ "$CONTROL" = api ]; then
+		TOOL=ours
+		TURN_NEW_API=
+		[ "$1" = perftest ] && TURN_NEW_API=1
+	fi
+	return 0
+}
+
+# CMD: rdma_bench (PROGRAM) for OP in MODE, the measurement its first word;
+# NEW (non-empty) adds --new-api: ours_command MODE OP SIZE ITERS PORT NEW.
 ours_command() {
-	local mode=$1 op=${2%%+*} size=$3 iters=$4 port=$5 new_api=${6:-$NEW_API}
+	local mode=$1 op=${2%%+*} size=$3 iters=$4 port=$5 new_api=$6
 	variant_options "$2"
 	CMD=("$PROGRAM" "$mode" --op "$op" -s "$size" -n "$iters" -x 1
 		-p "$port" --timeout 60 "${VARY[@]}")
@@ -258,14 +274,10 @@ wait_server() {
 # either side failed, both run it again (see RETRIES at the top).
 measure() {
 	local setup=$1 run=$2 idx=$3 turn=$4 mode=$5 op=$6 size=$7 iters=$8 port=$9
-	local tool=${CONTROL:-$4} server head where='' who=$4 guests="$1 guests"
-	local attempt=1 again='' client_rc server_rc next new_api=$NEW_API
-	# --control api: rdma_bench in both turns, perftest's with --new-api
-	if [ "$CONTROL" = api ]; then
-		tool=ours
-		new_api=
-		[ "$turn" = perftest ] && new_api=1
-	fi
+	local tool server head where='' who=$4 guests="$1 guests"
+	local attempt=1 again='' client_rc server_rc next new_api
+	turn_tool "$turn"
+	tool=$TOOL new_api=$TURN_NEW_API
 	head="$setup $run $idx $turn $mode $op $size $iters"
 	[ "$setup" = 1 ] && guests="1 guest"
 	[ "$idx" = warm ] ||
@@ -335,13 +347,10 @@ measure() {
 # COMMANDS_ONLY=1 (the plan's unit test): print each measurement's client
 # command, as this role would run it, and run nothing.
 if [ -n "${COMMANDS_ONLY:-}" ]; then
-	while read -r setup run idx tool mode op size iters port; do
-		if [ "$CONTROL" = api ]; then
-			new_api=
-			[ "$tool" = perftest ] && new_api=1
-			ours_command "$mode" "$op" "$size" "$iters" "$port" "$new_api"
-		elif [ "$tool" = ours ]; then
-			ours_command "$mode" "$op" "$size" "$iters" "$port"
+	while read -r setup run idx turn mode op size iters port; do
+		turn_tool "$turn"
+		if [ "$TOOL" = ours ]; then
+			ours_command "$mode" "$op" "$size" "$iters" "$port" "$TURN_NEW_API"
 		else
 			perftest_command "$mode" "$op" "$size" "$iters" "$port" || continue
 		fi
