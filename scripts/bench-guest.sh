@@ -147,7 +147,7 @@ ours_command() {
 	[ "$DEVICE" = siw ] &&
 		CMD=("$PROGRAM" "$mode" --op "$op" -s "$size" -n "$iters" -R
 			-p "$port" --timeout 60 "${VARY[@]}")
-	# bench.sh --new-api: today's post and poll calls, as perftest's own
+	# bench.sh --new-api: today's post and poll calls
 	[ -n "$new_api" ] && CMD+=(--new-api)
 	return 0
 }

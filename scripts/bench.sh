@@ -64,9 +64,9 @@ Options:
                       how far the rig's noise alone moves a ratio; api,
                       an A/B run of rdma_bench's two APIs: its own turn
                       on ibv_post_send, perftest's with --new-api (rxe)
-  --new-api           rdma_bench posts with ibv_wr_* and polls with
-                      ibv_start_poll (its --new-api), as perftest does
-                      by default; without it rdma_bench uses
+  --new-api           rdma_bench posts with ibv_wr_*, as perftest does
+                      by default, and polls with ibv_start_poll (its
+                      --new-api); without it rdma_bench uses
                       ibv_post_send and ibv_poll_cq (rxe only: siw0 has
                       no extended QP or CQ)
   --dry-run           print the plan, one line per measurement (guests,
