@@ -371,23 +371,23 @@ int bench_poll_ex(struct bench_run *run, struct ibv_wc *wc, int max)
 		if (ret)
 			return n ? n : BENCH_START_POLL_FAILED;
 		/*
-		 * Fields are read on demand: the QP is known when the CQ
-		 * serves one, and the vendor error matters only on failure.
+		 * Fields are read as needed: a failed completion has only its
+		 * wr_id, status, QP and vendor error, and a CQ that serves one
+		 * QP names it.
 		 */
 		wc[n] = (struct ibv_wc){
 			.wr_id = cqx->wr_id,
 			.status = cqx->status,
-			.opcode = ibv_wc_read_opcode(cqx),
 		};
-		if (run->qps > 1 || wc[n].status != IBV_WC_SUCCESS)
-			wc[n].qp_num = ibv_wc_read_qp_num(cqx);
-		else
-			wc[n].qp_num = run->lanes[0].qp->qp_num;
 		if (wc[n].status != IBV_WC_SUCCESS) {
+			wc[n].qp_num = ibv_wc_read_qp_num(cqx);
 			wc[n].vendor_err = ibv_wc_read_vendor_err(cqx);
 			ibv_end_poll(cqx);
 			return n + 1;
 		}
+		wc[n].opcode = ibv_wc_read_opcode(cqx);
+		wc[n].qp_num = run->qps > 1 ? ibv_wc_read_qp_num(cqx)
+					    : run->lanes[0].qp->qp_num;
 		ibv_end_poll(cqx);
 	}
 	return n;
