@@ -382,13 +382,14 @@ int bench_poll_ex(struct bench_run *run, struct ibv_wc *wc, int max)
 		if (wc[n].status != IBV_WC_SUCCESS) {
 			wc[n].qp_num = ibv_wc_read_qp_num(cqx);
 			wc[n].vendor_err = ibv_wc_read_vendor_err(cqx);
-			ibv_end_poll(cqx);
-			return n + 1;
+		} else {
+			wc[n].opcode = ibv_wc_read_opcode(cqx);
+			wc[n].qp_num = run->qps > 1 ? ibv_wc_read_qp_num(cqx)
+						    : run->lanes[0].qp->qp_num;
 		}
-		wc[n].opcode = ibv_wc_read_opcode(cqx);
-		wc[n].qp_num = run->qps > 1 ? ibv_wc_read_qp_num(cqx)
-					    : run->lanes[0].qp->qp_num;
 		ibv_end_poll(cqx);
+		if (wc[n].status != IBV_WC_SUCCESS)
+			return n + 1;
 	}
 	return n;
 }
