@@ -91,7 +91,7 @@ struct bench_config {
 	enum bench_output output; /* --output */
 	bool json_wanted;	  /* --out_json */
 	const char *json_path;	  /* --out_json_file, NULL: no JSON */
-	bool new_api;	    /* post with ibv_wr_*, poll with ibv_start_poll */
+	bool new_api;	    /* post with ibv_wr_* (extended QP and CQ) */
 	bool old_post_send; /* perftest's --use_old_post_send */
 
 	/* What the user gave explicitly, to apply the right defaults. */

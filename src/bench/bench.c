@@ -153,7 +153,6 @@ static int run_init(struct bench_run *run, const struct config *cfg,
 		.sender = (cfg->server_name != NULL) != bc->reversed,
 		.qps = bc->qps,
 		.cq = res->cq,
-		.cq_ex = res->cq_ex, /* --new-api's, else NULL */
 		.local = (uint8_t *)res->buf,
 		.landing = (uint8_t *)res->buf + half,
 		.lkey = res->mr->lkey,

@@ -180,10 +180,10 @@ static const struct config_option bench_options[] = {
 	 "inline data asked of the QP, 0 to 1024\n"
 	 "(default 236 for SEND, 220 for WRITE)"},
 	{"new-api", 0, no_argument, BENCH_OPT_NEW_API, NULL,
-	 "post with ibv_wr_*, as perftest does by default,\n"
-	 "and poll with ibv_start_poll, on an extended QP\n"
-	 "and CQ (default: ibv_post_send and ibv_poll_cq,\n"
-	 "perftest's --use_old_post_send)"},
+	 "post with ibv_wr_* on a QP and CQ made by\n"
+	 "ibv_create_qp_ex and ibv_create_cq_ex, polled\n"
+	 "with ibv_poll_cq: perftest's default (default:\n"
+	 "ibv_post_send, perftest's --use_old_post_send)"},
 	{"use_old_post_send", 0, no_argument, BENCH_OPT_OLD_POST_SEND, NULL,
 	 "perftest's name for the default: ibv_post_send\n"
 	 "and ibv_poll_cq (not with --new-api)"},

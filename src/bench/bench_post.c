@@ -339,59 +339,9 @@ int bench_poll_failed(int n, const struct ibv_wc *wc)
 {
 	if (n > 0)
 		return report_failed(wc);
-	if (n == BENCH_START_POLL_FAILED)
-		warnx("failed to poll CQ: %s (ibv_start_poll failed)",
-		      strerror(EIO));
-	else
-		warnx("failed to poll CQ: %s (ibv_poll_cq returned %d)",
-		      strerror(EIO), n);
+	warnx("failed to poll CQ: %s (ibv_poll_cq returned %d)", strerror(EIO),
+	      n);
 	return -EIO;
-}
-
-/*
- * One completion per ibv_start_poll and ibv_end_poll. ibv_next_poll would
- * take the next under the same lock, but the man page asks for
- * ibv_end_poll after an ibv_next_poll that found the CQ empty, and there
- * soft-RoCE's provider of rdma-core 44 (Debian 12's) unlocks twice and
- * moves its consumer index past the producer's: the next ibv_start_poll
- * then reads an entry never written (a "completion" of wr_id 0). rdma-core
- * fixed the double unlock in its pull request 1617; a pair per completion
- * is right on every provider.
- */
-int bench_poll_ex(struct bench_run *run, struct ibv_wc *wc, int max)
-{
-	struct ibv_poll_cq_attr attr = {0};
-	struct ibv_cq_ex *cqx = run->cq_ex;
-	int n, ret;
-
-	for (n = 0; n < max; n++) {
-		ret = ibv_start_poll(cqx, &attr);
-		if (ret == ENOENT)
-			break;
-		if (ret)
-			return n ? n : BENCH_START_POLL_FAILED;
-		/*
-		 * Fields are read as needed: a failed completion has only its
-		 * wr_id, status, QP and vendor error, and a CQ that serves one
-		 * QP names it.
-		 */
-		wc[n] = (struct ibv_wc){
-			.wr_id = cqx->wr_id,
-			.status = cqx->status,
-		};
-		if (wc[n].status != IBV_WC_SUCCESS) {
-			wc[n].qp_num = ibv_wc_read_qp_num(cqx);
-			wc[n].vendor_err = ibv_wc_read_vendor_err(cqx);
-		} else {
-			wc[n].opcode = ibv_wc_read_opcode(cqx);
-			wc[n].qp_num = run->qps > 1 ? ibv_wc_read_qp_num(cqx)
-						    : run->lanes[0].qp->qp_num;
-		}
-		ibv_end_poll(cqx);
-		if (wc[n].status != IBV_WC_SUCCESS)
-			return n + 1;
-	}
-	return n;
 }
 
 /*

@@ -3,7 +3,6 @@
 #ifndef BENCH_PRIV_H
 #define BENCH_PRIV_H
 
-#include <limits.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -433,10 +432,7 @@ struct bench_run {
 	/* Lane 0 is the QP the manual's steps connected; -q adds the rest. */
 	struct bench_lane lanes[BENCH_QPS_MAX];
 	unsigned int qps;
-	struct ibv_cq *cq;
-	/* --new-api: the same CQ, polled with ibv_start_poll; NULL: with
-	 * ibv_poll_cq */
-	struct ibv_cq_ex *cq_ex;
+	struct ibv_cq *cq; /* --new-api: ibv_create_cq_ex's, polled the same */
 	uint8_t *local;	  /* first half of our region */
 	uint8_t *landing; /* second half of our region */
 	uint32_t lkey;
@@ -812,18 +808,13 @@ int bench_post_recvs(struct bench_run *run, struct bench_lane *lane,
 int bench_poll_failed(int n, const struct ibv_wc *wc);
 
 /*
- * --new-api: up to @max completions from run->cq_ex, taken with
- * ibv_start_poll and read with ibv_wc_read_* into @wc; the count, as
- * ibv_poll_cq returns, or BENCH_START_POLL_FAILED if the CQ failed.
+ * Up to @max completions into @wc. Both APIs poll with ibv_poll_cq, as
+ * perftest does: with --new-api the CQ made by ibv_create_cq_ex, seen
+ * through ibv_cq_ex_to_cq (docs/benchmark-mode.md says why not
+ * ibv_start_poll).
  */
-#define BENCH_START_POLL_FAILED INT_MIN /* no ibv_poll_cq's answer */
-int bench_poll_ex(struct bench_run *run, struct ibv_wc *wc, int max);
-
-/* Up to @max completions into @wc, with the run's API. */
 static inline int bench_poll(struct bench_run *run, struct ibv_wc *wc, int max)
 {
-	if (run->cq_ex)
-		return bench_poll_ex(run, wc, max);
 	return ibv_poll_cq(run->cq, max, wc);
 }
 
