@@ -138,9 +138,9 @@ def read_word(out, name, allowed, what, missing=None):
 
 
 def read_api(out):
-    """Which calls rdma_bench posted and polled with (bench.sh --new-api):
-    "new" (ibv_wr_*, ibv_start_poll) or "old" (ibv_post_send, ibv_poll_cq,
-    also for a run that left no word)."""
+    """Which calls rdma_bench posted with (bench.sh --new-api): "new"
+    (ibv_wr_*) or "old" (ibv_post_send, also for a run that left no
+    word); both poll with ibv_poll_cq."""
     return read_word(out, "api", ("old", "new"), "API", missing="old")
 
 
@@ -553,8 +553,7 @@ def table(rows, control=None, api="old"):
     """The report: one line per cell, then the count of verdicts."""
     lines = []
     if api == "new":
-        lines.append("rdma_bench posted with ibv_wr_* and polled with "
-                     "ibv_start_poll (--new-api)")
+        lines.append("rdma_bench posted with ibv_wr_* (--new-api)")
     if control == "api":
         lines.append("A/B of the APIs: rdma_bench ran in both turns, on "
                      "ibv_post_send in ours and with --new-api in "

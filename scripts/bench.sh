@@ -64,11 +64,11 @@ Options:
                       how far the rig's noise alone moves a ratio; api,
                       an A/B run of rdma_bench's two APIs: its own turn
                       on ibv_post_send, perftest's with --new-api (rxe)
-  --new-api           rdma_bench posts with ibv_wr_*, as perftest does
-                      by default, and polls with ibv_start_poll (its
-                      --new-api); without it rdma_bench uses
-                      ibv_post_send and ibv_poll_cq (rxe only: siw0 has
-                      no extended QP or CQ)
+  --new-api           rdma_bench posts with ibv_wr_* on an extended QP
+                      and CQ and polls with ibv_poll_cq, as perftest
+                      does by default (its --new-api); without it
+                      rdma_bench posts with ibv_post_send (rxe only:
+                      siw0 has no extended QP or CQ)
   --dry-run           print the plan, one line per measurement (guests,
                       round, index, tool, mode, op, size, iterations,
                       port), and exit: no build, no guests
@@ -358,7 +358,7 @@ if [ -n "$CONTROL" ]; then
 else
 	rm -f "$OUT/control"
 fi
-# and which calls rdma_bench posted and polled with.
+# and which calls rdma_bench posted with.
 if [ -n "$NEW_API" ]; then
 	echo new >"$OUT/api"
 else

@@ -91,8 +91,8 @@ struct bench_config {
 	enum bench_output output; /* --output */
 	bool json_wanted;	  /* --out_json */
 	const char *json_path;	  /* --out_json_file, NULL: no JSON */
-	bool new_api;	    /* post with ibv_wr_* (extended QP and CQ) */
-	bool old_post_send; /* perftest's --use_old_post_send */
+	bool new_api;		  /* post with ibv_wr_* (extended QP and CQ) */
+	bool old_post_send;	  /* perftest's --use_old_post_send */
 
 	/* What the user gave explicitly, to apply the right defaults. */
 	bool size_set, iters_set, tx_depth_set, cq_mod_set, inline_set;

@@ -433,8 +433,8 @@ struct bench_run {
 	struct bench_lane lanes[BENCH_QPS_MAX];
 	unsigned int qps;
 	struct ibv_cq *cq; /* --new-api: ibv_create_cq_ex's, polled the same */
-	uint8_t *local;	  /* first half of our region */
-	uint8_t *landing; /* second half of our region */
+	uint8_t *local;	   /* first half of our region */
+	uint8_t *landing;  /* second half of our region */
 	uint32_t lkey;
 	uint64_t remote_landing; /* second half of the peer's region */
 	uint32_t rkey;

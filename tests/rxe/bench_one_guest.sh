@@ -37,7 +37,7 @@ pair lat_read_events "lat --op read -s 64 -n 20 -e --cq-mod 4" \
 # Sides that disagree refuse, each naming the difference, and exit 1.
 pair mismatch "lat --op send -n 10" "lat --op write -n 10"
 # --new-api: lists of 8 SENDs between ibv_wr_start and ibv_wr_complete,
-# received and polled with ibv_start_poll on the other side.
+# received on an extended QP and CQ on the other side.
 pair new_api_send "bw --op send -s 64 -n 400 -l 8 --new-api" \
 	"bw --op send -s 64 -n 400 -l 8 --new-api -v"
 # Unsignalled 8-byte READs over two QPs, against a server on the old
