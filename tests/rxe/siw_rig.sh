@@ -15,11 +15,56 @@ for g in a b; do
 	rxe_solo "devinfo_$g" --on "$g" 'ibv_devinfo -d "$RXE_SIW_DEV"'
 done
 # rping's client does not retry, and once refused it hangs instead of
-# exiting: it starts only once the server listens.
+# exiting: it starts only once the server listens. rping waits for its
+# completion events with no bound, so one event that soft-iWARP loses
+# hangs both sides (seen once in CI, with the client's first SEND
+# delivered). So two servers listen from the start, on PORT and PORT+1;
+# the client runs under a bound, and only a run that hung runs once more,
+# on PORT+1, saying so; any other failure fails at once.
+server="out=\$(mktemp)
+trap 'rm -f \$out' EXIT
+rping -s -a \"\$RXE_SIW_ADDR\" -p $PORT -C $COUNT -v >\$out 2>&1 & first=\$!
+rping -s -a \"\$RXE_SIW_ADDR\" -p $((PORT + 1)) -C $COUNT -v & second=\$!
+both=0
+for i in \$(seq 300); do
+	[ \$(ss -Htln '( sport = :$PORT or sport = :$((PORT + 1)) )' | wc -l) -eq 2 ] && { both=1; break; }
+	sleep 0.1
+done
+if [ \$both -eq 0 ]; then
+	echo 'rping listens on neither TCP port $PORT nor $((PORT + 1)) after 30 s' >&2
+	kill \$first \$second
+	exit 1
+fi
+echo 'listening on TCP port $PORT'
+wait -n \$first \$second
+rc=\$?
+if kill -0 \$first 2>/dev/null; then
+	kill \$first
+	wait \$first
+	cat \$out
+	echo \"rping's server on port $PORT got no client; the one on port $((PORT + 1)) served the client's second run, status \$rc\" >&2
+	exit \$rc
+fi
+cat \$out
+pings=\$(grep -c '^server ping data: ' \$out)
+if [ \$rc -eq 0 ] && [ \$pings -eq $COUNT ]; then
+	kill \$second
+	wait \$second
+	exit 0
+fi
+echo \"rping's server on port $PORT ended with status \$rc after \$pings of $COUNT pings; the one on port $((PORT + 1)) serves the client's second run\" >&2
+wait \$second"
+client="for run in 1 2; do
+	port=\$(($PORT + run - 1))
+	timeout 20 rping -c -a \"\$RXE_SIW_PEER_ADDR\" -p \$port -C $COUNT -v && exit 0
+	rc=\$?
+	[ \$rc -eq 124 ] || exit \$rc
+	echo \"siw_rig: rping's client on port \$port got no answer within 20 s, so it runs once more, on port \$((port + 1))\" >&2
+done
+exit 1"
 rxe_pair rping --on a b --ready "listening on TCP port $PORT" \
-	"$(rxe_when_listening "$PORT" "rping -s -a \"\$RXE_SIW_ADDR\" -p $PORT -C $COUNT -v")" \
-	"rping -c -a \"\$RXE_SIW_PEER_ADDR\" -p $PORT -C $COUNT -v"
-rxe_go siw_rig 60 --capture "$CAP_ETH0" --capture-siw "$CAP_SIW"
+	"bash -c $(printf %q "$server")" "bash -c $(printf %q "$client")"
+rxe_go siw_rig 90 --capture "$CAP_ETH0" --capture-siw "$CAP_SIW"
 
 for g in a b; do
 	out=$RXE_RUNS/devinfo_$g.out
@@ -35,13 +80,14 @@ for ((i = 0; i < COUNT; i++)); do
 	expect_regex "$RXE_RUNS/rping.server.out" "^server ping data: rdma-ping-$i: "
 done
 
-# What went over each link on TCP port PORT: the segments, and whether the
-# first payload from guest b is an MPA request ("MPA ID Req Frame"), which
-# opens every iWARP connection.
+# What went over each link on TCP ports PORT and PORT+1 (the client's
+# second run): the segments, and whether the first payload from guest b is
+# an MPA request ("MPA ID Req Frame"), which opens every iWARP connection.
 tcp_summary() {
 	python3 - "$1" "$PORT" <<'PY'
 import struct, sys
 path, port = sys.argv[1], int(sys.argv[2])
+ports = (port, port + 1)
 data = open(path, 'rb').read()
 segments, first = 0, b''
 off = 24
@@ -54,11 +100,11 @@ while off + 16 <= len(data):
     ihl = (frame[14] & 15) * 4
     tcp = frame[14 + ihl:]
     sport, dport = struct.unpack_from('>HH', tcp)
-    if port not in (sport, dport):
+    if sport not in ports and dport not in ports:
         continue
     segments += 1
     payload = tcp[(tcp[12] >> 4) * 4:]
-    if dport == port and payload and not first:
+    if dport in ports and payload and not first:
         first = payload
 print('segments=%d' % segments)
 print('first_payload=%s' % first[:16].decode('ascii', 'replace'))
