@@ -186,7 +186,7 @@ static const struct config_option bench_options[] = {
 	 "ibv_post_send, perftest's --use_old_post_send)"},
 	{"use_old_post_send", 0, no_argument, BENCH_OPT_OLD_POST_SEND, NULL,
 	 "perftest's name for the default: ibv_post_send\n"
-	 "and ibv_poll_cq (not with --new-api)"},
+	 "(not with --new-api)"},
 	{"busy-poll", 0, no_argument, BENCH_OPT_BUSY_POLL, NULL,
 	 "wait for completions by polling only, as\n"
 	 "perftest does (default: latency with the\n"
