@@ -44,10 +44,11 @@
 # A command (SERVER_CMD, CLIENT_CMD, CMD) is guest shell text for one simple
 # command: words, quoted for the guest ('$RDMA_RC_EXAMPLE' expands on the
 # host, \"\$RXE_ADDR\" in the guest); wrap anything more in bash -c.
-# rxe_when_listening PORT CMD
+# rxe_when_listening PORTS CMD
 #   Prints a command (guest shell text) that runs CMD, prints "listening
-#   on TCP port PORT" once a socket of its guest listens there (for a
-#   server that prints nothing then, such as rping's or perftest's), and
+#   on TCP port PORT" for each of PORTS (one, or several separated by
+#   spaces) once a socket of its guest listens on every one of them (for
+#   a server that prints nothing then, such as rping's or perftest's), and
 #   exits with CMD's status; it gives up with status 1 after 30 s.  Use
 #   it as SERVER_CMD with rxe_pair's --ready "listening on TCP port PORT"
 #   for clients that do not retry.
@@ -326,7 +327,7 @@ rxe_solo() {
 }
 
 rxe_when_listening() {
-	local port=$1 cmd=$2 script
+	local ports=$1 cmd=$2 script
 	# Looks 0.1 s apart for 30 s by the clock (a look costs more than
 	# 0.1 s under TCG); a command that ends before it listens (not found,
 	# a bad option) ends the wait at once with its status.
@@ -334,20 +335,26 @@ rxe_when_listening() {
 pid=\$!
 end=\$((SECONDS + 30))
 while [ \$SECONDS -lt \$end ]; do
-	if ss -Htln 'sport = :$port' | grep -q .; then
-		echo 'listening on TCP port $port'
+	port=
+	for p in $ports; do
+		ss -Htln \"sport = :\$p\" | grep -q . || { port=\$p; break; }
+	done
+	if [ -z \"\$port\" ]; then
+		for p in $ports; do
+			echo \"listening on TCP port \$p\"
+		done
 		wait \$pid
 		exit
 	fi
 	if ! kill -0 \$pid 2>/dev/null; then
 		wait \$pid
 		rc=\$?
-		echo \"the command ended with status \$rc before anything listened on TCP port $port\" >&2
+		echo \"the command ended with status \$rc before anything listened on TCP port \$port\" >&2
 		exit \$((rc ? rc : 1))
 	fi
 	sleep 0.1
 done
-echo 'nothing listens on TCP port $port after 30 s' >&2
+echo \"nothing listens on TCP port \$port after 30 s\" >&2
 kill \$pid
 exit 1"
 	printf 'bash -c %q' "$script"

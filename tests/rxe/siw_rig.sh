@@ -25,17 +25,6 @@ server="out=\$(mktemp)
 trap 'rm -f \$out' EXIT
 rping -s -a \"\$RXE_SIW_ADDR\" -p $PORT -C $COUNT -v >\$out 2>&1 & first=\$!
 rping -s -a \"\$RXE_SIW_ADDR\" -p $((PORT + 1)) -C $COUNT -v & second=\$!
-both=0
-for i in \$(seq 300); do
-	[ \$(ss -Htln '( sport = :$PORT or sport = :$((PORT + 1)) )' | wc -l) -eq 2 ] && { both=1; break; }
-	sleep 0.1
-done
-if [ \$both -eq 0 ]; then
-	echo 'rping listens on neither TCP port $PORT nor $((PORT + 1)) after 30 s' >&2
-	kill \$first \$second
-	exit 1
-fi
-echo 'listening on TCP port $PORT'
 wait -n \$first \$second
 rc=\$?
 if kill -0 \$first 2>/dev/null; then
@@ -63,7 +52,8 @@ client="for run in 1 2; do
 done
 exit 1"
 rxe_pair rping --on a b --ready "listening on TCP port $PORT" \
-	"bash -c $(printf %q "$server")" "bash -c $(printf %q "$client")"
+	"$(rxe_when_listening "$PORT $((PORT + 1))" "bash -c $(printf %q "$server")")" \
+	"bash -c $(printf %q "$client")"
 rxe_go siw_rig 90 --capture "$CAP_ETH0" --capture-siw "$CAP_SIW"
 
 for g in a b; do
