@@ -1,25 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
  * rdma_rc_example: the RC example of the "RDMA Aware Networks Programming
- * User Manual". A server and a client connect an RC QP, then the server
- * SENDs a message, the client RDMA READs the server's buffer and RDMA
- * WRITEs a new text into it. With --ops, the other lessons; with -c, UC or
- * UD; with -R, RDMA_CM connects the QP. The benchmark (rdma_bench) and the
- * checks (rdma_check) are programs of their own, built on the same steps.
+ * User Manual". A server and a client connect an RC QP over a TCP
+ * exchange, then the server SENDs a message, the client RDMA READs the
+ * server's buffer and RDMA WRITEs a new text into it. The manual's other
+ * lessons are rdma_lessons; the checks, rdma_check; the benchmark,
+ * rdma_bench: programs of their own, on the same steps.
  */
 #include <err.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <unistd.h>
 
-#include "cm/cm.h"
-#include "config.h"
 #include "common/interrupt.h"
-#include "ops/options.h"
-#include "ops/ops.h"
+#include "config.h"
+#include "common/device_caps.h"
+#include "operations.h"
 #include "qp.h"
 #include "resources.h"
-#include "serve/serve.h"
 #include "sock.h"
 
 /* Exit statuses. */
@@ -27,33 +25,61 @@
 #define EXIT_FAILED 1
 #define EXIT_USAGE  2
 
-/* What main holds, from the command line to the teardown. */
-struct run {
-	struct config cfg;
-	struct lessons lessons; /* -o, and the server's --clients, --srq */
-	struct resources_sizes sizes; /* what the resources must hold */
-	struct resources res;
-	struct connection conn;
-	struct cm cm; /* -R only */
-	/* What the operations see: the resources, the connection and the
-	 * TCP socket (ctx.sock; -R keeps it for the syncs only). */
-	struct op_ctx ctx;
+/* The command line: what connecting needs, and nothing else. */
+static const struct config_option options[] = {
+	{"port", 'p', required_argument, CONFIG_OPT_PORT, "PORT",
+	 "TCP port for the QP-info exchange (default " CONFIG_STR(
+		 CONFIG_DEFAULT_TCP_PORT) ")"},
+	CONFIG_ROW_DEVICE,
+	CONFIG_ROW_IB_PORT,
+	CONFIG_ROW_GID,
+	{"sl", 0, required_argument, CONFIG_OPT_SL, "N",
+	 "service level of the address, 0 to 15 (default 0)"},
+	{"tclass", 0, required_argument, CONFIG_OPT_TCLASS, "N",
+	 "traffic class, 0 to 255: on RoCE v2 the IP\nDS field (default 0)"},
+	CONFIG_ROW_TIMEOUT,
+	CONFIG_ROW_CONNECT_TIMEOUT,
+	CONFIG_ROW_ACCEPT_TIMEOUT,
+	CONFIG_ROW_VERBOSE,
+	CONFIG_ROW_HELP,
+	CONFIG_ROW_VERSION,
+	{0},
 };
 
-/* What the resources must hold for the operations -o names. */
-static void plan_run(struct run *run)
+/* Once every option is read: --sl and --tclass go in the address. */
+static int finish_options(void *settings, struct config *cfg, FILE *out,
+			  FILE *err)
 {
-	resources_default_sizes(&run->sizes, &run->cfg);
-	run->sizes.early_receives = ops_receives_before_rtr(&run->lessons.ops);
-	ops_device_needs(&run->lessons.ops, &run->sizes.needs);
-	run->sizes.new_api = run->lessons.new_api;
-	run->ctx = (struct op_ctx){
-		.res = &run->res,
-		.conn = &run->conn,
-		.sock = -1,
-		.timeout_ms = config_timeout_ms(&run->cfg),
-		.gather_ms = (int)config_accept_timeout_ms(&run->cfg),
+	(void)settings;
+	(void)out;
+	return config_fit_path(cfg, err);
+}
+
+/* The command line into @cfg: 0 to run, 1 after --help, -EINVAL. */
+static int parse_command_line(struct config *cfg, int argc, char **argv)
+{
+	const struct config_tool tool = {
+		.program = PROGRAM_RC_EXAMPLE,
+		.synopsis = "[options] [SERVER]",
+		.roles = CONFIG_ROLE_SERVER,
+		.options = options,
+		.finish = finish_options,
 	};
+
+	return config_parse(cfg, &tool, argc, argv, stdout, stderr);
+}
+
+/*
+ * What the resources must hold: the manual's buffer, queues and CQ; the
+ * client's receive for the SEND, posted before RTR; and RDMA READ, which
+ * the device must allow in flight.
+ */
+static void plan_resources(struct resources_sizes *sizes,
+			   const struct config *cfg)
+{
+	resources_default_sizes(sizes, cfg);
+	sizes->early_receives = 1;
+	device_needs_add(sizes->needs.rd_atomic, "operation read");
 }
 
 /* Say how the run ended; the exit status. */
@@ -68,81 +94,45 @@ static int report(int ret)
 
 int main(int argc, char **argv)
 {
-	struct run run;
-	struct op_ctx *ctx = &run.ctx;
+	struct config cfg;
+	struct resources_sizes sizes;
+	struct resources res;
+	struct connection conn;
+	struct op_ctx ctx = {.res = &res, .conn = &conn, .sock = -1};
 	bool client;
-	size_t i;
 	int ret, destroy_ret;
 
 	/* Progress lines show up as they happen, also in a pipe or a log. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	/* Before the steps: the command line. */
-	ret = ops_parse_command_line(&run.cfg, &run.lessons, argc, argv, stdout,
-				     stderr);
+	ret = parse_command_line(&cfg, argc, argv);
 	if (ret)
 		return ret > 0 ? EXIT_PASSED : EXIT_USAGE;
-	plan_run(&run);
-	client = run.cfg.server_name != NULL;
+	client = cfg.server_name != NULL;
+	ctx.timeout_ms = config_timeout_ms(&cfg);
 	ret = interrupt_install();
 	if (ret)
 		return report(ret);
-	/* --clients, --srq: the same steps for several clients (src/serve). */
-	if (serve_wanted(&run.cfg, &run.lessons))
-		return report(
-			serve_clients(&run.cfg, &run.lessons, &run.sizes));
-	if (run.cfg.use_rdma_cm) {
-		/*
-		 * -R, steps 1-8: RDMA_CM resolves the peer's address to a
-		 * device, the resources are made on it and RDMA_CM connects
-		 * the QP. The TCP connection is kept only for the syncs
-		 * between operations, so that they never mix with the
-		 * operations' own completions on the QP.
-		 */
-		ret = cm_connect_run(&run.cm, &run.res, &run.cfg, &run.sizes,
-				     &ctx->sock, &run.conn);
-		if (ret)
-			return report(ret);
-	} else {
-		/* Steps 1-7: device list, device, its port, PD, MR, CQ, QP. */
-		ret = resources_create(&run.res, &run.cfg, &run.sizes, NULL);
-		if (ret)
-			return report(ret);
-		/* Step 8: over TCP, the GID (without -g: the connection's
-		 * address's), the QP info; INIT, RTR, RTS. */
-		ret = sock_connect(&run.cfg, &ctx->sock);
-		if (!ret)
-			ret = connect_qp(&run.res, &run.cfg, ctx->sock,
-					 &run.conn);
-	}
-	/* Step 9: the operations -o lists (the manual's: send, read, write),
-	 * the same list on both sides; with the manual's program as the
-	 * peer, its own flow and syncs. */
-	if (!ret && run.cfg.manual_peer)
-		ret = client ? op_manual_client(ctx) : op_manual_server(ctx);
-	else if (!ret)
-		ret = ops_agree(&run.lessons.ops, ctx);
-	for (i = 0; !ret && !run.cfg.manual_peer && i < run.lessons.ops.count;
-	     i++) {
-		enum op_id op = run.lessons.ops.ids[i];
-
-		ops_trace_start(ctx, op, client);
-		if (op == OP_SEND)
-			ret = client ? op_send_client(ctx)
-				     : op_send_server(ctx);
-		else if (op == OP_READ)
-			ret = client ? op_read_client(ctx)
-				     : op_read_server(ctx);
-		else if (op == OP_WRITE)
-			ret = client ? op_write_client(ctx)
-				     : op_write_server(ctx);
-		else
-			ret = ops_run_lesson(ctx, op, client);
-	}
+	/* Steps 1-7: device list, device, its port, PD, MR, CQ, QP. */
+	plan_resources(&sizes, &cfg);
+	ret = resources_create(&res, &cfg, &sizes, NULL);
+	if (ret)
+		return report(ret);
+	/* Step 8: the TCP connection; over it the GID (without -g: the
+	 * connection's address's) and the QP info; INIT, RTR, RTS. */
+	ret = sock_connect(&cfg, &ctx.sock);
+	if (!ret)
+		ret = connect_qp(&res, &cfg, ctx.sock, &conn);
+	/* Step 9: the server SENDs; the client READs the server's buffer,
+	 * then WRITEs a new text into it. */
+	if (!ret)
+		ret = client ? op_send_client(&ctx) : op_send_server(&ctx);
+	if (!ret)
+		ret = client ? op_read_client(&ctx) : op_read_server(&ctx);
+	if (!ret)
+		ret = client ? op_write_client(&ctx) : op_write_server(&ctx);
 	/* Step 10: everything, in the reverse order of creation. */
-	if (run.cfg.use_rdma_cm)
-		return report(cm_close_run(&run.cm, &run.res, ctx->sock, ret));
-	if (ctx->sock >= 0)
-		close(ctx->sock);
-	destroy_ret = resources_destroy(&run.res);
+	if (ctx.sock >= 0)
+		close(ctx.sock);
+	destroy_ret = resources_destroy(&res);
 	return report(ret ? ret : destroy_ret);
 }

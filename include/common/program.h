@@ -12,9 +12,10 @@
  * running another of them is refused in one line naming both.
  */
 enum program_id {
-	PROGRAM_RC_EXAMPLE = 0, /* the manual's example and its lessons */
+	PROGRAM_RC_EXAMPLE = 0, /* the manual's example */
 	PROGRAM_BENCH = 1,	/* the benchmark */
 	PROGRAM_CHECK = 2,	/* the host and pair checks */
+	PROGRAM_LESSONS = 3,	/* the rest of the manual's lessons */
 	PROGRAM_COUNT,
 };
 
@@ -29,7 +30,7 @@ int program_of_magic(uint32_t magic, uint8_t *program);
 
 /*
  * Why a peer running @remote is refused by @local, naming both ("the peer
- * runs X, this side Y: ..."); a static string.
+ * runs X, this side Y: ..."); a static buffer, until the next call.
  */
 const char *program_mismatch(uint8_t local, uint8_t remote);
 

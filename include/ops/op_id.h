@@ -2,16 +2,19 @@
 #ifndef OP_ID_H
 #define OP_ID_H
 
+#include "operations.h"
+
 /*
- * The operations a run of rdma_rc_example can perform. These numbers travel
+ * The operations a run of rdma_lessons can perform (-o). These numbers travel
  * in the message by which both sides agree on their lists (ops_agree), so a
  * new operation takes the next free number and old numbers never change; 0
  * is never an operation, so unused wire slots stay zero.
  */
 enum op_id {
-	OP_SEND = 1,
-	OP_READ = 2,
-	OP_WRITE = 3,
+	/* the manual's three, whose numbers are their wr_ids too */
+	OP_SEND = WR_ID_SEND,
+	OP_READ = WR_ID_READ,
+	OP_WRITE = WR_ID_WRITE,
 	OP_SEND_IMM = 4,
 	OP_WRITE_IMM = 5,
 	OP_FETCH_ADD = 6,

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "operations.h"
 #include "ops/op_id.h"
 #include "qp.h"
 #include "resources.h"
@@ -17,19 +18,6 @@ struct ops_list {
 	size_t count;
 };
 
-/* What an operation sees: the connected QP, both buffers, the TCP socket. */
-struct op_ctx {
-	struct resources *res;
-	const struct connection *conn;
-	int sock;
-	int timeout_ms;
-	/*
-	 * A client of a server of several clients: how much longer than
-	 * timeout_ms the server's first go may take, while it waits for the
-	 * others (this side's --accept-timeout, meant to be the server's).
-	 */
-	int gather_ms;
-};
 
 enum op_flag {
 	OP_NEEDS_RDMA_READ = 1 << 0,
@@ -132,26 +120,8 @@ void ops_list_format(const struct ops_list *ops, char *text, size_t size);
 /* The -v line that starts operation @id, naming the half that runs. */
 void ops_trace_start(const struct op_ctx *ctx, enum op_id id, bool client);
 
-/*
- * Run the client or the server half of operation @id through the table:
- * the lessons beyond the manual's, which main does not name one by one.
- */
+/* Run the client or the server half of operation @id through the table. */
 int ops_run_lesson(struct op_ctx *ctx, enum op_id id, bool client);
-
-/*
- * The manual's three operations, each half by name. SEND: the server
- * posts a SEND of its message and polls for its completion; the client
- * polls for the completion of the receive posted before RTR and prints
- * the message. READ: the client reads the server's message. WRITE: the
- * client writes its own message into the server's buffer, which the server
- * then prints. The two sides sync over TCP between the steps.
- */
-int op_send_server(struct op_ctx *ctx);
-int op_send_client(struct op_ctx *ctx);
-int op_read_server(struct op_ctx *ctx);
-int op_read_client(struct op_ctx *ctx);
-int op_write_server(struct op_ctx *ctx);
-int op_write_client(struct op_ctx *ctx);
 
 /*
  * --manual-peer: the same three as the manual's own program runs them,

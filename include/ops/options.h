@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rdma_rc_example's command line: the options every program shares, and
+ * rdma_lessons's command line: the options every program shares, and
  * the lessons' own (-o, -c, --clients, --srq).
  */
 #ifndef OPS_OPTIONS_H
@@ -16,7 +16,7 @@
 #define OPS_CLIENTS_MAX 8
 
 /*
- * What rdma_rc_example runs, beside what connecting needs (struct
+ * What rdma_lessons runs, beside what connecting needs (struct
  * config): the operations, and the server for several clients (src/serve):
  * how many it takes, and whether their QPs share one receive queue.
  */
@@ -37,12 +37,12 @@ struct ops_options {
 	enum transport transport; /* -c, for struct config once all are read */
 };
 
-/* rdma_rc_example's table and its handlers, for config_parse. */
+/* rdma_lessons's table and its handlers, for config_parse. */
 void ops_config_tool(struct ops_options *settings, struct lessons *lessons,
 		     struct config_tool *tool);
 
 /*
- * rdma_rc_example's command line into @cfg and @lessons: config_parse's
+ * rdma_lessons's command line into @cfg and @lessons: config_parse's
  * results.
  */
 int ops_parse_command_line(struct config *cfg, struct lessons *lessons,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The programs built from the manual's steps: names and magic numbers. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/program.h"
@@ -12,6 +13,7 @@ static const struct {
 	[PROGRAM_RC_EXAMPLE] = {"rdma_rc_example", 0x52434558u}, /* "RCEX" */
 	[PROGRAM_BENCH] = {"rdma_bench", 0x52434258u},		 /* "RCBX" */
 	[PROGRAM_CHECK] = {"rdma_check", 0x52434358u},		 /* "RCCX" */
+	[PROGRAM_LESSONS] = {"rdma_lessons", 0x52434c58u},	 /* "RCLX" */
 };
 
 const char *program_name(enum program_id program)
@@ -41,48 +43,28 @@ int program_of_magic(uint32_t magic, uint8_t *program)
 	return -EPROTO;
 }
 
-/* Each sentence whole, so that it can be found with grep. */
-static const char *const mismatch[PROGRAM_COUNT][PROGRAM_COUNT] = {
-	[PROGRAM_RC_EXAMPLE] =
-		{
-			[PROGRAM_BENCH] =
-				"the peer runs rdma_bench, this side rdma_rc_example: run the same program on both sides",
-			[PROGRAM_CHECK] =
-				"the peer runs rdma_check, this side rdma_rc_example: run the same program on both sides",
-		},
-	[PROGRAM_BENCH] =
-		{
-			[PROGRAM_RC_EXAMPLE] =
-				"the peer runs rdma_rc_example, this side rdma_bench: run the same program on both sides",
-			[PROGRAM_CHECK] =
-				"the peer runs rdma_check, this side rdma_bench: run the same program on both sides",
-		},
-	[PROGRAM_CHECK] =
-		{
-			[PROGRAM_RC_EXAMPLE] =
-				"the peer runs rdma_rc_example, this side rdma_check: run the same program on both sides",
-			[PROGRAM_BENCH] =
-				"the peer runs rdma_bench, this side rdma_check: run the same program on both sides",
-		},
-};
-
 const char *program_mismatch(uint8_t local, uint8_t remote)
 {
-	if (local >= PROGRAM_COUNT || remote >= PROGRAM_COUNT ||
-	    !mismatch[local][remote])
+	static char why[128];
+
+	if (local >= PROGRAM_COUNT || remote >= PROGRAM_COUNT)
 		return "the peer runs another program";
-	return mismatch[local][remote];
+	snprintf(why, sizeof(why),
+		 "the peer runs %s, this side %s: run the same program on both sides",
+		 programs[remote].name, programs[local].name);
+	return why;
 }
 
 /* A set of programs, one bit each. */
 #define EXAMPLE (1u << PROGRAM_RC_EXAMPLE)
 #define BENCH	(1u << PROGRAM_BENCH)
 #define CHECK	(1u << PROGRAM_CHECK)
+#define LESSONS (1u << PROGRAM_LESSONS)
 
 /*
  * The options some programs have and others not, by long name and letter,
  * with the programs that have them: what another program says when given
- * one. @here is how the others spell the same setting, where they have it
+ * one. @here is how the programs in @here_in spell the same setting
  * (rdma_bench spells the GID index and -R as perftest does). The unit
  * tests hold this list to the programs' own tables.
  */
@@ -90,65 +72,78 @@ static const struct {
 	const char *name;
 	int letter;
 	unsigned int owners;
-	const char *here; /* the others' spelling of it, NULL: they lack it */
+	const char *here;     /* the others' spelling of it */
+	unsigned int here_in; /* the programs that spell it so */
 } own_options[] = {
-	{"ops", 'o', EXAMPLE, NULL},
-	{"connection", 'c', EXAMPLE | BENCH, NULL},
-	{"clients", 0, EXAMPLE, NULL},
-	{"srq", 0, EXAMPLE, NULL},
-	{"new-api", 0, EXAMPLE | BENCH, NULL},
-	{"manual-peer", 0, EXAMPLE, NULL},
-	{"gid-idx", 0, EXAMPLE | CHECK, "-x, --gid-index"},
-	{"rdma-cm", 0, EXAMPLE | CHECK, "-R, --rdma_cm"},
-	{"pair", 0, CHECK, NULL},
-	{"json", 0, CHECK, NULL},
-	{"gid-index", 'x', BENCH, "-g, --gid-idx"},
-	{"rdma_cm", 0, BENCH, "-R, --rdma-cm"},
-	{"op", 0, BENCH, NULL},
-	{"atomic_type", 'A', BENCH, NULL},
-	{"size", 's', BENCH, NULL},
-	{"all", 'a', BENCH, NULL},
-	{"iters", 'n', BENCH, NULL},
-	{"duration", 'D', BENCH, NULL},
-	{"run_infinitely", 0, BENCH, NULL},
-	{"bidirectional", 'b', BENCH, NULL},
-	{"qp", 'q', BENCH, NULL},
-	{"reversed", 0, BENCH, NULL},
-	{"tx-depth", 0, BENCH, NULL},
-	{"rx-depth", 'r', BENCH, NULL},
-	{"cq-mod", 'Q', BENCH, NULL},
-	{"post_list", 'l', BENCH, NULL},
-	{"inline_size", 'I', BENCH, NULL},
-	{"busy-poll", 0, BENCH, NULL},
-	{"use_old_post_send", 0, BENCH, NULL},
-	{"report-histogram", 'H', BENCH, NULL},
-	{"report_gbits", 0, BENCH, NULL},
-	{"cpu_util", 0, BENCH, NULL},
-	{"report-counters", 0, BENCH, NULL},
-	{"output", 0, BENCH, NULL},
-	{"out_json", 0, BENCH, NULL},
-	{"out_json_file", 0, BENCH, NULL},
-	{"mtu", 'm', BENCH, NULL},
-	{"sl", 'S', BENCH, "--sl"},
-	{"tos", 'T', BENCH, NULL},
-	{"qp-timeout", 'u', BENCH, NULL},
-	{"source_ip", 0, BENCH, NULL},
+	{"ops", 'o', LESSONS, NULL, 0},
+	{"connection", 'c', LESSONS | BENCH, NULL, 0},
+	{"clients", 0, LESSONS, NULL, 0},
+	{"srq", 0, LESSONS, NULL, 0},
+	{"new-api", 0, LESSONS | BENCH, NULL, 0},
+	{"manual-peer", 0, LESSONS, NULL, 0},
+	{"events", 'e', LESSONS | CHECK | BENCH, NULL, 0},
+	{"gid-idx", 0, EXAMPLE | LESSONS | CHECK, "-x, --gid-index", BENCH},
+	{"rdma-cm", 'R', LESSONS | CHECK, "-R, --rdma_cm", BENCH},
+	{"pair", 0, CHECK, NULL, 0},
+	{"json", 0, CHECK, NULL, 0},
+	{"gid-index", 'x', BENCH, "-g, --gid-idx", EXAMPLE | LESSONS | CHECK},
+	{"rdma_cm", 0, BENCH, "-R, --rdma-cm", LESSONS | CHECK},
+	{"op", 0, BENCH, NULL, 0},
+	{"atomic_type", 'A', BENCH, NULL, 0},
+	{"size", 's', BENCH, NULL, 0},
+	{"all", 'a', BENCH, NULL, 0},
+	{"iters", 'n', BENCH, NULL, 0},
+	{"duration", 'D', BENCH, NULL, 0},
+	{"run_infinitely", 0, BENCH, NULL, 0},
+	{"bidirectional", 'b', BENCH, NULL, 0},
+	{"qp", 'q', BENCH, NULL, 0},
+	{"reversed", 0, BENCH, NULL, 0},
+	{"tx-depth", 0, BENCH, NULL, 0},
+	{"rx-depth", 'r', BENCH, NULL, 0},
+	{"cq-mod", 'Q', BENCH, NULL, 0},
+	{"post_list", 'l', BENCH, NULL, 0},
+	{"inline_size", 'I', BENCH, NULL, 0},
+	{"busy-poll", 0, BENCH, NULL, 0},
+	{"use_old_post_send", 0, BENCH, NULL, 0},
+	{"report-histogram", 'H', BENCH, NULL, 0},
+	{"report_gbits", 0, BENCH, NULL, 0},
+	{"cpu_util", 0, BENCH, NULL, 0},
+	{"report-counters", 0, BENCH, NULL, 0},
+	{"output", 0, BENCH, NULL, 0},
+	{"out_json", 0, BENCH, NULL, 0},
+	{"out_json_file", 0, BENCH, NULL, 0},
+	{"mtu", 'm', BENCH, NULL, 0},
+	{"sl", 'S', BENCH, "--sl", EXAMPLE | LESSONS | CHECK},
+	{"tos", 'T', BENCH, NULL, 0},
+	{"qp-timeout", 'u', BENCH, NULL, 0},
+	{"source_ip", 0, BENCH, NULL, 0},
 };
 
-/* "rdma_rc_example's and rdma_check's" for @owners, into @buf. */
+/*
+ * "rdma_lessons's, rdma_check's and rdma_bench's" for @owners, into @buf:
+ * the example's lessons first, as a learner looks for them there.
+ */
 static const char *owners_text(unsigned int owners, char *buf, size_t len)
 {
-	const char *sep = "";
-	size_t used = 0;
-	unsigned int i;
+	static const enum program_id order[] = {
+		PROGRAM_RC_EXAMPLE, PROGRAM_LESSONS, PROGRAM_CHECK,
+		PROGRAM_BENCH,
+	};
+	unsigned int left = owners;
+	size_t used = 0, i;
 
 	buf[0] = '\0';
-	for (i = 0; i < PROGRAM_COUNT && used < len; i++) {
-		if (!(owners & (1u << i)))
+	for (i = 0; i < sizeof(order) / sizeof(order[0]) && used < len; i++) {
+		unsigned int bit = 1u << order[i];
+
+		if (!(left & bit))
 			continue;
-		used += (size_t)snprintf(buf + used, len - used, "%s%s's", sep,
-					 program_name((enum program_id)i));
-		sep = " and ";
+		left &= ~bit;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s's",
+					 used == 0 ? ""
+					 : left	   ? ", "
+						   : " and ",
+					 program_name(order[i]));
 	}
 	return buf;
 }
@@ -171,7 +166,7 @@ bool program_option_refused(enum program_id program, const char *name,
 		else
 			snprintf(typed, sizeof(typed), "-%c (--%s)", letter,
 				 own_options[i].name);
-		if (own_options[i].here)
+		if (own_options[i].here_in & (1u << program))
 			fprintf(err, "%s: option %s is spelled %s here\n", self,
 				typed, own_options[i].here);
 		else

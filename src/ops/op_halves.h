@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "completion.h"
+#include "operations.h"
 #include "ops/ops.h"
 #include "post.h"
-#include "datagram.h"
 
 int op_send_imm_server(struct op_ctx *ctx);
 int op_send_imm_client(struct op_ctx *ctx);
@@ -44,64 +44,11 @@ int op_show_responder_error(struct op_ctx *ctx);
 int op_counter_server(struct op_ctx *ctx, uint64_t start);
 
 /*
- * The server's half of SEND and SEND with immediate (@req: opcode, wr_id,
- * immediate data): put @text in our message area as @req's buffer (on UD
- * addressed to the client), post it, poll for its completion, then wait
- * until the client has printed it.
- */
-int op_send_message(struct op_ctx *ctx, struct send_request *req,
-		    const char *text);
-
-/*
- * The client's half up to the message: poll for the completion (@wc) of
- * the receive posted before RTR; on UD, print the sender's GID from the
- * GRH in front of the message.
- */
-int op_receive_message(struct op_ctx *ctx, struct ibv_wc *wc);
-
-/*
- * The client printed the message: the server may send into the same place
- * again, as every receive of the client's takes its message there.
- */
-int op_message_printed(struct op_ctx *ctx);
-
-/*
  * An atomic (@req) on the peer's counter: post it, wait for its completion
  * of kind @expected, and give the value the counter had before in *@old.
  */
 int op_atomic(struct op_ctx *ctx, const struct send_request *req,
 	      enum ibv_wc_opcode expected, uint64_t *old);
-
-/*
- * On UD, address the send (AH, remote QPN, Q_Key) and check that it fits
- * one packet; on a connected QP, nothing to do.
- */
-static inline int op_address_send(const struct op_ctx *ctx,
-				  struct send_request *req)
-{
-	if (ctx->conn->local.transport != TRANSPORT_UD)
-		return 0;
-	req->ah = ctx->res->ah;
-	req->remote_qpn = ctx->conn->remote.qp_num;
-	req->remote_qkey = ctx->conn->remote_qkey;
-	return ud_check_size(req->sge.length, ctx->res->mtu);
-}
-
-/* Our message area, as a scatter/gather element. */
-static inline struct ibv_sge op_local_msg(const struct op_ctx *ctx)
-{
-	return (struct ibv_sge){
-		.addr = (uintptr_t)ctx->res->buf->msg,
-		.length = sizeof(ctx->res->buf->msg),
-		.lkey = ctx->res->mr->lkey,
-	};
-}
-
-/* The peer's message area: its buffer starts with struct rc_buffer. */
-static inline uint64_t op_remote_msg(const struct op_ctx *ctx)
-{
-	return ctx->conn->remote.addr + offsetof(struct rc_buffer, msg);
-}
 
 /* Our 8-byte counter, as a scatter/gather element (atomics return into it). */
 static inline struct ibv_sge op_local_counter(const struct op_ctx *ctx)
@@ -118,24 +65,6 @@ static inline uint64_t op_remote_counter(const struct op_ctx *ctx)
 {
 	return ctx->conn->remote.addr +
 	       offsetof(struct rc_buffer, atomic_counter);
-}
-
-/* The manual's three messages (SEND, then READ and WRITE), as ours reads. */
-#define SEND_MESSAGE  "SEND operation"
-#define READ_MESSAGE  "RDMA read operation"
-#define WRITE_MESSAGE "RDMA write operation"
-
-/* Put @text in our message area, always '\0'-terminated. */
-static inline void op_set_msg(struct op_ctx *ctx, const char *text)
-{
-	snprintf(ctx->res->buf->msg, sizeof(ctx->res->buf->msg), "%s", text);
-}
-
-/* Our message area as a printable string, however the peer filled it. */
-static inline const char *op_msg(struct op_ctx *ctx)
-{
-	ctx->res->buf->msg[sizeof(ctx->res->buf->msg) - 1] = '\0';
-	return ctx->res->buf->msg;
 }
 
 /* Query our QP's state and @mask attributes into *@attr; one line on failure. */

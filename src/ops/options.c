@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * rdma_rc_example's command line: its table, the lessons' options (-o,
- * -c, --clients, --srq) and the checks that need all of them.
+ * rdma_lessons's command line: its table, the lessons' options (-o, -c,
+ * --new-api, --manual-peer, --clients, --srq) and the checks that need
+ * all of them.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,7 +22,7 @@ enum ops_option {
 	OPS_OPT_MANUAL_PEER,
 };
 
-#define NAME program_name(PROGRAM_RC_EXAMPLE)
+#define NAME program_name(PROGRAM_LESSONS)
 
 /* The manual's options (what connecting needs), then the lessons'. */
 static const struct config_option example_options[] = {
@@ -141,7 +142,7 @@ static int parse_setting(void *settings, int id, const char *arg, FILE *err)
 				NAME, arg);
 		return ret;
 	case OPS_OPT_CLIENTS:
-		ret = config_parse_number(PROGRAM_RC_EXAMPLE, "--clients", arg,
+		ret = config_parse_number(PROGRAM_LESSONS, "--clients", arg,
 					  1, OPS_CLIENTS_MAX, &value, err);
 		l->clients = (unsigned int)value;
 		return ret;
@@ -279,7 +280,7 @@ void ops_config_tool(struct ops_options *settings, struct lessons *lessons,
 	*settings = (struct ops_options){.lessons = lessons,
 					 .transport = TRANSPORT_RC};
 	*tool = (struct config_tool){
-		.program = PROGRAM_RC_EXAMPLE,
+		.program = PROGRAM_LESSONS,
 		.synopsis = "[options] [SERVER]",
 		.roles = CONFIG_ROLE_SERVER,
 		.options = example_options,
