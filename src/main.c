@@ -14,6 +14,7 @@
 
 #include "common/interrupt.h"
 #include "config.h"
+#include "options.h"
 #include "common/device_caps.h"
 #include "operations.h"
 #include "qp.h"
@@ -25,54 +26,11 @@
 #define EXIT_FAILED 1
 #define EXIT_USAGE  2
 
-/* The command line: what connecting needs, and nothing else. */
-static const struct config_option options[] = {
-	{"port", 'p', required_argument, CONFIG_OPT_PORT, "PORT",
-	 "TCP port for the QP-info exchange (default " CONFIG_STR(
-		 CONFIG_DEFAULT_TCP_PORT) ")"},
-	CONFIG_ROW_DEVICE,
-	CONFIG_ROW_IB_PORT,
-	CONFIG_ROW_GID,
-	{"sl", 0, required_argument, CONFIG_OPT_SL, "N",
-	 "service level of the address, 0 to 15 (default 0)"},
-	{"tclass", 0, required_argument, CONFIG_OPT_TCLASS, "N",
-	 "traffic class, 0 to 255: on RoCE v2 the IP\nDS field (default 0)"},
-	CONFIG_ROW_TIMEOUT,
-	CONFIG_ROW_CONNECT_TIMEOUT,
-	CONFIG_ROW_ACCEPT_TIMEOUT,
-	CONFIG_ROW_VERBOSE,
-	CONFIG_ROW_HELP,
-	CONFIG_ROW_VERSION,
-	{0},
-};
-
-/* Once every option is read: --sl and --tclass go in the address. */
-static int finish_options(void *settings, struct config *cfg, FILE *out,
-			  FILE *err)
-{
-	(void)settings;
-	(void)out;
-	return config_fit_path(cfg, err);
-}
-
-/* The command line into @cfg: 0 to run, 1 after --help, -EINVAL. */
-static int parse_command_line(struct config *cfg, int argc, char **argv)
-{
-	const struct config_tool tool = {
-		.program = PROGRAM_RC_EXAMPLE,
-		.synopsis = "[options] [SERVER]",
-		.roles = CONFIG_ROLE_SERVER,
-		.options = options,
-		.finish = finish_options,
-	};
-
-	return config_parse(cfg, &tool, argc, argv, stdout, stderr);
-}
-
 /*
  * What the resources must hold: the manual's buffer, queues and CQ; the
  * client's receive for the SEND, posted before RTR; and RDMA READ, which
- * the device must allow in flight.
+ * the device must allow in flight. iWARP connects only through RDMA_CM,
+ * which is rdma_lessons's -R.
  */
 static void plan_resources(struct resources_sizes *sizes,
 			   const struct config *cfg)
@@ -80,6 +38,7 @@ static void plan_resources(struct resources_sizes *sizes,
 	resources_default_sizes(sizes, cfg);
 	sizes->early_receives = 1;
 	device_needs_add(sizes->needs.rd_atomic, "operation read");
+	sizes->needs.without_cm_fix = "run rdma_lessons -R";
 }
 
 /* Say how the run ended; the exit status. */
@@ -104,7 +63,7 @@ int main(int argc, char **argv)
 
 	/* Progress lines show up as they happen, also in a pipe or a log. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	ret = parse_command_line(&cfg, argc, argv);
+	ret = parse_command_line(&cfg, argc, argv, stdout, stderr);
 	if (ret)
 		return ret > 0 ? EXIT_PASSED : EXIT_USAGE;
 	client = cfg.server_name != NULL;

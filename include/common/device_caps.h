@@ -39,6 +39,9 @@ struct device_caps {
  */
 struct device_needs {
 	bool through_cm;	  /* -R: RDMA_CM connects the QP */
+	/* what to do on iWARP without -R; NULL: "add -R" (a program that
+	 * has no -R names the one that has) */
+	const char *without_cm_fix;
 	enum ibv_qp_type qp_type; /* IBV_QPT_RC, IBV_QPT_UC or IBV_QPT_UD */
 	char atomics[DEVICE_LESSON_MAX];   /* remote atomics */
 	char mw[DEVICE_LESSON_MAX];	   /* memory windows */

@@ -59,7 +59,7 @@ static const struct {
 	{"retry_count", 0,
 	 "the retry count is 6 (7 is 'for ever' on soft-RoCE; src/qp.c)"},
 	{"use-srq", 0,
-	 "the shared receive queue is rdma_rc_example's lesson (--srq)"},
+	 "the shared receive queue is rdma_lessons's lesson (--srq)"},
 	{"use_hugepages", 0, "the buffer is ordinary memory"},
 	{"wait_destroy", 0, "resources are destroyed as soon as the run ends"},
 	{"disable_pcie_relaxed", 0, "relaxed ordering is never asked for"},

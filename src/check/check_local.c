@@ -675,10 +675,10 @@ static void check_atomics(struct check_report *r, const struct local *l)
 		check_add(
 			r, "atomics", CHECK_WARN,
 			"use a device with atomic_cap ATOMIC_HCA or ATOMIC_GLOB for these lessons",
-			"none: rules out --ops %s and rdma_bench --op fetch_add|cmp_swap",
+			"none: rules out rdma_lessons --ops %s and rdma_bench --op fetch_add|cmp_swap",
 			names);
 	else
-		check_add(r, "atomics", CHECK_PASS, NULL, "%s: --ops %s",
+		check_add(r, "atomics", CHECK_PASS, NULL, "%s: rdma_lessons --ops %s",
 			  l->dev.atomic_cap == IBV_ATOMIC_GLOB ? "ATOMIC_GLOB"
 							       : "ATOMIC_HCA",
 			  names);
@@ -695,10 +695,10 @@ static void check_mw(struct check_report *r, const struct local *l)
 		check_add(
 			r, "mem-window", CHECK_WARN,
 			"use a device with MEM_WINDOW in device_cap_flags for this lesson",
-			"none: rules out --ops %s", names);
+			"none: rules out rdma_lessons --ops %s", names);
 	else
 		check_add(r, "mem-window", CHECK_PASS, NULL,
-			  "MEM_WINDOW, up to %d: --ops %s", l->dev.max_mw,
+			  "MEM_WINDOW, up to %d: rdma_lessons --ops %s", l->dev.max_mw,
 			  names);
 }
 
@@ -711,11 +711,11 @@ static void check_sge(struct check_report *r, const struct local *l)
 		check_add(
 			r, "sge", CHECK_WARN,
 			"use a device that allows 3 SGEs a work request for this lesson",
-			"max_sge %d, fewer than the %d of --ops sge: rules it out",
+			"max_sge %d, fewer than the %d of rdma_lessons --ops sge: rules it out",
 			l->dev.max_sge, OP_SGE_MAX);
 	else
 		check_add(r, "sge", CHECK_PASS, NULL,
-			  "max_sge %d a work request: --ops sge posts %d",
+			  "max_sge %d a work request: rdma_lessons --ops sge posts %d",
 			  l->dev.max_sge, OP_SGE_MAX);
 }
 
@@ -727,12 +727,12 @@ static void check_srq(struct check_report *r, const struct local *l)
 	if (l->dev.max_srq == 0)
 		check_add(
 			r, "srq", CHECK_WARN,
-			"use a device with max_srq above 0 for rdma_rc_example --srq",
+			"use a device with max_srq above 0 for rdma_lessons --srq",
 			"max_srq 0: no shared receive queue");
 	else
 		check_add(
 			r, "srq", CHECK_PASS, NULL,
-			"max_srq %d, up to %d receives each (max_srq_wr): rdma_rc_example --srq",
+			"max_srq %d, up to %d receives each (max_srq_wr): rdma_lessons --srq",
 			l->dev.max_srq, l->dev.max_srq_wr);
 }
 
@@ -806,7 +806,7 @@ static void check_transports(struct check_report *r, struct resources *res)
 			  ud ? " ud" : "");
 	else
 		check_add(r, "transports", CHECK_PASS, NULL,
-			  "RC, UC and UD QPs can be created: -c rc|uc|ud");
+			  "RC, UC and UD QPs can be created: rdma_lessons -c rc|uc|ud");
 }
 
 /* The resources of a real run: PD, MR, CQ and QP, then UC and UD QPs. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * -R from start to end for a program of one peer (rdma_rc_example's -R,
+ * -R from start to end for a program of one peer (rdma_lessons's -R,
  * rdma_bench -R): RDMA_CM finds the device, the resources are made on it
  * and the QP connected, the TCP connection kept for the syncs; then the
  * teardown in the reverse order.

@@ -93,8 +93,10 @@ static int refuse_on_iwarp(const struct device_caps *caps,
 	if (!needs->through_cm) {
 		snprintf(
 			line, len,
-			"failed to use device %s without -R: transport_type IBV_TRANSPORT_IWARP, and iWARP connects QPs only through RDMA_CM: add -R",
-			caps->name);
+			"failed to use device %s without -R: transport_type IBV_TRANSPORT_IWARP, and iWARP connects QPs only through RDMA_CM: %s",
+			caps->name,
+			needs->without_cm_fix ? needs->without_cm_fix
+					      : "add -R");
 		return -EPROTONOSUPPORT;
 	}
 	if (needs->immediate[0])

@@ -16,6 +16,7 @@
 #include "check/check.h"
 #include "config.h"
 #include "ops/options.h"
+#include "options.h"
 
 /* More arguments than any real command line of this program needs. */
 #define FUZZ_MAX_ARGS 32
@@ -43,6 +44,7 @@ static void parse_as_each_program(int argc, char **argv, FILE *sink)
 	struct config cfg;
 	int ret;
 
+	check_result(parse_command_line(&cfg, argc, argv, sink, sink), &cfg);
 	ret = ops_parse_command_line(&cfg, &lessons, argc, argv, sink, sink);
 	check_result(ret, &cfg);
 	if (ret == 0)

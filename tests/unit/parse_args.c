@@ -29,6 +29,9 @@ static struct parse_result parse_va(enum program_id program, const char *first,
 	/* Each main's way to parse its command line. */
 	switch (program) {
 	case PROGRAM_RC_EXAMPLE:
+		r.ret = parse_command_line(&r.cfg, argc, argv, out, err);
+		break;
+	case PROGRAM_LESSONS:
 		r.ret = ops_parse_command_line(&r.cfg, &r.lessons, argc, argv,
 					       out, err);
 		break;
@@ -54,6 +57,17 @@ struct parse_result parse(const char *first, ...)
 
 	va_start(ap, first);
 	r = parse_va(PROGRAM_RC_EXAMPLE, first, ap);
+	va_end(ap);
+	return r;
+}
+
+struct parse_result parse_lessons(const char *first, ...)
+{
+	struct parse_result r;
+	va_list ap;
+
+	va_start(ap, first);
+	r = parse_va(PROGRAM_LESSONS, first, ap);
 	va_end(ap);
 	return r;
 }

@@ -6,6 +6,7 @@
 #include "check/check.h"
 #include "config.h"
 #include "ops/options.h"
+#include "options.h"
 
 /* What one config_parse call returned and printed. */
 struct parse_result {
@@ -21,9 +22,11 @@ struct parse_result {
 /*
  * Parse a NULL-terminated list of arguments (after the program name) as
  * rdma_rc_example's main does, capturing its help and error output;
- * parse_bench and parse_check as rdma_bench's and rdma_check's do.
+ * parse_lessons, parse_bench and parse_check as rdma_lessons's,
+ * rdma_bench's and rdma_check's do.
  */
 struct parse_result parse(const char *first, ...);
+struct parse_result parse_lessons(const char *first, ...);
 struct parse_result parse_bench(const char *first, ...);
 struct parse_result parse_check(const char *first, ...);
 

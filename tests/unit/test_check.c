@@ -79,10 +79,10 @@ static void check_bad_combinations(void **state)
 	/* the check runs its own operations, over RC */
 	expect_refused(
 		parse_check("-c", "ud", (char *)NULL),
-		"rdma_check: option -c (--connection) is rdma_rc_example's and rdma_bench's, not rdma_check's\n");
+		"rdma_check: option -c (--connection) is rdma_lessons's and rdma_bench's, not rdma_check's\n");
 	expect_refused(
 		parse_check("--ops", "send", (char *)NULL),
-		"rdma_check: option --ops is rdma_rc_example's, not rdma_check's\n");
+		"rdma_check: option --ops is rdma_lessons's, not rdma_check's\n");
 	expect_refused(
 		parse_check("-s", "64", (char *)NULL),
 		"rdma_check: option -s (--size) is rdma_bench's, not rdma_check's\n");

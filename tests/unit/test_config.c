@@ -25,7 +25,7 @@ static size_t count_lines(const char *text)
 
 static void test_defaults(void **state)
 {
-	struct parse_result r = parse(NULL);
+	struct parse_result r = parse_lessons(NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
@@ -54,7 +54,7 @@ static void test_defaults(void **state)
 static void test_every_option(void **state)
 {
 	struct parse_result r =
-		parse("-p", "2000", "--ib-dev", "rxe0", "-i", "2", "-g", "3",
+		parse_lessons("-p", "2000", "--ib-dev", "rxe0", "-i", "2", "-g", "3",
 		      "-o", "write,send", "-t", "7", "--connect-timeout", "8",
 		      "--accept-timeout", "9", "-v", "192.0.2.1", (char *)NULL);
 
@@ -79,8 +79,8 @@ static void test_every_option(void **state)
 static void test_parse_twice(void **state)
 {
 	struct parse_result first =
-		parse("-v", "-p", "1234", "host", (char *)NULL);
-	struct parse_result second = parse("-p", "4321", (char *)NULL);
+		parse_lessons("-v", "-p", "1234", "host", (char *)NULL);
+	struct parse_result second = parse_lessons("-p", "4321", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(first.ret, 0);
@@ -101,7 +101,11 @@ static void test_help_and_version(void **state)
 	assert_int_equal(help.ret, 1);
 	assert_non_null(strstr(help.out, "usage: rdma_rc_example"));
 	assert_non_null(strstr(help.out, "--connect-timeout"));
-	assert_non_null(strstr(help.out, "send"));
+	assert_non_null(strstr(help.out, "--tclass"));
+	/* the lessons' options are rdma_lessons's help, not the example's */
+	assert_null(strstr(help.out, "--ops"));
+	assert_null(strstr(help.out, "--rdma-cm"));
+	assert_null(strstr(help.out, "operations:"));
 	assert_string_equal(help.err, "");
 	assert_int_equal(version.ret, 1);
 	assert_non_null(strstr(version.out, "rdma_rc_example "));
@@ -113,7 +117,7 @@ static void test_help_and_version(void **state)
 static void check_rejected(const char *option, const char *value,
 			   const char *needle1, const char *needle2)
 {
-	struct parse_result r = parse(option, value, (char *)NULL);
+	struct parse_result r = parse_lessons(option, value, (char *)NULL);
 
 	assert_int_equal(r.ret, -EINVAL);
 	assert_int_equal(count_lines(r.err), 1);
@@ -154,7 +158,7 @@ static void test_bad_values(void **state)
 	check_rejected("-x", "1", "-x (--gid-index) is spelled -g, --gid-idx",
 		       "here");
 	check_rejected("--tx-depth", "8", "--tx-depth is rdma_bench's",
-		       "not rdma_rc_example's");
+		       "not rdma_lessons's");
 	check_rejected("-p", NULL, "needs a value", "-p");
 	/* getopt_long names these by their val: the line must not */
 	check_rejected("--verbose=1", NULL, "--verbose takes no value",
@@ -166,13 +170,13 @@ static void test_bad_values(void **state)
 /* An empty SERVER is a usage error, not a name for the resolver. */
 static void test_empty_server_name(void **state)
 {
-	struct parse_result r = parse("-p", "2000", "", (char *)NULL);
+	struct parse_result r = parse_lessons("-p", "2000", "", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, -EINVAL);
 	assert_string_equal(
 		r.err,
-		"rdma_rc_example: invalid server name '' (expected a host name or an IP address; leave it out to be the server)\n");
+		"rdma_lessons: invalid server name '' (expected a host name or an IP address; leave it out to be the server)\n");
 	assert_string_equal(r.out, "");
 	free_result(&r);
 }
@@ -199,7 +203,7 @@ static void expect_refusal(struct parse_result r, const char *line)
 /* --clients and --srq: the server's; what they do not go with. */
 static void test_server_options(void **state)
 {
-	struct parse_result r = parse("--clients", "8", "--srq", "-o",
+	struct parse_result r = parse_lessons("--clients", "8", "--srq", "-o",
 				      "send,hello", (char *)NULL);
 
 	(void)state;
@@ -208,77 +212,77 @@ static void test_server_options(void **state)
 	assert_true(r.lessons.use_srq);
 	free_result(&r);
 	/* the client runs hello as any other operation */
-	r = parse("-o", "hello", "192.0.2.1", (char *)NULL);
+	r = parse_lessons("-o", "hello", "192.0.2.1", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	free_result(&r);
 	check_rejected("--clients", "9", "--clients", "'9'");
 	check_rejected("--clients", "0", "--clients", "'0'");
 	expect_refusal(
-		parse("--srq", "192.0.2.1", (char *)NULL),
-		"rdma_rc_example: invalid option --srq for a client: it is the server's (a client connects as any other, and does not know how the server receives)\n");
+		parse_lessons("--srq", "192.0.2.1", (char *)NULL),
+		"rdma_lessons: invalid option --srq for a client: it is the server's (a client connects as any other, and does not know how the server receives)\n");
 	/* RDMA_CM listens for each client's request */
-	r = parse("--clients", "2", "-R", (char *)NULL);
+	r = parse_lessons("--clients", "2", "-R", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	free_result(&r);
 	expect_refusal(
-		parse("-o", "hello", "-c", "ud", "192.0.2.1", (char *)NULL),
-		"rdma_rc_example: invalid option --ops with --connection ud: the server for several clients connects RC QPs\n");
+		parse_lessons("-o", "hello", "-c", "ud", "192.0.2.1", (char *)NULL),
+		"rdma_lessons: invalid option --ops with --connection ud: the server for several clients connects RC QPs\n");
 	expect_refusal(
-		parse("--srq", "-o", "hello,sge", (char *)NULL),
-		"rdma_rc_example: invalid --ops value 'hello,sge' with --srq: operation sge needs a receive queue of the server's QP for the client, and with --srq the QPs have none: every receive comes from the shared queue\n");
+		parse_lessons("--srq", "-o", "hello,sge", (char *)NULL),
+		"rdma_lessons: invalid --ops value 'hello,sge' with --srq: operation sge needs a receive queue of the server's QP for the client, and with --srq the QPs have none: every receive comes from the shared queue\n");
 }
 
 /* --new-api: either side, any lesson; not the server for several clients. */
 static void test_new_api(void **state)
 {
-	struct parse_result r = parse("--new-api", (char *)NULL);
+	struct parse_result r = parse_lessons("--new-api", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
 	assert_true(r.lessons.new_api);
 	free_result(&r);
-	r = parse("-o", "hello", "--new-api", "192.0.2.1", (char *)NULL);
+	r = parse_lessons("-o", "hello", "--new-api", "192.0.2.1", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_true(r.lessons.new_api);
 	free_result(&r);
-	r = parse("192.0.2.1", (char *)NULL);
+	r = parse_lessons("192.0.2.1", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_false(r.lessons.new_api);
 	free_result(&r);
 	expect_refusal(
-		parse("--new-api", "--clients", "2", (char *)NULL),
-		"rdma_rc_example: invalid option --new-api with --clients: the server for several clients posts with ibv_post_send and polls with ibv_poll_cq\n");
+		parse_lessons("--new-api", "--clients", "2", (char *)NULL),
+		"rdma_lessons: invalid option --new-api with --clients: the server for several clients posts with ibv_post_send and polls with ibv_poll_cq\n");
 	expect_refusal(
-		parse("--srq", "--new-api", (char *)NULL),
-		"rdma_rc_example: invalid option --new-api with --srq: the server for several clients posts with ibv_post_send and polls with ibv_poll_cq\n");
+		parse_lessons("--srq", "--new-api", (char *)NULL),
+		"rdma_lessons: invalid option --new-api with --srq: the server for several clients posts with ibv_post_send and polls with ibv_poll_cq\n");
 }
 
 /* --manual-peer: the manual's flow only, over RC and its TCP exchange. */
 static void test_manual_peer(void **state)
 {
 	struct parse_result r =
-		parse("--manual-peer", "-o", "send,read,write", (char *)NULL);
+		parse_lessons("--manual-peer", "-o", "send,read,write", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
 	assert_true(r.cfg.manual_peer);
 	free_result(&r);
-	r = parse("--manual-peer", "--new-api", "192.0.2.1", (char *)NULL);
+	r = parse_lessons("--manual-peer", "--new-api", "192.0.2.1", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_true(r.cfg.manual_peer);
 	free_result(&r);
 	expect_refusal(
-		parse("--manual-peer", "-o", "send", (char *)NULL),
-		"rdma_rc_example: invalid option --manual-peer with --ops: the manual's program runs SEND, READ and WRITE over RC, connected by its TCP exchange, for one client\n");
+		parse_lessons("--manual-peer", "-o", "send", (char *)NULL),
+		"rdma_lessons: invalid option --manual-peer with --ops: the manual's program runs SEND, READ and WRITE over RC, connected by its TCP exchange, for one client\n");
 	expect_refusal(
-		parse("-c", "ud", "--manual-peer", (char *)NULL),
-		"rdma_rc_example: invalid option --manual-peer with --connection: the manual's program runs SEND, READ and WRITE over RC, connected by its TCP exchange, for one client\n");
+		parse_lessons("-c", "ud", "--manual-peer", (char *)NULL),
+		"rdma_lessons: invalid option --manual-peer with --connection: the manual's program runs SEND, READ and WRITE over RC, connected by its TCP exchange, for one client\n");
 	expect_refusal(
-		parse("--manual-peer", "-R", "192.0.2.1", (char *)NULL),
-		"rdma_rc_example: invalid option --manual-peer with --rdma-cm: the manual's program runs SEND, READ and WRITE over RC, connected by its TCP exchange, for one client\n");
+		parse_lessons("--manual-peer", "-R", "192.0.2.1", (char *)NULL),
+		"rdma_lessons: invalid option --manual-peer with --rdma-cm: the manual's program runs SEND, READ and WRITE over RC, connected by its TCP exchange, for one client\n");
 	expect_refusal(
-		parse("--manual-peer", "--clients", "2", (char *)NULL),
-		"rdma_rc_example: invalid option --manual-peer with --clients: the manual's program runs SEND, READ and WRITE over RC, connected by its TCP exchange, for one client\n");
+		parse_lessons("--manual-peer", "--clients", "2", (char *)NULL),
+		"rdma_lessons: invalid option --manual-peer with --clients: the manual's program runs SEND, READ and WRITE over RC, connected by its TCP exchange, for one client\n");
 }
 
 /*
@@ -286,10 +290,81 @@ static void test_manual_peer(void **state)
  * traffic class is RDMA_CM's type of service, and --sl has no place.
  * rdma_check takes them alike.
  */
+/*
+ * rdma_rc_example is the manual's flow alone: each option that moved to
+ * rdma_lessons is refused in one line naming rdma_lessons, and nothing is
+ * printed on stdout.
+ */
+static void test_example_refuses_lessons(void **state)
+{
+	static const struct {
+		const char *option, *value, *line;
+	} moved[] = {
+		{"-o", "send",
+		 "rdma_rc_example: option -o (--ops) is rdma_lessons's, not rdma_rc_example's\n"},
+		{"--ops", "send",
+		 "rdma_rc_example: option --ops is rdma_lessons's, not rdma_rc_example's\n"},
+		{"-c", "ud",
+		 "rdma_rc_example: option -c (--connection) is rdma_lessons's and rdma_bench's, not rdma_rc_example's\n"},
+		{"-R", NULL,
+		 "rdma_rc_example: option -R (--rdma-cm) is rdma_lessons's and rdma_check's, not rdma_rc_example's\n"},
+		{"-e", NULL,
+		 "rdma_rc_example: option -e (--events) is rdma_lessons's, rdma_check's and rdma_bench's, not rdma_rc_example's\n"},
+		{"--new-api", NULL,
+		 "rdma_rc_example: option --new-api is rdma_lessons's and rdma_bench's, not rdma_rc_example's\n"},
+		{"--manual-peer", NULL,
+		 "rdma_rc_example: option --manual-peer is rdma_lessons's, not rdma_rc_example's\n"},
+		{"--clients", "2",
+		 "rdma_rc_example: option --clients is rdma_lessons's, not rdma_rc_example's\n"},
+		{"--srq", NULL,
+		 "rdma_rc_example: option --srq is rdma_lessons's, not rdma_rc_example's\n"},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(moved) / sizeof(moved[0]); i++) {
+		struct parse_result r =
+			parse(moved[i].option, moved[i].value, (char *)NULL);
+
+		assert_int_equal(r.ret, -EINVAL);
+		assert_string_equal(r.err, moved[i].line);
+		assert_string_equal(r.out, "");
+		free_result(&r);
+	}
+}
+
+/* The example's own options, each applied, and its defaults the manual's. */
+static void test_example_options(void **state)
+{
+	struct parse_result r = parse("-d", "mlx5_0", "-i", "2", "-g", "3",
+				      "-p", "20000", "--tclass", "96", "--sl",
+				      "2", "-t", "7", "-v", "host", (char *)NULL);
+
+	(void)state;
+	assert_int_equal(r.ret, 0);
+	assert_string_equal(r.err, "");
+	assert_int_equal(r.cfg.program, PROGRAM_RC_EXAMPLE);
+	assert_string_equal(r.cfg.ib_devname, "mlx5_0");
+	assert_int_equal(r.cfg.ib_port, 2);
+	assert_int_equal(r.cfg.gid_idx, 3);
+	assert_int_equal(r.cfg.tcp_port, 20000);
+	assert_int_equal(r.cfg.traffic_class, 96);
+	assert_int_equal(r.cfg.sl, 2);
+	assert_int_equal(r.cfg.timeout_sec, 7);
+	assert_true(r.cfg.verbose);
+	assert_string_equal(r.cfg.server_name, "host");
+	/* what the steps do for the manual: RC over the TCP exchange */
+	assert_int_equal(r.cfg.transport, TRANSPORT_RC);
+	assert_false(r.cfg.use_rdma_cm);
+	assert_false(r.cfg.use_events);
+	assert_false(r.cfg.manual_peer);
+	free_result(&r);
+}
+
 static void test_path_options(void **state)
 {
 	struct parse_result r =
-		parse("--sl", "2", "--tclass", "96", (char *)NULL);
+		parse_lessons("--sl", "2", "--tclass", "96", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
@@ -297,7 +372,7 @@ static void test_path_options(void **state)
 	assert_int_equal(r.cfg.traffic_class, 96);
 	assert_int_equal(r.cfg.tos, -1);
 	free_result(&r);
-	r = parse("-R", "--tclass", "104", (char *)NULL);
+	r = parse_lessons("-R", "--tclass", "104", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.cfg.tos, 104);
 	free_result(&r);
@@ -307,8 +382,8 @@ static void test_path_options(void **state)
 	assert_int_equal(r.cfg.sl, 1);
 	free_result(&r);
 	expect_refusal(
-		parse("-R", "--sl", "1", (char *)NULL),
-		"rdma_rc_example: option --sl does not go with -R: RDMA_CM takes the SL from the type of service, which --tclass sets\n");
+		parse_lessons("-R", "--sl", "1", (char *)NULL),
+		"rdma_lessons: option --sl does not go with -R: RDMA_CM takes the SL from the type of service, which --tclass sets\n");
 	expect_refusal(
 		parse_check("-R", "--sl", "3", (char *)NULL),
 		"rdma_check: option --sl does not go with -R: RDMA_CM takes the SL from the type of service, which --tclass sets\n");
@@ -327,6 +402,8 @@ int main(void)
 		cmocka_unit_test(test_server_options),
 		cmocka_unit_test(test_new_api),
 		cmocka_unit_test(test_manual_peer),
+		cmocka_unit_test(test_example_refuses_lessons),
+		cmocka_unit_test(test_example_options),
 		cmocka_unit_test(test_path_options),
 	};
 

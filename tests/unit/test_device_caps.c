@@ -67,7 +67,7 @@ static struct device_needs needs_of(struct parse_result *r)
 
 /*
  * @caps against the command line (NULL-terminated) as @parse_fn reads it
- * (parse: rdma_rc_example's; parse_bench: rdma_bench's, the measurement
+ * (parse_lessons: rdma_lessons's; parse_bench: rdma_bench's, the measurement
  * first): @want (0 or -errno) and the line, "" when it fits.
  */
 #define expect_refusal_of(parse_fn, caps, want, line, ...)                    \
@@ -82,7 +82,7 @@ static struct device_needs needs_of(struct parse_result *r)
 				 want, line, ret_, got_);                     \
 		free_result(&r_);                                             \
 	} while (0)
-#define expect_refusal(...)	  expect_refusal_of(parse, __VA_ARGS__)
+#define expect_refusal(...)	  expect_refusal_of(parse_lessons, __VA_ARGS__)
 #define expect_bench_refusal(...) expect_refusal_of(parse_bench, __VA_ARGS__)
 
 static void rxe_runs_every_lesson(void **state)
@@ -265,7 +265,7 @@ static void any_device_by_its_capabilities(void **state)
 static void needs_name_the_first_lesson(void **state)
 {
 	struct parse_result r =
-		parse("-o", "send,cmp_swap,fetch_add,mw", (char *)NULL);
+		parse_lessons("-o", "send,cmp_swap,fetch_add,mw", (char *)NULL);
 	struct device_needs n = needs_of(&r);
 
 	(void)state;

@@ -97,7 +97,7 @@ struct parsed {
 	char *err;
 };
 
-static struct parsed parse(int argc, char **argv)
+static struct parsed parse_lessons(int argc, char **argv)
 {
 	struct parsed p = {0};
 	size_t out_len, err_len;
@@ -119,24 +119,24 @@ static void free_parsed(struct parsed *p)
 
 static void test_parse_refuses_error_op_not_last(void **state)
 {
-	char *argv[] = {(char *)"rdma_rc_example", (char *)"-o",
+	char *argv[] = {(char *)"rdma_lessons", (char *)"-o",
 			(char *)"send,mw,read", NULL};
-	struct parsed p = parse(3, argv);
+	struct parsed p = parse_lessons(3, argv);
 
 	(void)state;
 	assert_int_equal(p.ret, -EINVAL);
 	assert_string_equal(
 		p.err,
-		"rdma_rc_example: invalid --ops value 'send,mw,read': mw leaves the QP in the error state, so it must be the last operation\n");
+		"rdma_lessons: invalid --ops value 'send,mw,read': mw leaves the QP in the error state, so it must be the last operation\n");
 	free_parsed(&p);
 }
 
 static void test_parse_new_ops_and_events(void **state)
 {
 	char *argv[] = {
-		(char *)"rdma_rc_example", (char *)"-e", (char *)"--ops",
+		(char *)"rdma_lessons", (char *)"-e", (char *)"--ops",
 		(char *)"send_imm,write_imm,fetch_add,cmp_swap,rnr", NULL};
-	struct parsed p = parse(4, argv);
+	struct parsed p = parse_lessons(4, argv);
 
 	(void)state;
 	assert_int_equal(p.ret, 0);
@@ -154,8 +154,8 @@ static void test_parse_new_ops_and_events(void **state)
 /* --help lists every operation with what it teaches. */
 static void test_help_lists_ops(void **state)
 {
-	char *argv[] = {(char *)"rdma_rc_example", (char *)"--help", NULL};
-	struct parsed p = parse(2, argv);
+	char *argv[] = {(char *)"rdma_lessons", (char *)"--help", NULL};
+	struct parsed p = parse_lessons(2, argv);
 	size_t count, i;
 	const struct op_desc *ops = ops_table(&count);
 
@@ -228,8 +228,8 @@ static void test_list_message(void **state)
 /* The lessons' settings stay the example's: the default list and one client. */
 static void test_lessons_defaults(void **state)
 {
-	char *argv[] = {(char *)"rdma_rc_example", NULL};
-	struct parsed p = parse(1, argv);
+	char *argv[] = {(char *)"rdma_lessons", NULL};
+	struct parsed p = parse_lessons(1, argv);
 
 	(void)state;
 	assert_int_equal(p.ret, 0);

@@ -29,6 +29,9 @@ static const struct config_option *table_of(enum program_id program)
 
 	switch (program) {
 	case PROGRAM_RC_EXAMPLE:
+		example_config_tool(&tool);
+		break;
+	case PROGRAM_LESSONS:
 		ops_config_tool(&ops, &lessons, &tool);
 		break;
 	case PROGRAM_BENCH:
@@ -57,6 +60,8 @@ static struct parse_result parse_as(enum program_id program, const char *a,
 	switch (program) {
 	case PROGRAM_RC_EXAMPLE:
 		return parse(a, b, (char *)NULL);
+	case PROGRAM_LESSONS:
+		return parse_lessons(a, b, (char *)NULL);
 	case PROGRAM_BENCH:
 		return parse_bench("bw", a, b, (char *)NULL);
 	case PROGRAM_CHECK:

@@ -18,38 +18,38 @@
 #include "config.h"
 #include "parse_args.h"
 #include "ops/transport.h"
-#include "ops/datagram.h"
+#include "operations.h"
 
 static void test_connection_values(void **state)
 {
 	struct parse_result r;
 
 	(void)state;
-	r = parse("-c", "rc", (char *)NULL);
+	r = parse_lessons("-c", "rc", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.cfg.transport, TRANSPORT_RC);
 	assert_int_equal(r.lessons.ops.count, 3);
 	assert_string_equal(r.out, "");
 	free_result(&r);
 
-	r = parse("--connection", "uc", (char *)NULL);
+	r = parse_lessons("--connection", "uc", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.cfg.transport, TRANSPORT_UC);
 	free_result(&r);
 
-	r = parse("--connection=ud", (char *)NULL);
+	r = parse_lessons("--connection=ud", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.cfg.transport, TRANSPORT_UD);
 	free_result(&r);
 
-	r = parse("-c", "UC", (char *)NULL);
+	r = parse_lessons("-c", "UC", (char *)NULL);
 	assert_int_equal(r.ret, -EINVAL);
 	assert_string_equal(
 		r.err,
-		"rdma_rc_example: invalid --connection value 'UC' (expected rc, uc or ud)\n");
+		"rdma_lessons: invalid --connection value 'UC' (expected rc, uc or ud)\n");
 	free_result(&r);
 
-	r = parse("-c", (char *)NULL);
+	r = parse_lessons("-c", (char *)NULL);
 	assert_int_equal(r.ret, -EINVAL);
 	free_result(&r);
 }
@@ -60,7 +60,7 @@ static void test_default_ops_fitted(void **state)
 	struct parse_result r;
 
 	(void)state;
-	r = parse("-c", "uc", (char *)NULL);
+	r = parse_lessons("-c", "uc", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.lessons.ops.count, 2);
 	assert_int_equal(r.lessons.ops.ids[0], OP_SEND);
@@ -69,7 +69,7 @@ static void test_default_ops_fitted(void **state)
 	assert_string_equal(r.err, "");
 	free_result(&r);
 
-	r = parse("-c", "ud", (char *)NULL);
+	r = parse_lessons("-c", "ud", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.lessons.ops.count, 1);
 	assert_int_equal(r.lessons.ops.ids[0], OP_SEND);
@@ -85,28 +85,28 @@ static void test_explicit_ops(void **state)
 	struct parse_result r;
 
 	(void)state;
-	r = parse("--ops", "send,read", "-c", "uc", (char *)NULL);
+	r = parse_lessons("--ops", "send,read", "-c", "uc", (char *)NULL);
 	assert_int_equal(r.ret, -EINVAL);
 	assert_string_equal(
 		r.err,
-		"rdma_rc_example: invalid --ops value 'send,read' for --connection uc: UC has no RDMA READ (operation read)\n");
+		"rdma_lessons: invalid --ops value 'send,read' for --connection uc: UC has no RDMA READ (operation read)\n");
 	assert_string_equal(r.out, "");
 	free_result(&r);
 
-	r = parse("-c", "ud", "-o", "write", (char *)NULL);
+	r = parse_lessons("-c", "ud", "-o", "write", (char *)NULL);
 	assert_int_equal(r.ret, -EINVAL);
 	assert_string_equal(
 		r.err,
-		"rdma_rc_example: invalid --ops value 'write' for --connection ud: UD has only SEND/RECEIVE (operation write)\n");
+		"rdma_lessons: invalid --ops value 'write' for --connection ud: UD has only SEND/RECEIVE (operation write)\n");
 	free_result(&r);
 
-	r = parse("-c", "uc", "-o", "write,send", (char *)NULL);
+	r = parse_lessons("-c", "uc", "-o", "write,send", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.lessons.ops.count, 2);
 	assert_string_equal(r.out, "");
 	free_result(&r);
 
-	r = parse("-c", "ud", "-o", "send,send", (char *)NULL);
+	r = parse_lessons("-c", "ud", "-o", "send,send", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.lessons.ops.count, 2);
 	free_result(&r);
@@ -117,26 +117,26 @@ static void test_rdma_cm_option(void **state)
 	struct parse_result r;
 
 	(void)state;
-	r = parse("-R", "192.0.2.1", (char *)NULL);
+	r = parse_lessons("-R", "192.0.2.1", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_true(r.cfg.use_rdma_cm);
 	assert_string_equal(r.cfg.server_name, "192.0.2.1");
 	free_result(&r);
 
-	r = parse("--rdma-cm", "-c", "rc", (char *)NULL);
+	r = parse_lessons("--rdma-cm", "-c", "rc", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_true(r.cfg.use_rdma_cm);
 	free_result(&r);
 
-	r = parse("-c", "uc", "-R", (char *)NULL);
+	r = parse_lessons("-c", "uc", "-R", (char *)NULL);
 	assert_int_equal(r.ret, -EINVAL);
 	assert_string_equal(
 		r.err,
-		"rdma_rc_example: invalid --connection value 'uc' with --rdma-cm: RDMA_CM connects RC QPs and resolves UD ones here, not UC\n");
+		"rdma_lessons: invalid --connection value 'uc' with --rdma-cm: RDMA_CM connects RC QPs and resolves UD ones here, not UC\n");
 	free_result(&r);
 
 	/* UD through the CM's UDP port space: the operations UD runs */
-	r = parse("-R", "-c", "ud", (char *)NULL);
+	r = parse_lessons("-R", "-c", "ud", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_true(r.cfg.use_rdma_cm);
 	assert_int_equal(r.cfg.transport, TRANSPORT_UD);
@@ -144,26 +144,26 @@ static void test_rdma_cm_option(void **state)
 	free_result(&r);
 
 	/* -d is kept, to be checked against the device the CM resolves */
-	r = parse("-R", "-d", "rxe0", (char *)NULL);
+	r = parse_lessons("-R", "-d", "rxe0", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_string_equal(r.cfg.ib_devname, "rxe0");
 	assert_true(r.cfg.use_rdma_cm);
 	assert_string_equal(r.err, "");
 	free_result(&r);
 
-	r = parse("-g", "1", "-R", (char *)NULL);
+	r = parse_lessons("-g", "1", "-R", (char *)NULL);
 	assert_int_equal(r.ret, -EINVAL);
 	assert_string_equal(
 		r.err,
-		"rdma_rc_example: invalid --gid-idx value '1' with --rdma-cm: RDMA_CM finds the GID from the address\n");
+		"rdma_lessons: invalid --gid-idx value '1' with --rdma-cm: RDMA_CM finds the GID from the address\n");
 	free_result(&r);
 
 	/* -i 1 is the default, and refused all the same: it was asked for */
-	r = parse("-i", "1", "--rdma-cm", (char *)NULL);
+	r = parse_lessons("-i", "1", "--rdma-cm", (char *)NULL);
 	assert_int_equal(r.ret, -EINVAL);
 	assert_string_equal(
 		r.err,
-		"rdma_rc_example: invalid --ib-port value '1' with --rdma-cm: RDMA_CM finds the port from the address\n");
+		"rdma_lessons: invalid --ib-port value '1' with --rdma-cm: RDMA_CM finds the port from the address\n");
 	free_result(&r);
 }
 
@@ -173,32 +173,32 @@ static void test_rdma_cm_sync_port(void **state)
 	struct parse_result r;
 
 	(void)state;
-	r = parse("-p", "20010", (char *)NULL);
+	r = parse_lessons("-p", "20010", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(config_sock_port(&r.cfg), 20010);
 	free_result(&r);
 
-	r = parse("-R", "-p", "20010", (char *)NULL);
+	r = parse_lessons("-R", "-p", "20010", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.cfg.tcp_port, 20010);
 	assert_int_equal(config_sock_port(&r.cfg), 20011);
 	free_result(&r);
 
-	r = parse("-R", "-p", "65534", (char *)NULL);
+	r = parse_lessons("-R", "-p", "65534", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(config_sock_port(&r.cfg), 65535);
 	free_result(&r);
 
 	/* without -R, 65535 is a port like any other */
-	r = parse("-p", "65535", (char *)NULL);
+	r = parse_lessons("-p", "65535", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	free_result(&r);
 
-	r = parse("-p", "65535", "-R", "192.0.2.1", (char *)NULL);
+	r = parse_lessons("-p", "65535", "-R", "192.0.2.1", (char *)NULL);
 	assert_int_equal(r.ret, -EINVAL);
 	assert_string_equal(
 		r.err,
-		"rdma_rc_example: invalid --port value '65535' with --rdma-cm: the syncs take the TCP port after it, since RDMA_CM owns the TCP port itself on iWARP, and none comes after 65535\n");
+		"rdma_lessons: invalid --port value '65535' with --rdma-cm: the syncs take the TCP port after it, since RDMA_CM owns the TCP port itself on iWARP, and none comes after 65535\n");
 	assert_string_equal(r.out, "");
 	free_result(&r);
 }
