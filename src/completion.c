@@ -160,22 +160,25 @@ static int check_completion(const struct ibv_wc *wc,
 
 /*
  * --new-api: the completion ibv_start_poll points at, field by field into
- * the struct the judge reads. Beyond wr_id and status (members of the CQ)
- * and the opcode, flags and vendor error, only the fields the CQ was made
- * to give (RESOURCES_WC_FLAGS) can be read, and each is a call.
+ * the struct the judge reads. Of a failed completion only wr_id, status,
+ * the QP number and the vendor error are valid (ibv_poll_cq(3)); of a good
+ * one, the fields the CQ was made to give (RESOURCES_WC_FLAGS) too, each
+ * a call.
  */
 static void read_polled(struct ibv_cq_ex *cqx, struct ibv_wc *wc)
 {
 	*wc = (struct ibv_wc){
 		.wr_id = cqx->wr_id,
 		.status = cqx->status,
-		.opcode = ibv_wc_read_opcode(cqx),
 		.vendor_err = ibv_wc_read_vendor_err(cqx),
-		.byte_len = ibv_wc_read_byte_len(cqx),
 		.qp_num = ibv_wc_read_qp_num(cqx),
-		.src_qp = ibv_wc_read_src_qp(cqx),
-		.wc_flags = ibv_wc_read_wc_flags(cqx),
 	};
+	if (wc->status != IBV_WC_SUCCESS)
+		return;
+	wc->opcode = ibv_wc_read_opcode(cqx);
+	wc->byte_len = ibv_wc_read_byte_len(cqx);
+	wc->src_qp = ibv_wc_read_src_qp(cqx);
+	wc->wc_flags = ibv_wc_read_wc_flags(cqx);
 	if (wc->wc_flags & IBV_WC_WITH_IMM)
 		wc->imm_data = ibv_wc_read_imm_data(cqx);
 }

@@ -98,6 +98,13 @@ static int check_common_fields(const struct qp_info *info, const char **why)
 	return 0;
 }
 
+static bool gid_bytes_zero(const uint8_t gid[16])
+{
+	static const uint8_t zero[16];
+
+	return memcmp(gid, zero, sizeof(zero)) == 0;
+}
+
 /* The fields of the path, which only the TCP message carries. */
 static int check_path_fields(const struct qp_info *info, const char **why)
 {
@@ -121,6 +128,10 @@ static int check_path_fields(const struct qp_info *info, const char **why)
 	}
 	if (!(info->flags & QP_INFO_HAS_GID) && info->gid_type != 0) {
 		*why = "a GID type without the flag that says a GID is sent";
+		return -EINVAL;
+	}
+	if ((info->flags & QP_INFO_HAS_GID) && gid_bytes_zero(info->gid)) {
+		*why = "the flag says a GID is sent, and the GID is all zeros";
 		return -EINVAL;
 	}
 	if (info->sl > 15) {
@@ -258,13 +269,6 @@ void manual_info_encode(const struct qp_info *info,
 	put_u32(out + MANUAL_OFF_QP_NUM, info->qp_num);
 	put_u16(out + MANUAL_OFF_LID, info->lid);
 	memcpy(out + MANUAL_OFF_GID, info->gid, sizeof(info->gid));
-}
-
-static bool gid_bytes_zero(const uint8_t gid[16])
-{
-	static const uint8_t zero[16];
-
-	return memcmp(gid, zero, sizeof(zero)) == 0;
 }
 
 /* The manual's GID or LID, judged by what our own side uses. */

@@ -113,7 +113,7 @@ int op_send_server(struct op_ctx *ctx)
 		.wr_id = WR_ID_SEND,
 	};
 
-	/* post_send, poll_completion, then a sync (src/ops/message.c) */
+	/* post_send, poll_completion, then a sync (op_send_message) */
 	return op_send_message(ctx, &req, SEND_MESSAGE);
 }
 

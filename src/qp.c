@@ -428,8 +428,6 @@ int qp_describe_local(const struct resources *res, const struct config *cfg,
 		memcpy(info->gid, res->gid.gid.raw, sizeof(info->gid));
 		info->gid_type = (uint8_t)res->gid.type;
 	}
-	if (res->comp_channel)
-		info->flags |= QP_INFO_USES_EVENTS;
 	if (resources_have_atomics(res))
 		info->flags |= QP_INFO_HAS_ATOMICS;
 	if (res->mr_access & IBV_ACCESS_MW_BIND)

@@ -317,6 +317,7 @@ static int create_qp_on(struct resources *res, const struct config *cfg,
 	uint32_t sges = res->sizes.needs.max_sge > QP_MAX_SGE
 				? (uint32_t)res->sizes.needs.max_sge
 				: QP_MAX_SGE;
+	int first_errno = 0;
 	struct ibv_qp_init_attr attr = {
 		.send_cq = res->cq,
 		.recv_cq = res->cq,
@@ -356,14 +357,20 @@ static int create_qp_on(struct resources *res, const struct config *cfg,
 		attr.cap = ex.cap;
 	} else {
 		*qp = ibv_create_qp(res->pd, &attr);
-		if (!*qp && attr.cap.max_inline_data) {
-			/* The device takes no inline data: go without it. */
+		first_errno = errno;
+		if (!*qp && first_errno == EINVAL && attr.cap.max_inline_data) {
+			/*
+			 * A device that takes less inline data than asked (or
+			 * none) refuses the QP with EINVAL: go without it.
+			 * Any other error would only come back again.
+			 */
 			attr.cap.max_inline_data = 0;
 			*qp = ibv_create_qp(res->pd, &attr);
 		}
 	}
 	if (!*qp) {
-		int ret = -errno;
+		/* The first refusal is the one that says what was asked. */
+		int ret = res->sizes.new_api ? -errno : -first_errno;
 
 		if (res->sizes.new_api)
 			warnx("failed to create %s QP with ibv_create_qp_ex (send_ops_flags 0x%" PRIx64

@@ -38,7 +38,7 @@ struct device_caps {
  * is "" when none does.
  */
 struct device_needs {
-	bool through_cm;	  /* -R: RDMA_CM connects the QP */
+	bool through_cm; /* -R: RDMA_CM connects the QP */
 	/* what to do on iWARP without -R; NULL: "add -R" (a program that
 	 * has no -R names the one that has) */
 	const char *without_cm_fix;

@@ -49,9 +49,10 @@ const char *program_mismatch(uint8_t local, uint8_t remote)
 
 	if (local >= PROGRAM_COUNT || remote >= PROGRAM_COUNT)
 		return "the peer runs another program";
-	snprintf(why, sizeof(why),
-		 "the peer runs %s, this side %s: run the same program on both sides",
-		 programs[remote].name, programs[local].name);
+	snprintf(
+		why, sizeof(why),
+		"the peer runs %s, this side %s: run the same program on both sides",
+		programs[remote].name, programs[local].name);
 	return why;
 }
 
@@ -126,7 +127,9 @@ static const struct {
 static const char *owners_text(unsigned int owners, char *buf, size_t len)
 {
 	static const enum program_id order[] = {
-		PROGRAM_RC_EXAMPLE, PROGRAM_LESSONS, PROGRAM_CHECK,
+		PROGRAM_RC_EXAMPLE,
+		PROGRAM_LESSONS,
+		PROGRAM_CHECK,
 		PROGRAM_BENCH,
 	};
 	unsigned int left = owners;

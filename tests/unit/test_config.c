@@ -53,10 +53,10 @@ static void test_defaults(void **state)
 
 static void test_every_option(void **state)
 {
-	struct parse_result r =
-		parse_lessons("-p", "2000", "--ib-dev", "rxe0", "-i", "2", "-g", "3",
-		      "-o", "write,send", "-t", "7", "--connect-timeout", "8",
-		      "--accept-timeout", "9", "-v", "192.0.2.1", (char *)NULL);
+	struct parse_result r = parse_lessons(
+		"-p", "2000", "--ib-dev", "rxe0", "-i", "2", "-g", "3", "-o",
+		"write,send", "-t", "7", "--connect-timeout", "8",
+		"--accept-timeout", "9", "-v", "192.0.2.1", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
@@ -204,7 +204,7 @@ static void expect_refusal(struct parse_result r, const char *line)
 static void test_server_options(void **state)
 {
 	struct parse_result r = parse_lessons("--clients", "8", "--srq", "-o",
-				      "send,hello", (char *)NULL);
+					      "send,hello", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
@@ -225,7 +225,8 @@ static void test_server_options(void **state)
 	assert_int_equal(r.ret, 0);
 	free_result(&r);
 	expect_refusal(
-		parse_lessons("-o", "hello", "-c", "ud", "192.0.2.1", (char *)NULL),
+		parse_lessons("-o", "hello", "-c", "ud", "192.0.2.1",
+			      (char *)NULL),
 		"rdma_lessons: invalid option --ops with --connection ud: the server for several clients connects RC QPs\n");
 	expect_refusal(
 		parse_lessons("--srq", "-o", "hello,sge", (char *)NULL),
@@ -241,7 +242,8 @@ static void test_new_api(void **state)
 	assert_int_equal(r.ret, 0);
 	assert_true(r.lessons.new_api);
 	free_result(&r);
-	r = parse_lessons("-o", "hello", "--new-api", "192.0.2.1", (char *)NULL);
+	r = parse_lessons("-o", "hello", "--new-api", "192.0.2.1",
+			  (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_true(r.lessons.new_api);
 	free_result(&r);
@@ -260,14 +262,15 @@ static void test_new_api(void **state)
 /* --manual-peer: the manual's flow only, over RC and its TCP exchange. */
 static void test_manual_peer(void **state)
 {
-	struct parse_result r =
-		parse_lessons("--manual-peer", "-o", "send,read,write", (char *)NULL);
+	struct parse_result r = parse_lessons("--manual-peer", "-o",
+					      "send,read,write", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
 	assert_true(r.cfg.manual_peer);
 	free_result(&r);
-	r = parse_lessons("--manual-peer", "--new-api", "192.0.2.1", (char *)NULL);
+	r = parse_lessons("--manual-peer", "--new-api", "192.0.2.1",
+			  (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_true(r.cfg.manual_peer);
 	free_result(&r);
@@ -336,9 +339,9 @@ static void test_example_refuses_lessons(void **state)
 /* The example's own options, each applied, and its defaults the manual's. */
 static void test_example_options(void **state)
 {
-	struct parse_result r = parse("-d", "mlx5_0", "-i", "2", "-g", "3",
-				      "-p", "20000", "--tclass", "96", "--sl",
-				      "2", "-t", "7", "-v", "host", (char *)NULL);
+	struct parse_result r = parse(
+		"-d", "mlx5_0", "-i", "2", "-g", "3", "-p", "20000", "--tclass",
+		"96", "--sl", "2", "-t", "7", "-v", "host", (char *)NULL);
 
 	(void)state;
 	assert_int_equal(r.ret, 0);

@@ -190,6 +190,30 @@ static void test_bad_fields(void **state)
 	encode_sample(wire);
 	wire[AT_SL] = 16; /* the LRH has 4 bits for it */
 	expect_refused(wire, sizeof(wire), -EINVAL);
+	encode_sample(wire);
+	wire[AT_FLAGS] |= 1; /* bit 0 was a flag no one read: unused now */
+	expect_refused(wire, sizeof(wire), -EINVAL);
+}
+
+/* The flag says a GRH is to be sent, but the GID to send it to is zeros. */
+static void test_zero_gid(void **state)
+{
+	uint8_t wire[QP_INFO_WIRE_SIZE];
+	struct qp_info info = sample(), out;
+	const char *why = NULL;
+
+	(void)state;
+	memset(info.gid, 0, sizeof(info.gid));
+	qp_info_encode(&info, wire);
+	assert_int_equal(qp_info_decode(wire, sizeof(wire), &out, &why),
+			 -EINVAL);
+	assert_string_equal(
+		why, "the flag says a GID is sent, and the GID is all zeros");
+	/* Without the flag (InfiniBand, no GRH) zeros are what is sent. */
+	info.flags &= (uint8_t)~QP_INFO_HAS_GID;
+	info.gid_type = 0;
+	qp_info_encode(&info, wire);
+	assert_int_equal(qp_info_decode(wire, sizeof(wire), &out, &why), 0);
 }
 
 /* One check for both ways: the CM's leaves out only the path's fields. */
@@ -254,7 +278,14 @@ static void test_program_identity(void **state)
 	assert_string_equal(
 		why,
 		"the peer runs rdma_bench, this side rdma_check: run the same program on both sides");
-	/* A magic number of none of the three: not ours at all. */
+	/* The example and its lessons are two programs, each its own peer. */
+	remote.program = PROGRAM_LESSONS;
+	local.program = PROGRAM_RC_EXAMPLE;
+	assert_int_equal(qp_info_match(&local, &remote, &why), -EPROTO);
+	assert_string_equal(
+		why,
+		"the peer runs rdma_lessons, this side rdma_rc_example: run the same program on both sides");
+	/* A magic number of none of ours: not ours at all. */
 	wire[3] = 'Z';
 	assert_int_equal(qp_info_decode(wire, sizeof(wire), &decoded, &why),
 			 -EPROTO);
@@ -410,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_magic_and_version),
 		cmocka_unit_test(test_bad_fields),
 		cmocka_unit_test(test_check_by_source),
+		cmocka_unit_test(test_zero_gid),
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_program_identity),
 		cmocka_unit_test(test_match_path),
