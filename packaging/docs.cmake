@@ -1,6 +1,6 @@
 # The files a Debian package holds beside the programs, made in the build
 # tree for the top-level CMakeLists.txt to install:
-#   RDMA_MAN_PAGES  the five man pages, gzip -9n compressed
+#   RDMA_MAN_PAGES  the six man pages, gzip -9n compressed
 #   RDMA_DOC_FILES  copyright (DEP-5, its text from LICENSE) and
 #                   changelog.gz, for share/doc/PACKAGE
 # gzip -9 is the compression Debian policy asks of man pages and changelogs
@@ -35,8 +35,8 @@ function(rdma_gzip source dir out_list)
 endfunction()
 
 set(RDMA_MAN_PAGES)
-foreach(program rdma_rc_example rdma_mc_example rdma_check rdma_bench
-		rdma_cluster_check)
+foreach(program rdma_rc_example rdma_lessons rdma_mc_example rdma_check
+		rdma_bench rdma_cluster_check)
 	rdma_gzip(${PROJECT_SOURCE_DIR}/man/${program}.1
 		  ${RDMA_PACKAGING_DIR}/man RDMA_MAN_PAGES)
 endforeach()

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The bash completion of the four programs, as bash-completion runs it:
+# The bash completion of the five programs, as bash-completion runs it:
 #
 #   test_bash_completion.sh BUILD_DIR COMPLETION_FILE BASH_COMPLETION
 #
@@ -42,7 +42,7 @@ expect() {
 	fi
 }
 
-for program in rdma_rc_example rdma_check rdma_bench rdma_cluster_check; do
+for program in rdma_rc_example rdma_lessons rdma_check rdma_bench rdma_cluster_check; do
 	want=$("$program" --help | sed -nE 's/^ +(-[A-Za-z0-9], )?(--[A-Za-z0-9_-]+).*/\2/p' | sort -u)
 	[ "$(wc -l <<<"$want")" -gt 10 ] || { echo "FAIL: $program --help lists no options"; exit 1; }
 	expect "$program --: every long option of --help, and no other" \
@@ -71,13 +71,17 @@ expect "rdma_bench --output: what it prints alone" \
 	"$(printf '%s\n' bandwidth latency message_rate)" \
 	"$(complete rdma_bench --output '')"
 expect "rdma_bench -c: RC only" "RC" "$(complete rdma_bench -c '')"
-expect "rdma_rc_example -c: the three transports" \
-	"$(printf '%s\n' rc uc ud)" "$(complete rdma_rc_example -c '')"
-expect "rdma_rc_example -o send,re: the next lesson of the list" \
-	"send,read" "$(complete rdma_rc_example -o send,re)"
-ops=$(rdma_rc_example --help | awk '/^operations:$/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z_]+  / { print $1 }' | sort)
-expect "rdma_rc_example -o: every lesson --help lists" "$ops" \
-	"$(complete rdma_rc_example -o '')"
+expect "rdma_lessons -c: the three transports" \
+	"$(printf '%s\n' rc uc ud)" "$(complete rdma_lessons -c '')"
+expect "rdma_lessons -o send,re: the next lesson of the list" \
+	"send,read" "$(complete rdma_lessons -o send,re)"
+ops=$(rdma_lessons --help | awk '/^operations:$/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z_]+  / { print $1 }' | sort)
+expect "rdma_lessons -o: every lesson --help lists" "$ops" \
+	"$(complete rdma_lessons -o '')"
+expect "rdma_rc_example --o: no lesson list (the manual's flow only)" \
+	"" "$(complete rdma_rc_example --o)"
+expect "rdma_rc_example -c: nothing (a transport is rdma_lessons's)" \
+	"" "$(complete rdma_rc_example -c '')"
 expect "rdma_bench -t: a number, nothing offered" "" "$(complete rdma_bench -t '')"
 expect "rdma_cluster_check --pattern: its patterns" \
 	"$(printf '%s\n' all ring sweep)" "$(complete rdma_cluster_check --pattern '')"
