@@ -11,7 +11,7 @@ status is 1 if there is one.
 
     scripts/call_cycles.py BUILD_DIR [PROGRAM ...]
 
-PROGRAM defaults to rdma_rc_example and rdma_mc_example.
+PROGRAM defaults to rdma_rc_example, rdma_lessons and rdma_mc_example.
 """
 import os
 import subprocess
@@ -119,7 +119,8 @@ def check(build_dir, program):
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__.strip())
-    programs = sys.argv[2:] or ["rdma_rc_example", "rdma_mc_example"]
+    programs = sys.argv[2:] or ["rdma_rc_example", "rdma_lessons",
+                                "rdma_mc_example"]
     bad = sum(check(sys.argv[1], p) for p in programs)
     sys.exit(1 if bad else 0)
 

@@ -3,6 +3,10 @@
 # the server on guest a (192.0.2.1), the client on guest b.
 #
 #   scripts/demo.sh [-- EXTRA ARGS FOR BOTH SIDES]
+#
+# The lessons' options (-o, -c, -e, -R, --new-api, --manual-peer,
+# --clients, --srq) are rdma_lessons's: with one of them among the ARGS,
+# both sides run rdma_lessons instead.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
@@ -25,7 +29,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--) shift; extra=("$@"); break ;;
 	-h | --help)
-		sed -n '2,6p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+		sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 		exit 0 ;;
 	*) die "unexpected argument $1 (arguments for the program go after --)" ;;
 	esac
@@ -37,7 +41,11 @@ done
 # shellcheck source=scripts/programs.sh
 . "$ROOT/scripts/programs.sh"
 build_programs demo.sh "${RIG_PACKAGES[@]}"
+# The manual's flow is rdma_rc_example's; the other lessons, rdma_lessons's.
 exe=$RC_EXAMPLE
+if lessons_wanted "${extra[@]+"${extra[@]}"}"; then
+	exe=$LESSONS
+fi
 
 args=""
 [ "${#extra[@]}" -eq 0 ] || args=$(printf ' %q' "${extra[@]}")

@@ -9,7 +9,8 @@
 #   - no file of a program reaches itself through calls, and no library
 #     calls one above it (scripts/call_cycles.py, from nm of that build)
 #   - every verb of the manual's flow at most 3 calls below rdma_rc_example's
-#     main, on named calls (GNU cflow's tree, scripts/verb_depth.py)
+#     main, and those and --new-api's below rdma_lessons's, on named calls
+#     (GNU cflow's tree, scripts/verb_depth.py)
 #   - every path of the tree and every function of ours that README.md,
 #     docs/*.md, the man pages and the code's comments name exists
 #     (scripts/check_docs.py)
@@ -63,10 +64,10 @@ printf '%s\n' "${tu[@]}" |
 # The steps of the manual's flow, and the operations: the benchmark and
 # the check are modes beside them, which only main.c names.
 STEP_FILES=(src/config.c src/device.c src/resources.c src/sock.c
-	src/exchange.c src/qp.c src/post.c src/completion.c src/ops
-	include/config.h include/device.h include/resources.h include/sock.h
-	include/exchange.h include/qp.h include/post.h include/completion.h
-	include/ops)
+	src/exchange.c src/qp.c src/post.c src/completion.c src/operations.c
+	src/ops include/config.h include/device.h include/resources.h
+	include/sock.h include/exchange.h include/qp.h include/post.h
+	include/completion.h include/operations.h include/ops)
 echo "lint.sh: no mention of the benchmark in the manual's steps"
 if grep -rin bench "${STEP_FILES[@]}"; then
 	echo "lint.sh: the lines above name the benchmark inside the manual's steps" >&2
@@ -80,23 +81,36 @@ if grep -rnE -- "$CHECK_NAMES" "${STEP_FILES[@]}"; then
 fi
 
 echo "lint.sh: no ring of calls between files or libraries"
-cmake --build "$LINT_DIR" -j2 --target rdma_rc_example rdma_mc_example \
-	rdma_bench rdma_check >/dev/null || status=1
+cmake --build "$LINT_DIR" -j2 --target rdma_rc_example rdma_lessons \
+	rdma_mc_example rdma_bench rdma_check >/dev/null || status=1
 python3 "$ROOT/scripts/call_cycles.py" "$LINT_DIR" rdma_rc_example \
-	rdma_mc_example rdma_bench rdma_check || status=1
+	rdma_lessons rdma_mc_example rdma_bench rdma_check || status=1
 
 # A learner follows named calls from main down to the verbs, as in the
 # manual, whose example has each within 3 calls. cflow reads the sources
-# of rdma_rc_example (not the check's, the benchmark's or rdma_mc_example's;
-# config.c calls no verb) and cannot follow a function pointer: a verb
-# reached only through one is not found.
-echo "lint.sh: the manual's verbs, and --new-api's, within 3 calls of main (cflow)"
-mapfile -t rc_sources < <(git ls-files 'src/*.c' | grep -E \
-	'^src/([^/]+|ops/[^/]+|cm/[^/]+|common/[^/]+)\.c$' |
+# of one program at a time (not the check's, the benchmark's or
+# rdma_mc_example's; config.c calls no verb) and cannot follow a function
+# pointer: a verb reached only through one is not found. rdma_rc_example
+# (src/main.c, on the steps: src/*.c and src/common/) is held to the
+# manual's verbs, as it has no --new-api; rdma_lessons (src/lessons/main.c,
+# on the steps, src/ops/ and src/cm/) to those and --new-api's.
+echo "lint.sh: the manual's verbs within 3 calls of rdma_rc_example's main (cflow)"
+mapfile -t steps_sources < <(git ls-files 'src/*.c' | grep -E \
+	'^src/([^/]+|common/[^/]+)\.c$' |
 	grep -v -e '^src/config\.c$' -e '^src/main\.c$')
 cflow --cpp -i _ --main main -I include -I src src/main.c \
-	"${rc_sources[@]}" 2>/dev/null >"$LINT_DIR/cflow.txt" || status=1
-python3 "$ROOT/scripts/verb_depth.py" "$LINT_DIR/cflow.txt" || status=1
+	"${steps_sources[@]}" 2>/dev/null >"$LINT_DIR/cflow.txt" || status=1
+python3 "$ROOT/scripts/verb_depth.py" --verbs manual "$LINT_DIR/cflow.txt" ||
+	status=1
+echo "lint.sh: the manual's verbs, and --new-api's, within 3 calls of rdma_lessons's main (cflow)"
+mapfile -t lessons_sources < <(git ls-files 'src/*.c' | grep -E \
+	'^src/([^/]+|ops/[^/]+|cm/[^/]+|common/[^/]+)\.c$' |
+	grep -v -e '^src/config\.c$' -e '^src/main\.c$')
+cflow --cpp -i _ --main main -I include -I src src/lessons/main.c \
+	"${lessons_sources[@]}" 2>/dev/null >"$LINT_DIR/cflow-lessons.txt" ||
+	status=1
+python3 "$ROOT/scripts/verb_depth.py" --verbs all \
+	"$LINT_DIR/cflow-lessons.txt" || status=1
 
 # Docs that cannot drift: a path or a function a page or a comment names
 # and the tree lacks is one line, FILE:LINE and what is missing.

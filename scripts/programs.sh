@@ -9,8 +9,9 @@
 # build_programs NAME [PACKAGE...]: install what is missing of the build's
 # packages and of the PACKAGEs the caller uses besides, naming them (or
 # saying that nothing is missing), configure and build BUILD_DIR, then set
-# RC_EXAMPLE and MC_EXAMPLE to the built programs.  NAME labels the log;
-# the log's end is shown on failure.
+# RC_EXAMPLE, LESSONS and MC_EXAMPLE to the built programs (rdma_rc_example,
+# rdma_lessons, rdma_mc_example).  NAME labels the log; the log's end is
+# shown on failure.
 build_programs() {
 	local name=$1 log start
 	shift
@@ -32,11 +33,13 @@ build_programs() {
 	# shellcheck disable=SC2034
 	RC_EXAMPLE=$(find_program rdma_rc_example "${RDMA_RC_EXAMPLE:-}")
 	# shellcheck disable=SC2034
+	LESSONS=$(find_program rdma_lessons "${RDMA_LESSONS:-}")
+	# shellcheck disable=SC2034
 	MC_EXAMPLE=$(find_program rdma_mc_example "${RDMA_MC_EXAMPLE:-}")
 }
 
 # find_program NAME [GIVEN]: GIVEN when set, else the executable NAME at
-# the top of the build tree, where CMake puts both programs (a search of
+# the top of the build tree, where CMake puts the programs (a search of
 # the tree could find an older copy, or the package test's installed one).
 find_program() {
 	local name=$1 exe=${2:-$BUILD_DIR/$1}
@@ -44,4 +47,44 @@ find_program() {
 		die "$name was not built under $BUILD_DIR"
 	fi
 	echo "$exe"
+}
+
+# lesson_option WORD: WORD, a word of the programs' command line, is (or,
+# for short options run together, holds) one of the manual's lessons'
+# options, which rdma_lessons takes and rdma_rc_example refuses: -o
+# (--ops), -c (--connection), -e (--events), -R (--rdma-cm), --new-api,
+# --manual-peer, --clients and --srq.
+lesson_option() {
+	local rest
+	case $1 in
+	--ops | --ops=* | --connection | --connection=* | --events | \
+		--rdma-cm | --new-api | --manual-peer | --clients | --clients=* | \
+		--srq)
+		return 0 ;;
+	--*) return 1 ;;
+	-?*)
+		# -vR, -ouc: each letter up to the first that takes a value (the
+		# rest of the word is that value).
+		rest=${1#-}
+		while [ -n "$rest" ]; do
+			case ${rest:0:1} in
+			o | c | e | R) return 0 ;;
+			p | d | i | g | t) return 1 ;;
+			esac
+			rest=${rest:1}
+		done
+		;;
+	esac
+	return 1
+}
+
+# lessons_wanted WORD...: some WORD is a lesson's option (lesson_option):
+# the run is rdma_lessons's, on both sides, as the two programs refuse
+# each other as peers.
+lessons_wanted() {
+	local word
+	for word in "$@"; do
+		lesson_option "$word" && return 0
+	done
+	return 1
 }

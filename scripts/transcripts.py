@@ -27,8 +27,8 @@ literally, so a changed word fails.  `update` writes the real values, not
 the placeholders.
 
 Which blocks are marked: every block that shows what rdma_rc_example,
-rdma_check, rdma_bench or rdma_mc_example print (their stdout, their stderr,
-and a "$ command" line when the block shows one).  Left unmarked, on
+rdma_lessons, rdma_check, rdma_bench or rdma_mc_example print (their
+stdout, their stderr, and a "$ command" line when the block shows one).  Left unmarked, on
 purpose: command lines alone and shell snippets (nothing was printed);
 benchmark figure tables (measurements: a fresh run never repeats them, and
 masking every figure would leave nothing to compare); the packet tables of
@@ -48,7 +48,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_DIR = os.path.dirname(HERE)
 RECIPES = os.path.join(SOURCE_DIR, 'tests', 'rxe', 'transcripts.recipes')
-PROGRAMS = ('rdma_rc_example', 'rdma_check', 'rdma_bench', 'rdma_mc_example')
+PROGRAMS = ('rdma_rc_example', 'rdma_lessons', 'rdma_check', 'rdma_bench',
+            'rdma_mc_example')
 
 MARKER = re.compile(r'^<!--\s*transcript:\s*(\S+)\s*-->\s*$')
 FENCE = re.compile(r'^(`{3,}|~{3,})')

@@ -10,9 +10,11 @@ of calls between main and it, with that path:
 
 A verb deeper than MAX, or nowhere below main (reached only through a
 function pointer, which cflow cannot follow), is printed as such and makes
-the exit status 1.
+the exit status 1. The verbs are the manual's and --new-api's (--verbs
+all, the default: rdma_lessons), or the manual's alone (--verbs manual:
+rdma_rc_example, which has no --new-api).
 
-    scripts/verb_depth.py [--max N] [FILE]
+    scripts/verb_depth.py [--max N] [--verbs manual|all] [FILE]
 """
 import argparse
 import re
@@ -34,6 +36,8 @@ NEW_API_VERBS = (
     "ibv_wr_complete", "ibv_start_poll", "ibv_end_poll",
 )
 VERBS = MANUAL_VERBS + NEW_API_VERBS
+# --verbs: the set a program is held to.
+VERB_SETS = {"manual": MANUAL_VERBS, "all": VERBS}
 # The manual's own example: every verb at most 3 calls below main.
 MAX_DEPTH = 3
 INDENT = 4
@@ -97,6 +101,9 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--max", type=int, default=MAX_DEPTH,
                     help="the deepest a verb may be (default %(default)s)")
+    ap.add_argument("--verbs", choices=sorted(VERB_SETS), default="all",
+                    help="the manual's verbs alone, or with --new-api's "
+                    "(default %(default)s)")
     ap.add_argument("file", nargs="?", help="cflow's output (default stdin)")
     args = ap.parse_args(argv)
     if args.file:
@@ -104,7 +111,9 @@ def main(argv):
             lines = f.read().splitlines()
     else:
         lines = sys.stdin.read().splitlines()
-    out, ok = report(shortest_paths(lines), max_depth=args.max)
+    verbs = VERB_SETS[args.verbs]
+    out, ok = report(shortest_paths(lines, verbs=verbs), verbs=verbs,
+                     max_depth=args.max)
     print("\n".join(out))
     return 0 if ok else 1
 

@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
-# See the packets: run rdma_rc_example between two guests, soft-RoCE (or
-# soft-iWARP), with the link between them recorded, then show what went
-# over it.
+# See the packets: run rdma_rc_example (or rdma_lessons) between two
+# guests, soft-RoCE (or soft-iWARP), with the link between them recorded,
+# then show what went over it.
 #
-#   scripts/wire.sh [--out DIR] [--server OPT]... [--] [RDMA_RC_EXAMPLE OPTIONS]
-#   scripts/wire.sh --siw [--out DIR] [--server OPT]... [--] [RDMA_RC_EXAMPLE OPTIONS]
+#   scripts/wire.sh [--out DIR] [--server OPT]... [--] [PROGRAM OPTIONS]
+#   scripts/wire.sh --siw [--out DIR] [--server OPT]... [--] [RDMA_LESSONS OPTIONS]
 #   scripts/wire.sh --mc [--out DIR] [--] [RDMA_MC_EXAMPLE OPTIONS]
 #
 # The options go to both sides: the server on guest a (192.0.2.1), the
-# client on guest b (192.0.2.2).  With --siw, over iWARP instead of RoCE
-# v2: both sides get -R and the client connects to guest a's siw0 address
-# (198.51.100.1), whose link is the one recorded.  --server OPT gives
-# the server alone one more option (--srq, say: the client runs as any
-# other).  With --mc,
-# rdma_mc_example instead: a receiver on guest b, then, once it has
-# joined, the sender on guest a.
+# client on guest b (192.0.2.2).  The program is rdma_rc_example, the
+# manual's flow; with one of the lessons' options (-o, -c, -e, -R,
+# --new-api, --manual-peer, --clients, --srq), which are rdma_lessons's,
+# it is rdma_lessons, on both sides.  With --siw, over iWARP instead of
+# RoCE v2: rdma_lessons, both sides with -R, and the client connects to
+# guest a's siw0 address (198.51.100.1), whose link is the one recorded.
+# --server OPT gives the server alone one more option (--srq, say: the
+# client runs as any other).  With --mc, rdma_mc_example instead: a
+# receiver on guest b, then, once it has joined, the sender on guest a.
 # Both sides also get -v: their traces place the posts and completions in
 # the chart.  Prints both transcripts (without the [verbs] lines unless
 # you gave -v), the set-up traffic, the packet table (scripts/wire.py),
@@ -47,7 +49,7 @@ while [ $# -gt 0 ]; do
 	--out) out=${2:?--out needs a folder}; shift 2 ;;
 	--server) server_args+=("${2:?--server needs an option}"); shift 2 ;;
 	-h | --help)
-		sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+		sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 		exit 0 ;;
 	--) shift; args+=("$@"); break ;;
 	*) args+=("$1"); shift ;;
@@ -58,8 +60,8 @@ for a in "${args[@]+"${args[@]}"}"; do
 done
 [ "$mc" -eq 0 ] || [ "$siw" -eq 0 ] || die "--mc and --siw do not go together: siw has no UD, so no multicast"
 # Where the server listens and which link is recorded: eth0 (rxe0, RoCE
-# v2) or, with --siw, eth1 (siw0, iWARP), where -R is the only way to
-# connect QPs.
+# v2) or, with --siw, eth1 (siw0, iWARP), where -R (rdma_lessons's) is the
+# only way to connect QPs.
 if [ "$siw" -eq 1 ]; then
 	server_addr=198.51.100.1 client_addr=198.51.100.2
 	start_opts=(--capture --siw) capture=--capture-siw
@@ -74,6 +76,12 @@ fi
 # shellcheck source=scripts/programs.sh
 . "$ROOT/scripts/programs.sh"
 build_programs wire.sh "${WIRE_PACKAGES[@]}" "${RIG_PACKAGES[@]}"
+# rdma_rc_example runs the manual's flow alone; a lesson's option (-R with
+# --siw among them) is rdma_lessons's, on both sides.
+program=rdma_rc_example exe=$RC_EXAMPLE
+if lessons_wanted "${args[@]+"${args[@]}"}" "${server_args[@]+"${server_args[@]}"}"; then
+	program=rdma_lessons exe=$LESSONS
+fi
 
 if [ -z "$out" ]; then
 	out=$(mktemp -d "${TMPDIR:-/tmp}/rxe-wire.XXXXXX")
@@ -103,15 +111,15 @@ if [ "$mc" -eq 1 ]; then
 	echo "sender (guest a):   rdma_mc_example -s -b 192.0.2.1$opts"
 	echo "receiver (guest b): rdma_mc_example -b 192.0.2.2$opts"
 else
-	exe=$(printf '%q' "$RC_EXAMPLE")
+	exe=$(printf '%q' "$exe")
 	server_opts=$opts
 	[ "${#server_args[@]}" -eq 0 ] || server_opts+=$(printf ' %q' "${server_args[@]}")
 	side_a="$exe$server_opts"
 	# The client retries its TCP connect until the server listens.
 	side_b="$exe$opts --connect-timeout 30 $server_addr"
 	names=(server client)
-	echo "server (guest a): rdma_rc_example$server_opts"
-	echo "client (guest b): rdma_rc_example$opts --connect-timeout 30 $server_addr"
+	echo "server (guest a): $program$server_opts"
+	echo "client (guest b): $program$opts --connect-timeout 30 $server_addr"
 fi
 
 status=0

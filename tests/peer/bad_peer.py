@@ -4,7 +4,10 @@
 
 It plays the client (--connect HOST) or the server (--listen) of the TCP
 exchange, reads the program's QP-info message first (so the program's own
-send never fails), then misbehaves as --mode says:
+send never fails), then misbehaves as --mode says. It answers in the
+program's own terms: with the magic number the program sent
+(rdma_rc_example's or rdma_lessons's), and with a list of operations
+after the sync only to rdma_lessons, the program that sends one:
 
   close-mid    send the first 20 bytes of a message, then close
   short        send the header and half the body, then stay silent
@@ -15,10 +18,10 @@ send never fails), then misbehaves as --mode says:
   no-gid       send a valid message that says the peer uses no GID (no GRH)
   roce-v1      send a valid message whose GID is a RoCE v1 one
   fake-qp      send a valid message naming a QP that does not exist, answer
-               the program's one-byte sync and its list of operations
-               with the same list, then kill itself with SIGKILL: to the
-               program this is a peer that died once the QPs were
-               connected
+               the program's one-byte sync (and rdma_lessons's list of
+               operations with the same list), then kill itself with
+               SIGKILL: to the program this is a peer that died once the
+               QPs were connected
   stuck-qp     the same as fake-qp, but then keep the connection open and
                say nothing: a peer that hangs once the QPs were connected
   bad-rkey     (--listen, --relay HOST:PORT) stand between a client and
@@ -42,13 +45,15 @@ import sys
 import threading
 import time
 
-MAGIC = 0x52434558
+MAGIC = 0x52434558  # rdma_rc_example's, "RCEX"
+LESSONS_MAGIC = 0x52434C58  # rdma_lessons's, "RCLX"
 VERSION = 5
 HEADER = struct.Struct("!IHH")
 BODY = struct.Struct("!QIIIIH16sBBBBBBB")
 WIRE_SIZE = HEADER.size + BODY.size  # 57
-# After the sync that ends the connection, rdma_rc_example sends its list
-# of operations (src/ops/agree.c): a count u8, then 16 op ids u8.
+# After the sync that ends the connection, rdma_lessons sends its list of
+# operations (src/ops/agree.c): a count u8, then 16 op ids u8.
+# rdma_rc_example sends none: its operations are the manual's three.
 OPS_LIST_SIZE = 17
 
 # The MTU the peer claims, as enum ibv_mtu: rxe's default.
@@ -210,7 +215,6 @@ def relay_bad_rkey(client, args):
 def main():
     args = Args(sys.argv[1:])
     gid = socket.inet_pton(socket.AF_INET6, "::ffff:" + args.gid_ipv4)
-    good = message(gid)
     conn = open_connection(args)
     conn.settimeout(args.timeout)
     if args.mode == "bad-rkey":
@@ -219,7 +223,12 @@ def main():
     if args.mode == "silent":
         linger(conn)
         return
-    recv_exactly(conn, WIRE_SIZE)
+    # The program's magic number says which program it is: answer with
+    # the same, so that only what the mode breaks is wrong.
+    magic = HEADER.unpack_from(recv_exactly(conn, WIRE_SIZE))[0]
+    if magic != LESSONS_MAGIC:
+        magic = MAGIC
+    good = message(gid, magic=magic)
     if args.mode == "close-mid":
         conn.sendall(good[:20])
         conn.close()
@@ -229,18 +238,20 @@ def main():
     elif args.mode == "bad-magic":
         conn.sendall(message(gid, magic=0xDEADBEEF))
     elif args.mode == "bad-version":
-        conn.sendall(message(gid, version=VERSION + 1))
+        conn.sendall(message(gid, magic=magic, version=VERSION + 1))
     elif args.mode == "no-gid":
-        conn.sendall(message(None))
+        conn.sendall(message(None, magic=magic))
     elif args.mode == "roce-v1":
-        conn.sendall(message(gid, gid_type=ROCE_V1))
+        conn.sendall(message(gid, magic=magic, gid_type=ROCE_V1))
     elif args.mode == "oversize":
-        conn.sendall(message(gid, body_len=4096) + bytes(4096 - BODY.size))
+        conn.sendall(message(gid, magic=magic, body_len=4096) +
+                     bytes(4096 - BODY.size))
     elif args.mode in ("fake-qp", "stuck-qp"):
         conn.sendall(good)
         recv_exactly(conn, 1)  # the program's sync after RTS
         conn.sendall(b"Q")
-        conn.sendall(recv_exactly(conn, OPS_LIST_SIZE))  # the same list
+        if magic == LESSONS_MAGIC:  # the same list of operations
+            conn.sendall(recv_exactly(conn, OPS_LIST_SIZE))
         if args.mode == "stuck-qp":
             print("bad_peer: synced, now silent", flush=True)
         else:

@@ -21,8 +21,9 @@
 #         it; an address that is not b's is refused at once, in one line.
 # A default run beside them keeps the DS field 0 and the port's MTU. And
 # rdma_rc_example, whose --tclass and --sl are the same settings: the
-# manual's flow with --tclass 96 --sl 2 over the TCP exchange, and with
-# -R --tclass 104 (RDMA_CM's type of service): the DS field of its packets.
+# manual's flow with --tclass 96 --sl 2 over the TCP exchange, and
+# rdma_lessons's with -R --tclass 104 (RDMA_CM's type of service): the DS
+# field of its packets.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/bench_lib.sh"
@@ -51,7 +52,7 @@ bench_pair sourcecm 19920 "bw --op write -R -s 4096 -n 100 --accept-timeout 60" 
 	--on a b --started
 rc_pair rc_tclass 19918 "--tclass 96 --sl 2 -v --accept-timeout 60" \
 	"--tclass 96 --sl 2 -v --connect-timeout 60" --on a b --started
-rc_pair rc_tos 19916 "-R --tclass 104 -v --accept-timeout 60" \
+lessons_pair rc_tos 19916 "-R --tclass 104 -v --accept-timeout 60" \
 	"-R --tclass 104 -v --connect-timeout 60" --on a b --started
 rxe_start source_bad --on b "'$RDMA_BENCH' bw -x 1 -p 19924 --connect-timeout 90 --source_ip 192.0.2.99 192.0.2.1"
 for name in path send timed tos plain reversed source sourcecm rc_tclass \

@@ -118,8 +118,8 @@ expect_line "$R/pair.client.out" "PASS transport   IBV_TRANSPORT_IB: every lesso
 expect_regex "$R/pair.client.out" "^PASS gid-pair +both RoCE v2 IPv4: ours ::ffff:192.0.2.2, the peer's ::ffff:192.0.2.1, routed from 192.0.2.2$"
 expect_regex "$R/pair.client.out" "^PASS send +send done in [0-9]+ ms$"
 # What soft-RoCE offers for SGE lists and shared receive queues.
-expect_regex "$R/pair.client.out" "^PASS sge +max_sge 32 a work request: --ops sge posts 3$"
-expect_regex "$R/pair.client.out" "^PASS srq +max_srq [1-9][0-9]*, up to [1-9][0-9]* receives each \\(max_srq_wr\\): rdma_rc_example --srq$"
+expect_regex "$R/pair.client.out" "^PASS sge +max_sge 32 a work request: rdma_lessons --ops sge posts 3$"
+expect_regex "$R/pair.client.out" "^PASS srq +max_srq [1-9][0-9]*, up to [1-9][0-9]* receives each \\(max_srq_wr\\): rdma_lessons --srq$"
 # The steps' own lines (the remote address, the messages) stay out.
 expect_no_text "$R/pair.client.out" "Remote address"
 
@@ -215,7 +215,7 @@ expect_rc "$R/siw_no_cm.rc" 1
 expect_regex "$S" "^FAIL transport +iWARP \(IBV_TRANSPORT_IWARP\): connects only with -R.*; fix: add -R$"
 # siw's WRITEs are not acknowledged (no two_mr), its lists are long enough.
 expect_regex "$S" "^FAIL transport .*, no access NAK \(--ops two_mr\), .*; fix: add -R$"
-expect_regex "$S" "^PASS sge +max_sge [0-9]+ a work request: --ops sge posts 3$"
+expect_regex "$S" "^PASS sge +max_sge [0-9]+ a work request: rdma_lessons --ops sge posts 3$"
 expect_regex "$S" "^PASS link-layer +Ethernet: iWARP, RDMAP in TCP segments \(MPA, DDP\), no GRH"
 expect_no_text "$S" "carries a GRH"
 expect_regex "$S" "^PASS resources +PD, MR of [0-9]+ bytes, CQ, RC QP 0x[0-9a-f]{6} created \(as a run with -R creates them\)$"

@@ -20,6 +20,8 @@
 . "$(dirname "$0")/wire_lib.sh"
 
 P="'$RDMA_RC_EXAMPLE'"
+# -o and -R are the lessons': those runs are rdma_lessons's.
+L="'$RDMA_LESSONS'"
 R=$RXE_RUNS
 peer="\"\$RXE_PEER_ADDR\""
 here="\"\$RXE_ADDR\""
@@ -41,11 +43,11 @@ done
 rxe_step --on b "$mp sch_ingress && $mp cls_u32 && $mp act_gact && tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip protocol 17 0xff match ip dport 4791 0xffff action drop"
 # a: the server's rkey changed on its way to the client, whose READ the
 # server's device refuses.
-rxe_start rkey_server --on a "$P -p 19962 -o read -t 5 --accept-timeout 30"
+rxe_start rkey_server --on a "$L -p 19962 -o read -t 5 --accept-timeout 30"
 rxe_wait_text rkey_server "waiting on port 19962 for TCP connection" --on a
 rxe_start rkey_relay --on a "$BAD_PEER --listen --port 19963 --mode bad-rkey --relay 127.0.0.1:19962 --timeout 30"
 rxe_wait_text rkey_relay "bad_peer: listening on port 19963" --on a
-rxe_start rkey_client --on a "$P -p 19963 -o read -t 5 $here"
+rxe_start rkey_client --on a "$L -p 19963 -o read -t 5 $here"
 rxe_end rkey_client --on a
 rxe_end rkey_server --on a
 rxe_end rkey_relay --on a
@@ -56,11 +58,11 @@ rxe_pair arp --on b b --ready "waiting on port 19964 for TCP connection" \
 # -d names a device RDMA_CM did not resolve to: a's server (which rejects
 # the client), b's client. With -R the TCP connection takes -p + 1.
 rxe_pair cm_dev --on a a --ready "waiting on port 19966 for TCP connection" \
-	"$P -R -d rxe9 -p 19965 --accept-timeout 30" \
-	"$P -R -d rxe0 -p 19965 -t 5 --connect-timeout 30 $here"
-rxe_solo cm_dev_client --on b "$P -R -d rxe9 -p 19966 $here"
+	"$L -R -d rxe9 -p 19965 --accept-timeout 30" \
+	"$L -R -d rxe0 -p 19965 -t 5 --connect-timeout 30 $here"
+rxe_solo cm_dev_client --on b "$L -R -d rxe9 -p 19966 $here"
 rxe_step --on b "rmmod rdma_ucm"
-rxe_solo no_ucm --on b "$P -R -p 19966"
+rxe_solo no_ucm --on b "$L -R -p 19966"
 rxe_step --on b "$mp rdma_ucm"
 
 # a and b: with UDP 4791 dropped on b, the QPs connect but nothing of a's
@@ -69,8 +71,8 @@ rxe_step --on b "$mp rdma_ucm"
 rxe_pair udp_drop --on a b "$P -t 20 -p 19969 --accept-timeout 60" \
 	"$P -t 20 -p 19969 --connect-timeout 60 $peer"
 rxe_step --on b "tc qdisc del dev eth0 ingress"
-rxe_pair cm_ok --on a b "$P -R -d rxe0 -p 19967 --accept-timeout 60" \
-	"$P -R -d rxe0 -p 19967 --connect-timeout 60 $peer"
+rxe_pair cm_ok --on a b "$L -R -d rxe0 -p 19967 --accept-timeout 60" \
+	"$L -R -d rxe0 -p 19967 --connect-timeout 60 $peer"
 rxe_pair family --on a b "$P -g 0 -p 19968 --accept-timeout 60" \
 	"$P -g 1 -p 19968 --connect-timeout 60 $peer"
 rxe_step --on b "ip link set eth0 mtu 300; sleep 1"
@@ -87,7 +89,7 @@ bad_rkey=$(sed -n 's/^bad_peer: relaying, .* sent on as \(0x[0-9a-f]*\)$/\1/p' "
 expect_regex "$R/rkey_relay.out" "^bad_peer: relaying, the server's rkey 0x[0-9a-f]+ sent on as 0x[0-9a-f]+$"
 expect_line "$R/rkey_client.out" "Remote rkey = ${bad_rkey:-none}"
 expect_rc "$R/rkey_client.rc" 1
-expect_regex "$R/rkey_client.err" "^rdma_rc_example: failed completion of RDMA_READ \(wr_id 2, remote address 0x[0-9a-f]+, rkey ${bad_rkey:-none}\) on QP 0x[0-9a-f]{6}: remote access error \(vendor error 0x[0-9a-f]+\); the rkey or address range the peer sent does not grant this access$"
+expect_regex "$R/rkey_client.err" "^rdma_lessons: failed completion of RDMA_READ \(wr_id 2, remote address 0x[0-9a-f]+, rkey ${bad_rkey:-none}\) on QP 0x[0-9a-f]{6}: remote access error \(vendor error 0x[0-9a-f]+\); the rkey or address range the peer sent does not grant this access$"
 expect_rc "$R/rkey_server.rc" 1
 
 # RTR resolves the peer's GID to a MAC address: nobody answers for it.
@@ -97,11 +99,11 @@ expect_line "$R/arp.server.out" "Remote GID = ::ffff:192.0.2.77"
 
 # -d with -R: refused only when it is not the device RDMA_CM resolved.
 expect_rc "$R/cm_dev.server.rc" 1
-expect_line "$R/cm_dev.server.err" "rdma_rc_example: failed to use device rxe9 with -R: the client's request came on device rxe0 port 1 (No such device); give -d rxe0, or leave -d out"
+expect_line "$R/cm_dev.server.err" "rdma_lessons: failed to use device rxe9 with -R: the client's request came on device rxe0 port 1 (No such device); give -d rxe0, or leave -d out"
 expect_rc "$R/cm_dev.client.rc" 1
-expect_regex "$R/cm_dev.client.err" "^rdma_rc_example: failed to get RDMA_CM event RDMA_CM_EVENT_CONNECT_RESPONSE: got RDMA_CM_EVENT_REJECTED"
+expect_regex "$R/cm_dev.client.err" "^rdma_lessons: failed to get RDMA_CM event RDMA_CM_EVENT_CONNECT_RESPONSE: got RDMA_CM_EVENT_REJECTED"
 expect_rc "$R/cm_dev_client.rc" 1
-expect_line "$R/cm_dev_client.err" "rdma_rc_example: failed to use device rxe9 with -R: RDMA_CM resolved 192.0.2.2 to device rxe0 port 1 (No such device); give -d rxe0, or leave -d out"
+expect_line "$R/cm_dev_client.err" "rdma_lessons: failed to use device rxe9 with -R: RDMA_CM resolved 192.0.2.2 to device rxe0 port 1 (No such device); give -d rxe0, or leave -d out"
 for side in server client; do
 	expect_rc "$R/cm_ok.$side.rc" 0
 	expect_line "$R/cm_ok.$side.out" "Path MTU = 1024 bytes"
@@ -109,7 +111,7 @@ for side in server client; do
 done
 
 expect_rc "$R/no_ucm.rc" 1
-expect_line "$R/no_ucm.err" "rdma_rc_example: failed to create RDMA_CM event channel: No such file or directory; the kernel module rdma_ucm is not loaded (modprobe rdma_ucm), or there is no RDMA device (ibv_devices)"
+expect_line "$R/no_ucm.err" "rdma_lessons: failed to create RDMA_CM event channel: No such file or directory; the kernel module rdma_ucm is not loaded (modprobe rdma_ucm), or there is no RDMA device (ibv_devices)"
 
 for side in server client; do
 	expect_rc "$R/family.$side.rc" 1

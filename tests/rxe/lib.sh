@@ -5,7 +5,9 @@
 # Environment (set by tests/rxe/CMakeLists.txt): RXE_VM, RXE_SESSION (lane
 # 0's guests; below: the lane ctest gave the scenario), BUILD_DIR,
 # SOURCE_DIR and, once the programs are built, the path of each:
-# RDMA_RC_EXAMPLE (the manual's example), RDMA_BENCH (rdma_bench, the
+# RDMA_RC_EXAMPLE (the manual's example: its flow, nothing else),
+# RDMA_LESSONS (rdma_lessons, the manual's other lessons: -o, -c, -e, -R,
+# --new-api, --manual-peer, --clients, --srq), RDMA_BENCH (rdma_bench, the
 # benchmark: rdma_bench lat|bw [options] [SERVER]), RDMA_CHECK (rdma_check,
 # the host and pair check: rdma_check [options] [--pair | SERVER]) and
 # RDMA_MC_EXAMPLE.
@@ -54,8 +56,10 @@
 #   for clients that do not retry.
 # rc_common.sh's rc_pair NAME PORT SERVER_ARGS CLIENT_ARGS [options] is
 # rxe_pair for rdma_rc_example, with -p PORT and the address filled in;
-# bench_lib.sh's bench_pair is the same for rdma_bench (its ARGS start
-# with lat or bw).
+# its lessons_pair is the same for rdma_lessons (a run with a lesson's
+# option, -o, -c, -e, -R and the others, runs it on both sides: the two
+# programs refuse each other); bench_lib.sh's bench_pair is the same for
+# rdma_bench (its ARGS start with lat or bw).
 #
 # rxe_go NAME TIMEOUT [--capture FILE] [--capture-siw FILE]
 #   Runs the plan: one `rxe-vm exec` of a bash script per guest
@@ -135,13 +139,15 @@ if [ -n "${RXE_SESSION:-}" ]; then
 fi
 
 # rxe_plain_programs: in CI (scripts/test.sh sets RDMA_PLAIN_BUILD),
-# RDMA_RC_EXAMPLE, RDMA_BENCH and RDMA_CHECK name the plain build's
-# programs instead of the sanitized ones, for the scenarios that take
-# them (tests/rxe/CMakeLists.txt says which, and why); otherwise nothing.
+# RDMA_RC_EXAMPLE, RDMA_LESSONS, RDMA_BENCH and RDMA_CHECK name the plain
+# build's programs instead of the sanitized ones, for the scenarios that
+# take them (tests/rxe/CMakeLists.txt says which, and why); otherwise
+# nothing.
 # shellcheck disable=SC2034 # read by the scenario that calls it
 rxe_plain_programs() {
 	[ -n "${RDMA_PLAIN_BUILD:-}" ] || return 0
 	RDMA_RC_EXAMPLE=$RDMA_PLAIN_BUILD/rdma_rc_example
+	RDMA_LESSONS=$RDMA_PLAIN_BUILD/rdma_lessons
 	RDMA_BENCH=$RDMA_PLAIN_BUILD/rdma_bench
 	RDMA_CHECK=$RDMA_PLAIN_BUILD/rdma_check
 }

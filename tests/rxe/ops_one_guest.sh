@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rdma_rc_example's other operations with server and client on one guest,
+# rdma_lessons's other operations with server and client on one guest,
 # in few runs (starting a pair is the slow part under TCG): every operation
 # once busy polling, then the manual's flow and others waiting on -e
 # events, then the operations other transports and RDMA_CM can run, SGE
@@ -10,9 +10,9 @@
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/ops_common.sh"
 
-# pair NAME PORT ARGS...: a server and a client, both with ARGS.
+# pair NAME PORT ARGS...: a server and a client, both rdma_lessons with ARGS.
 pair() {
-	rc_pair "$1" "$2" "${*:3}" "${*:3} --connect-timeout 20"
+	lessons_pair "$1" "$2" "${*:3}" "${*:3} --connect-timeout 20"
 }
 
 pair ops 19900 -v -o send_imm,write_imm,fetch_add,cmp_swap,mw
@@ -23,11 +23,11 @@ pair cm 19905 -R -e -o send_imm,cmp_swap,mw
 pair sends 19906 -e -o send,send_imm,send
 pair ud_sends 19907 -c ud -e -o send,send_imm,send
 pair sge_mr 19913 -v -o read,sge,two_mr
-rc_pair gid_one_side 19908 "-g 1 -o send" "-o send --connect-timeout 20"
-rc_pair gid_families 19909 "-g 0 -o send" "-o send --connect-timeout 20"
-rxe_solo refused "'$RDMA_RC_EXAMPLE' -o mw,send"
-rxe_solo refused_uc "'$RDMA_RC_EXAMPLE' -c uc -o write_imm,rnr"
-rxe_solo refused_two_mr "'$RDMA_RC_EXAMPLE' -o two_mr,sge"
+lessons_pair gid_one_side 19908 "-g 1 -o send" "-o send --connect-timeout 20"
+lessons_pair gid_families 19909 "-g 0 -o send" "-o send --connect-timeout 20"
+rxe_solo refused "'$RDMA_LESSONS' -o mw,send"
+rxe_solo refused_uc "'$RDMA_LESSONS' -c uc -o write_imm,rnr"
+rxe_solo refused_two_mr "'$RDMA_LESSONS' -o two_mr,sge"
 rxe_go ops_one_guest 420
 R=$RXE_RUNS
 rc_expect_clean ops
@@ -105,19 +105,19 @@ expect_line "$R/sge_mr.client.out" "[verbs] posted RDMA_WRITE: wr_id 10, 2 SGEs"
 
 echo "--- UC cannot show what needs RC's acknowledgements"
 expect_rc "$R/refused_uc.rc" 2
-expect_line "$R/refused_uc.err" "rdma_rc_example: invalid --ops value 'write_imm,rnr' for --connection uc: UC has no acknowledgements (no RNR or access NAK) (operation rnr)"
+expect_line "$R/refused_uc.err" "rdma_lessons: invalid --ops value 'write_imm,rnr' for --connection uc: UC has no acknowledgements (no RNR or access NAK) (operation rnr)"
 
 echo "--- an operation that leaves the QP in error must come last"
 expect_rc "$R/refused.rc" 2
-expect_line "$R/refused.err" "rdma_rc_example: invalid --ops value 'mw,send': mw leaves the QP in the error state, so it must be the last operation"
+expect_line "$R/refused.err" "rdma_lessons: invalid --ops value 'mw,send': mw leaves the QP in the error state, so it must be the last operation"
 expect_no_text "$R/refused.out" "TCP"
 expect_rc "$R/refused_two_mr.rc" 2
-expect_line "$R/refused_two_mr.err" "rdma_rc_example: invalid --ops value 'two_mr,sge': two_mr leaves the QP in the error state, so it must be the last operation"
+expect_line "$R/refused_two_mr.err" "rdma_lessons: invalid --ops value 'two_mr,sge': two_mr leaves the QP in the error state, so it must be the last operation"
 
 echo "--- -g 0 (IPv6 link-local) on the server, IPv4 on the client: both refuse, naming it"
 for side in server client; do
 	expect_rc "$R/gid_families.$side.rc" 1
-	expect_line "$R/gid_families.$side.err" "rdma_rc_example: failed to agree with the peer: one GID is IPv4 and the other IPv6, and RoCE v2 does not route between them: choose GIDs of one IP version with -g"
+	expect_line "$R/gid_families.$side.err" "rdma_lessons: failed to agree with the peer: one GID is IPv4 and the other IPv6, and RoCE v2 does not route between them: choose GIDs of one IP version with -g"
 done
 
 finish

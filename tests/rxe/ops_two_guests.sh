@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rdma_rc_example's other operations between the two guests ("two hosts"):
+# rdma_lessons's other operations between the two guests ("two hosts"):
 # the atomics and the memory window, then immediates and RNR (busy polling:
 # ops_one_guest runs rnr with -e), then SGE lists and a buffer registered
 # twice.
@@ -7,9 +7,10 @@
 . "$(dirname "$0")/rc_common.sh"
 . "$(dirname "$0")/ops_common.sh"
 
-# run NAME PORT ARGS...: server on guest a, client on guest b, both with ARGS.
+# run NAME PORT ARGS...: server on guest a, client on guest b, both
+# rdma_lessons with ARGS.
 run() {
-	rc_pair "$1" "$2" "${*:3} --accept-timeout 60" "${*:3} --connect-timeout 60" --on a b
+	lessons_pair "$1" "$2" "${*:3} --accept-timeout 60" "${*:3} --connect-timeout 60" --on a b
 	rxe_go "$1" 120
 }
 

@@ -42,20 +42,20 @@ expect_regex "$control" '^Depends: (.*, )?libc6 \(>= [^)]+\)'
 # on ClusterShell's library.
 expect_regex "$control" '^Depends: (.*, )?python3-clustershell(,|$)'
 
-# The five programs, their man pages compressed as Debian installs them,
+# The six programs, their man pages compressed as Debian installs them,
 # the cluster check's module, and the copyright file and changelog Debian
 # policy asks of every package.
 contents=$RXE_OUT_DIR/contents
 dpkg-deb -c "$deb" | awk '{ print $6 }' >"$contents"
 doc=usr/share/doc/rdma-rc-example
-programs="rdma_rc_example rdma_mc_example rdma_check rdma_bench rdma_cluster_check"
+programs="rdma_rc_example rdma_lessons rdma_mc_example rdma_check rdma_bench rdma_cluster_check"
 expect_line "$contents" "./usr/share/rdma-rc-example/cluster_plan.py"
 for program in $programs; do
 	expect_line "$contents" "./usr/bin/$program"
 	expect_line "$contents" "./usr/share/man/man1/$program.1.gz"
 done
 # Each program with a table of its own options completes in bash.
-for program in rdma_rc_example rdma_check rdma_bench rdma_cluster_check; do
+for program in rdma_rc_example rdma_lessons rdma_check rdma_bench rdma_cluster_check; do
 	expect_line "$contents" "./usr/share/bash-completion/completions/$program"
 done
 expect_line "$contents" "./$doc/copyright"
@@ -92,6 +92,8 @@ done
 # The installed program, server on guest a and client on guest b.
 # shellcheck disable=SC2034 # read by rc_common.sh
 RDMA_RC_EXAMPLE=$installed
+# shellcheck disable=SC2034 # read by rc_common.sh
+RDMA_LESSONS=$root/usr/bin/rdma_lessons
 . "$(dirname "$0")/rc_common.sh"
 port=19995
 rc_pair flow $port "--accept-timeout 60" "--connect-timeout 60" --on a b

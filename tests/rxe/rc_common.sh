@@ -1,9 +1,10 @@
 # shellcheck shell=bash
-# rdma_rc_example's server and client for lib.sh's rxe_pair (and any other
-# program's, with program_pair), and the checks its runs share (sourced
-# after lib.sh).
+# rdma_rc_example's server and client for lib.sh's rxe_pair, rdma_lessons's
+# (and any other program's, with program_pair), and the checks their runs
+# share (sourced after lib.sh).
 
 : "${RDMA_RC_EXAMPLE:?RDMA_RC_EXAMPLE is not set: build rdma_rc_example first}"
+: "${RDMA_LESSONS:?RDMA_LESSONS is not set: build rdma_lessons first}"
 
 # rc_pair NAME PORT SERVER_ARGS CLIENT_ARGS [rxe_pair options]: rxe_pair of
 # rdma_rc_example SERVER_ARGS -p PORT and rdma_rc_example CLIENT_ARGS -p
@@ -11,6 +12,14 @@
 # guest, "$RXE_PEER_ADDR" across two).
 rc_pair() {
 	program_pair "$RDMA_RC_EXAMPLE" "$@"
+}
+
+# lessons_pair NAME PORT SERVER_ARGS CLIENT_ARGS [rxe_pair options]: rc_pair
+# for rdma_lessons, on both sides: a run with one of the lessons' options
+# (-o, -c, -e, -R, --new-api, --manual-peer, --clients, --srq), which
+# rdma_rc_example refuses, and the two programs refuse each other as peers.
+lessons_pair() {
+	program_pair "$RDMA_LESSONS" "$@"
 }
 
 # program_pair PROGRAM NAME PORT SERVER_ARGS CLIENT_ARGS [rxe_pair options]:

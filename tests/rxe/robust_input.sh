@@ -6,6 +6,7 @@
 . "$(dirname "$0")/robust_lib.sh"
 
 P="'$RDMA_RC_EXAMPLE'"
+L="'$RDMA_LESSONS'"
 port=19901
 busy_port=19902
 held_port=19903
@@ -15,7 +16,7 @@ rxe_solo missing_long "$P --port"
 rxe_solo not_a_number "$P --timeout 5s"
 rxe_solo out_of_range "$P -p 70000"
 rxe_solo extra_arg "$P host1 host2"
-rxe_solo bad_op "$P -o send,fly"
+rxe_solo bad_op "$L -o send,fly"
 rxe_solo no_device "$P -d mlx5_9"
 rxe_solo no_port "$P -i 2"
 rxe_solo empty_gid "$P -g 7"
@@ -48,7 +49,7 @@ expect_case not_a_number 2 "rdma_rc_example: invalid --timeout value '5s' (expec
 expect_case out_of_range 2 "rdma_rc_example: invalid --port value '70000' (expected a number from 1 to 65535)"
 expect_case extra_arg 2 "rdma_rc_example: unexpected argument 'host2'"
 expect_rc "$RXE_RUNS/bad_op.rc" 2
-expect_regex "$RXE_RUNS/bad_op.err" "^rdma_rc_example: invalid --ops value 'send,fly': unknown operation 'fly' \(known: send, read, write(, [a-z_]+)*\)$"
+expect_regex "$RXE_RUNS/bad_op.err" "^rdma_lessons: invalid --ops value 'send,fly': unknown operation 'fly' \(known: send, read, write(, [a-z_]+)*\)$"
 expect_case no_device 1 "rdma_rc_example: failed to find RDMA device mlx5_9: No such device (devices found: rxe0 siw0)"
 expect_case no_port 1 "rdma_rc_example: failed to query port 2 of rxe0: Invalid argument (rxe0 has ports 1 to 1)"
 expect_case empty_gid 1 "rdma_rc_example: failed to use GID index 7 of rxe0 port 1: the entry is empty (valid GID indexes: 0 1)"
@@ -65,4 +66,11 @@ expect_case memlock_small 1 "rdma_rc_example: failed to register MR of 4096 byte
 # A usage error must not even open the device; a runtime one says its result.
 expect_no_text "$RXE_RUNS/bad_op.out" "test result"
 expect_line "$RXE_RUNS/no_device.out" "test result is -19"
+# -o is rdma_lessons's: rdma_rc_example refuses it in one line naming the
+# program that has it, before any device (on the host: no guest needed).
+"$RDMA_RC_EXAMPLE" -o send,fly >"$RXE_OUT_DIR/rc-ops.out" 2>"$RXE_OUT_DIR/rc-ops.err"
+expect_status $? 2 "rdma_rc_example -o send,fly"
+expect_line "$RXE_OUT_DIR/rc-ops.err" "rdma_rc_example: option -o (--ops) is rdma_lessons's, not rdma_rc_example's"
+expect_status "$(wc -l <"$RXE_OUT_DIR/rc-ops.err")" 1 "rdma_rc_example -o send,fly: stderr lines"
+expect_empty "$RXE_OUT_DIR/rc-ops.out"
 finish

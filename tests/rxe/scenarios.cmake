@@ -1,9 +1,10 @@
-# rdma_rc_example scenarios on the shared pair of soft-RoCE guests.
+# rdma_rc_example and rdma_lessons scenarios on the shared pair of
+# soft-RoCE guests.
 rxe_add_test(rc_one_guest rc_one_guest.sh TIMEOUT 200)
 rxe_add_test(rc_two_guests rc_two_guests.sh TIMEOUT 240)
 # Ports of different MTUs: both QPs take the smaller.
 rxe_add_test(rc_mtu rc_mtu.sh TIMEOUT 240)
-# -c uc / -c ud (and, with -R, RDMA_CM) on one guest and on two.
+# rdma_lessons -c uc / -c ud (and, with -R, RDMA_CM) on one guest and on two.
 rxe_add_test(transport_one_guest transport_one_guest.sh TIMEOUT 200)
 rxe_add_test(transport_two_guests transport_two_guests.sh TIMEOUT 240)
 # Three guest commands of at most 150 s each (plus the rig's 10 s slack).
@@ -18,12 +19,12 @@ rxe_add_test(bench_report bench_report.sh TIMEOUT 480)
 # rdma_bench with perftest's options, each one's effect on the wire (the
 # MTU, the DS field) or in the -v trace: one plan of at most 150 s.
 rxe_add_test(bench_perftest bench_perftest.sh TIMEOUT 220)
-# rdma_rc_example's other operations: immediates, atomics, memory
+# rdma_lessons's other operations: immediates, atomics, memory
 # windows, RNR, completion events, on one guest and between two.
 rxe_add_test(ops_one_guest ops_one_guest.sh TIMEOUT 480)
 # Two guest commands of at most 120 s each (plus the rig's 10 s slack).
 rxe_add_test(ops_two_guests ops_two_guests.sh TIMEOUT 300)
-# rdma_rc_example's server for several clients: an SRQ and its limit
+# rdma_lessons's server for several clients: an SRQ and its limit
 # event, a receive queue each, a client refused, one killed, and the
 # receives' cost for 1 to 8 clients. One plan of at most 420 s.
 rxe_add_test(serve serve.sh TIMEOUT 460)
@@ -65,13 +66,13 @@ rxe_add_test(hints hints.sh TIMEOUT 240)
 # The rig's siw0 on both guests (iWARP, port active) and rping between
 # them over it, its packets on the siw link only: one plan of at most 60 s.
 rxe_add_test(siw_rig siw_rig.sh TIMEOUT 90)
-# The READ lesson (rdma_rc_example -R -o read) over iWARP on the siw link,
+# The READ lesson (rdma_lessons -R -o read) over iWARP on the siw link,
 # decoded by tshark (scripts/wire.py): the connection's opening, the
 # request naming what the client printed, the response at its sink; one
 # plan of at most 90 s.
 rxe_add_test(wire_siw wire_siw.sh TIMEOUT 120)
 
-# rdma_rc_example -R on siw0: the flow, ops, -e, rdma_bench lat and bw, each
+# rdma_lessons -R on siw0: the flow, ops, -e, rdma_bench lat and bw, each
 # lesson iWARP lacks refused on both sides, -d siw0 without -R. One plan of
 # at most 240 s (plus the rig's slack).
 rxe_add_test(siw_rc siw_rc.sh TIMEOUT 280)
@@ -81,9 +82,9 @@ rxe_add_test(siw_rc siw_rc.sh TIMEOUT 280)
 # plan of at most 110 s (plus the rig's slack).
 rxe_add_test(transcripts transcripts.sh TIMEOUT 150)
 
-# Peers that run different programs (rdma_rc_example, rdma_bench,
-# rdma_check), over the TCP exchange and -R: both sides refuse in one line
-# naming both programs. One plan of at most 150 s.
+# Peers that run different programs (rdma_rc_example, rdma_lessons,
+# rdma_bench, rdma_check), over the TCP exchange and -R: both sides refuse
+# in one line naming both programs. One plan of at most 150 s.
 rxe_add_test(peer_program peer_program.sh TIMEOUT 180)
 # The GID without -g on ports of two subnets (one dropped) and IPv6 only.
 rxe_add_test(fabric_gid fabric_gid.sh TIMEOUT 360)

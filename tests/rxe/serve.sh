@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rdma_rc_example's server for several clients (--clients, --srq, -o hello):
+# rdma_lessons's server for several clients (--clients, --srq, -o hello):
 # the server on guest a, its clients (ordinary programs) on guest b, all
 # started at once. Three clients on one SRQ, with its limit event and the
 # refills; a receive queue per client, and a client beyond the number
@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/serve_lib.sh"
 
-P="'$RDMA_RC_EXAMPLE'"
+P="'$RDMA_LESSONS'"
 # shellcheck disable=SC2016 # expanded in guest b
 PEER='"$RXE_PEER_ADDR"'
 
@@ -154,7 +154,7 @@ serve_expect_hellos late 2
 expect_line "$R/late.server.out" "receive memory: 16 receives posted, 1024 bytes registered for them (a receive queue for each of 2 clients; one shared queue would take 16, 1024 bytes)"
 expect_no_text "$R/late.server.out" "SRQ"
 expect_rc "$R/late.c3.rc" 1
-expect_line "$R/late.c3.err" "rdma_rc_example: failed to connect to 192.0.2.1 port 19961 within 3 s: Connection refused"
+expect_line "$R/late.c3.err" "rdma_lessons: failed to connect to 192.0.2.1 port 19961 within 3 s: Connection refused"
 expect_no_text "$R/late.c3.out" "sending"
 
 # left_out RUN LINE: client 2 of RUN left out with LINE, the server's one
@@ -167,7 +167,7 @@ left_out() {
 	done
 	expect_rc "$R/$run.server.rc" 1
 	expect_same "$run: the server's one line on stderr" \
-		"rdma_rc_example: client 2 left out: $line" "$(cat "$R/$run.server.err")"
+		"rdma_lessons: client 2 left out: $line" "$(cat "$R/$run.server.err")"
 	expect_line "$R/$run.server.out" "served 2 of 3 clients to the end"
 	expect_same "$run: messages from client 2" 0 "$(grep -c '^client 2 (QP' "$R/$run.server.out")"
 	expect_same "$run: messages from clients 1 and 3" 16 "$(grep -c '^client [13] (QP' "$R/$run.server.out")"
@@ -191,17 +191,17 @@ echo "--- a client with another list of operations: left out, the other served"
 expect_rc "$R/other.c1.rc" 0
 expect_same "other: client with -o hello sent its 8" 8 "$(grep -c '^sending: ' "$R/other.c1.out")"
 expect_rc "$R/other.c2.rc" 1
-expect_line "$R/other.c2.err" "rdma_rc_example: failed to agree with the peer on the operations: it runs -o hello, this side -o send; give both the same -o and -c"
+expect_line "$R/other.c2.err" "rdma_lessons: failed to agree with the peer on the operations: it runs -o hello, this side -o send; give both the same -o and -c"
 expect_rc "$R/other.server.rc" 1
-expect_regex "$R/other.server.err" "^rdma_rc_example: failed to agree with the peer on the operations: it runs -o send, this side -o hello; give both the same -o and -c$"
-expect_regex "$R/other.server.err" "^rdma_rc_example: client [12] left out: it runs other operations \(Protocol error\)$"
+expect_regex "$R/other.server.err" "^rdma_lessons: failed to agree with the peer on the operations: it runs -o send, this side -o hello; give both the same -o and -c$"
+expect_regex "$R/other.server.err" "^rdma_lessons: client [12] left out: it runs other operations \(Protocol error\)$"
 expect_line "$R/other.server.out" "served 1 of 2 clients to the end"
 echo "--- two clients of three: named, and told why the run ends"
 expect_rc "$R/short.server.rc" 1
-expect_regex "$R/short.server.err" "^rdma_rc_example: 2 of 3 clients came within 6 s \(client 1 from 192\.0\.2\.2, client 2 from 192\.0\.2\.2\): the run ends for them; fix: start every client within --accept-timeout, or give --clients 2$"
+expect_regex "$R/short.server.err" "^rdma_lessons: 2 of 3 clients came within 6 s \(client 1 from 192\.0\.2\.2, client 2 from 192\.0\.2\.2\): the run ends for them; fix: start every client within --accept-timeout, or give --clients 2$"
 for c in c1 c2; do
 	expect_rc "$R/short.$c.rc" 1
-	expect_line "$R/short.$c.err" "rdma_rc_example: the peer ended the run: only 2 of the 3 clients it waits for came within its --accept-timeout (6 s) (Operation canceled)"
+	expect_line "$R/short.$c.err" "rdma_lessons: the peer ended the run: only 2 of the 3 clients it waits for came within its --accept-timeout (6 s) (Operation canceled)"
 	expect_no_text "$R/short.$c.out" "sending:"
 done
 

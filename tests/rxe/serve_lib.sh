@@ -1,7 +1,7 @@
 # shellcheck shell=bash
-# The server for several clients (rdma_rc_example --clients), for the
+# The server for several clients (rdma_lessons --clients), for the
 # scenarios that run it: serve.sh on soft-RoCE, siw_rc.sh on soft-iWARP.
-# Source it after lib.sh; P is the program (guest shell words).
+# Source it after lib.sh; P is the program (guest shell words: rdma_lessons).
 
 # serve NAME PORT COUNT 'SERVER ARGS' 'CLIENT ARGS' [ADDR]: a server on
 # guest a and COUNT clients on guest b (NAME.c1 ...), all started at once,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rdma_rc_example -R on the rig's soft-iWARP device (siw0, on eth1): the
+# rdma_lessons -R on the rig's soft-iWARP device (siw0, on eth1): the
 # manual's flow on one guest and between two, --ops send,read,write, -e,
 # sge (scatter/gather) between two, the server for two clients on an SRQ,
 # rdma_bench lat and bw for send, write and read (and the wait each chose,
@@ -15,7 +15,7 @@
 . "$(dirname "$0")/serve_lib.sh"
 . "$(dirname "$0")/bench_lib.sh"
 
-P="'$RDMA_RC_EXAMPLE'"
+P="'$RDMA_LESSONS'"
 B="'$RDMA_BENCH'"
 # Refusals never reach a peer: each must end well before the 60 s its
 # accept or connect timeout would take, within this (ms), even on a busy
@@ -25,8 +25,9 @@ REFUSED="send_imm write_imm fetch_add cmp_swap mw rnr two_mr"
 
 # siw_pair NAME PORT GS GC ARGS [PROGRAM]: the server on GS (siw0), the
 # client on GC, reaching it at its siw address; both PROGRAM (guest shell
-# words: rdma_rc_example, or rdma_bench and its measurement) with -R and
-# ARGS.
+# words: rdma_lessons, or rdma_bench and its measurement) with -R and
+# ARGS: iWARP connects only through RDMA_CM, and rdma_rc_example has no
+# -R.
 siw_pair() {
 	local name=$1 port=$2 gs=$3 gc=$4 opts=$5 prog=${6:-$P} addr
 	# shellcheck disable=SC2016 # expanded in the guest
@@ -84,6 +85,8 @@ rxe_solo ud_client --on b "$P -c ud -R -p 20028 --connect-timeout 60 \"\$RXE_SIW
 rxe_solo no_r_server --on a "$P -d siw0 -p 20028"
 # shellcheck disable=SC2016 # expanded in the guest
 rxe_solo no_r_client --on a "$P -d siw0 -p 20028 \"\$RXE_SIW_ADDR\""
+# The manual's program has no -R: it names the one that has.
+rxe_solo example_siw --on b "'$RDMA_RC_EXAMPLE' -d siw0 -p 20028"
 rxe_solo siw_limits --on b "ibv_devinfo -v -d siw0"
 rxe_go siw_rc 240
 R=$RXE_RUNS
@@ -196,7 +199,7 @@ for op in $REFUSED; do
 	for side in server client; do
 		run=refuse_${op}_$side
 		expect_rc "$R/$run.rc" 1
-		expect_regex "$R/$run.err" "^rdma_rc_example: failed to run operation $op on device siw0: "
+		expect_regex "$R/$run.err" "^rdma_lessons: failed to run operation $op on device siw0: "
 		ms=$(cat "$R/$run.ms" 2>/dev/null || echo none)
 		if [ "$ms" != none ] && [ "$ms" -le $REFUSE_MS ]; then
 			echo "$run ended in $ms ms" >"$R/$run.bound"
@@ -211,7 +214,7 @@ expect_no_text "$R/refuse_rnr_client.err" "Connection"
 # -c ud -R: the UD line, on both sides, before anything connects.
 for run in ud_server ud_client; do
 	expect_rc "$R/$run.rc" 1
-	expect_line "$R/$run.err" "rdma_rc_example: failed to create a UD QP on device siw0: transport_type IBV_TRANSPORT_IWARP, which connects RC QPs only (Operation not supported)"
+	expect_line "$R/$run.err" "rdma_lessons: failed to create a UD QP on device siw0: transport_type IBV_TRANSPORT_IWARP, which connects RC QPs only (Operation not supported)"
 	expect_status "$(wc -l <"$R/$run.err")" 1 "$run: stderr lines"
 	expect_no_text "$R/$run.out" "TCP connection was established"
 done
@@ -219,7 +222,11 @@ done
 # -d siw0 without -R: the iWARP line, on both sides, before any socket.
 for run in no_r_server no_r_client; do
 	expect_rc "$R/$run.rc" 1
-	expect_line "$R/$run.err" "rdma_rc_example: failed to use device siw0 without -R: transport_type IBV_TRANSPORT_IWARP, and iWARP connects QPs only through RDMA_CM: add -R"
+	expect_line "$R/$run.err" "rdma_lessons: failed to use device siw0 without -R: transport_type IBV_TRANSPORT_IWARP, and iWARP connects QPs only through RDMA_CM: add -R"
 	expect_no_text "$R/$run.out" "TCP connection was established"
 done
+expect_rc "$R/example_siw.rc" 1
+expect_line "$R/example_siw.err" "rdma_rc_example: failed to use device siw0 without -R: transport_type IBV_TRANSPORT_IWARP, and iWARP connects QPs only through RDMA_CM: run rdma_lessons -R"
+expect_status "$(wc -l <"$R/example_siw.err")" 1 "example_siw: stderr lines"
+expect_no_text "$R/example_siw.out" "TCP connection was established"
 finish

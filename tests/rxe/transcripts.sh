@@ -14,7 +14,7 @@ tx=$SOURCE_DIR/scripts/transcripts.py
 # recipes run are run sanitized by the ops and transport scenarios.
 build=${RDMA_PLAIN_BUILD:-$BUILD_DIR}
 # Every program the recipes run, built beside the others.
-for p in rdma_rc_example rdma_check rdma_mc_example; do
+for p in rdma_rc_example rdma_lessons rdma_check rdma_mc_example; do
 	[ -x "$build/$p" ] || { echo "transcripts: $build/$p is not built"; exit 1; }
 done
 plan=$(python3 "$tx" plan --build "$build") || exit 1

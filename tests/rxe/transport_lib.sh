@@ -1,11 +1,11 @@
 # shellcheck shell=bash
 # Shared by the transport scenarios (transport_*.sh): -c uc, -c ud and -R
-# runs of rdma_rc_example, through rc_pair, and the checks of their flows.
+# runs of rdma_lessons, through lessons_pair, and the checks of their flows.
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
 
-# tp_pair NAME PORT ARGS... [-- rxe_pair options]: rdma_rc_example as
+# tp_pair NAME PORT ARGS... [-- rxe_pair options]: rdma_lessons as
 # server and client, both with ARGS.
 tp_pair() {
 	local name=$1 port=$2 args=()
@@ -15,7 +15,7 @@ tp_pair() {
 		shift
 	done
 	[ $# -gt 0 ] && shift
-	rc_pair "$name" "$port" "--accept-timeout 60 ${args[*]}" \
+	lessons_pair "$name" "$port" "--accept-timeout 60 ${args[*]}" \
 		"--connect-timeout 60 ${args[*]}" "$@"
 }
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# rdma_rc_example -c uc and -c ud on one guest (server and client on rxe0),
+# rdma_lessons -c uc and -c ud on one guest (server and client on rxe0),
 # and the options each transport refuses before opening anything.
 . "$(dirname "$0")/transport_lib.sh"
 
-P="'$RDMA_RC_EXAMPLE'"
-refusal="rdma_rc_example: invalid --ops value 'send,read' for --connection uc: UC has no RDMA READ (operation read)"
+P="'$RDMA_LESSONS'"
+refusal="rdma_lessons: invalid --ops value 'send,read' for --connection uc: UC has no RDMA READ (operation read)"
 tp_pair uc 19890 -c uc
 tp_pair ud 19891 -c ud -v
 rxe_solo uc_read "$P -c uc --ops send,read"
@@ -28,13 +28,13 @@ expect_rc "$R/uc_read.rc" 2
 expect_line "$R/uc_read.err" "$refusal"
 expect_rc "$R/ud_write.rc" 2
 expect_line "$R/ud_write.err" \
-	"rdma_rc_example: invalid --ops value 'send,write' for --connection ud: UD has only SEND/RECEIVE (operation write)"
+	"rdma_lessons: invalid --ops value 'send,write' for --connection ud: UD has only SEND/RECEIVE (operation write)"
 expect_rc "$R/uc_cm.rc" 2
 expect_line "$R/uc_cm.err" \
-	"rdma_rc_example: invalid --connection value 'uc' with --rdma-cm: RDMA_CM connects RC QPs and resolves UD ones here, not UC"
+	"rdma_lessons: invalid --connection value 'uc' with --rdma-cm: RDMA_CM connects RC QPs and resolves UD ones here, not UC"
 expect_rc "$R/bad_connection.rc" 2
 expect_line "$R/bad_connection.err" \
-	"rdma_rc_example: invalid --connection value 'xc' (expected rc, uc or ud)"
+	"rdma_lessons: invalid --connection value 'xc' (expected rc, uc or ud)"
 for name in uc_read ud_write uc_cm bad_connection; do
 	expect_status "$(wc -l <"$R/$name.err")" 1 "$name: stderr lines"
 	expect_empty "$R/$name.out"

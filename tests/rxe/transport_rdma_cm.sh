@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rdma_rc_example -R: the manual's flow with the QP connected through
+# rdma_lessons -R: the manual's flow with the QP connected through
 # RDMA_CM, on one guest and between two; the device is found from the
 # address (no -d, no -g). The UD flow (-c ud -R) too: the client resolves
 # the server's QP and Q_Key (SIDR), the server sends to the client's QP. Then, on one guest, the same over IPv6 (the
@@ -15,7 +15,7 @@ V6_ADDR=2001:db8::1
 # ...and one no guest has, with no route to it once V6_ADDR is gone.
 V6_UNREACHABLE=2001:db8::99
 
-P="'$RDMA_RC_EXAMPLE'"
+P="'$RDMA_LESSONS'"
 B="'$RDMA_BENCH'"
 tp_pair one 19894 -R -v
 rxe_go transport_rdma_cm_one 150
@@ -102,12 +102,12 @@ expect_regex "$R/ud_two.server.out" '^\[verbs\] created AH: port 1, dest LID 0x0
 expect_regex "$R/ud_two.client.out" '^\[verbs\] created AH: port 1, dest LID 0x0000, GRH to GID ::ffff:192.0.2.1, sgid index 1$'
 expect_line "$R/ud_two.client.out" "Remote GID = ::ffff:192.0.2.1"
 expect_line "$R/ud_two.server.out" "Remote GID = ::ffff:192.0.2.2"
-expect_line "$R/ud_at_rc.client.err" "rdma_rc_example: failed to get RDMA_CM event RDMA_CM_EVENT_ESTABLISHED: got RDMA_CM_EVENT_UNREACHABLE, status 1 (Connection refused); the server's port resolves no UD request: a server run without -c ud connects RC only"
-expect_line "$R/rc_at_ud.client.err" "rdma_rc_example: failed to get RDMA_CM event RDMA_CM_EVENT_CONNECT_RESPONSE: got RDMA_CM_EVENT_REJECTED, status 8 (Connection refused); the server's port takes no RC connection: a server run with -c ud resolves UD only"
+expect_line "$R/ud_at_rc.client.err" "rdma_lessons: failed to get RDMA_CM event RDMA_CM_EVENT_ESTABLISHED: got RDMA_CM_EVENT_UNREACHABLE, status 1 (Connection refused); the server's port resolves no UD request: a server run without -c ud connects RC only"
+expect_line "$R/rc_at_ud.client.err" "rdma_lessons: failed to get RDMA_CM event RDMA_CM_EVENT_CONNECT_RESPONSE: got RDMA_CM_EVENT_REJECTED, status 8 (Connection refused); the server's port takes no RC connection: a server run with -c ud resolves UD only"
 for run in ud_at_rc rc_at_ud; do
 	expect_rc "$R/$run.client.rc" 1
 	expect_rc "$R/$run.server.rc" 1
-	expect_line "$R/$run.server.err" "rdma_rc_example: failed to get RDMA_CM event RDMA_CM_EVENT_CONNECT_REQUEST: Connection reset by peer; the peer closed its connection: it ended or failed, and its own output says why"
+	expect_line "$R/$run.server.err" "rdma_lessons: failed to get RDMA_CM event RDMA_CM_EVENT_CONNECT_REQUEST: Connection reset by peer; the peer closed its connection: it ended or failed, and its own output says why"
 	# at once, not after --accept-timeout's 60 s (one guest: one clock)
 	gap=$((($(cat "$R/$run.server.end-us") - $(cat "$R/$run.client.end-us")) / 1000))
 	expect_status "$([ "$gap" -le 5000 ] && echo 0 || echo 1)" 0 \
@@ -126,7 +126,7 @@ rc_expect_clean rnr
 expect_line "$R/rnr.client.out" "SEND completed with status 'RNR retry counter exceeded' (IBV_WC_RNR_RETRY_EXC_ERR), as expected"
 # An address with no RDMA route: one line naming it and the reason, exit 1.
 expect_rc "$R/unreachable.rc" 1
-expect_regex "$R/unreachable.err" "^rdma_rc_example: failed to resolve an RDMA route to $V6_UNREACHABLE port 19898: "
+expect_regex "$R/unreachable.err" "^rdma_lessons: failed to resolve an RDMA route to $V6_UNREACHABLE port 19898: "
 # READ at depth: each QP takes as many READs as rxe0 serves
 # (max_qp_rd_atom) and issues as many as it can (max_qp_init_rd_atom); the
 # server clamps the client's offer to its own device, here the same one.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rdma_rc_example -c uc and -c ud between two guests: server on a
+# rdma_lessons -c uc and -c ud between two guests: server on a
 # (192.0.2.1), client on b; the UD client finds a's address in the GRH.
 # Then both again, -R, and four lessons, with --new-api on both sides.
 . "$(dirname "$0")/transport_lib.sh"

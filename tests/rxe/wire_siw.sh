@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The READ lesson over iWARP on the siw link, decoded by tshark through
-# scripts/wire.py: rdma_rc_example -R -o read, server on guest a, client
+# scripts/wire.py: rdma_lessons -R -o read, server on guest a, client
 # on guest b.  The connection's TCP handshake and MPA request and reply
 # come first; then the READ is an RDMAP Read Request from the client
 # whose source is the STag and address the client printed as the
@@ -9,7 +9,7 @@
 # text.
 . "$(dirname "$0")/lib.sh"
 
-P="'$RDMA_RC_EXAMPLE'"
+P="'$RDMA_LESSONS'"
 # The RDMA_CM port; the program's sync socket takes PORT + 1 on iWARP.
 PORT=20034
 CAP=$RXE_OUT_DIR/siw.pcap

@@ -11,14 +11,15 @@
 . "$(dirname "$0")/wire_lib.sh"
 
 MC_BIN=${RDMA_MC_EXAMPLE:-$BUILD_DIR/rdma_mc_example}
-P="'$RDMA_RC_EXAMPLE'"
+# Every run but the benchmark's has a lesson's option: rdma_lessons.
+P="'$RDMA_LESSONS'"
 OPS=send,read,write,send_imm,write_imm,fetch_add,cmp_swap,mw
 MC_COUNT=3
 MSG_SIZE=3000
 
 # pair NAME PORT ARGS...: a server on guest a and its client on guest b,
-# both rdma_rc_example with ARGS and -v, started in the background;
-# PROG=WORDS pair ...: both WORDS (guest shell) instead of rdma_rc_example.
+# both rdma_lessons with ARGS and -v, started in the background;
+# PROG=WORDS pair ...: both WORDS (guest shell) instead of rdma_lessons.
 pair() {
 	local name=$1 port=$2 prog=${PROG:-$P}
 	shift 2

@@ -3,7 +3,8 @@
 made-up trees, a verb 4 calls below main and a verb missing (reached only
 through a function pointer) are both reported and fail the check; a tree
 with every verb within 3 calls passes, each verb printed with its depth and
-its shortest path."""
+its shortest path; with --verbs manual (rdma_rc_example's main, which has
+no --new-api) only the manual's verbs are looked for."""
 import os
 import subprocess
 import sys
@@ -86,11 +87,19 @@ BAD = GOOD.replace(
 """)
 
 
-def run(tree):
+# The GOOD tree without a call of --new-api's: rdma_rc_example's main.
+NEW_API_CALLS = ("ibv_create_cq_ex", "ibv_create_qp_ex", "ibv_qp_to_qp_ex",
+                 "ibv_wr_", "ibv_start_poll", "ibv_end_poll")
+MANUAL_ONLY = "".join(
+    line for line in GOOD.splitlines(keepends=True)
+    if not line.strip().startswith(NEW_API_CALLS))
+
+
+def run(tree, *options):
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
         f.write(tree)
     try:
-        return subprocess.run([sys.executable, SCRIPT, f.name],
+        return subprocess.run([sys.executable, SCRIPT, *options, f.name],
                               capture_output=True, text=True, timeout=60)
     finally:
         os.unlink(f.name)
@@ -152,6 +161,42 @@ class VerbDepth(unittest.TestCase):
         self.assertEqual(line_of(res.stdout, "ibv_destroy_qp"),
                          "cflow: ibv_destroy_qp 2 "
                          "(main -> resources_destroy -> ibv_destroy_qp)")
+
+    def test_manual_verbs_alone(self):
+        # --verbs manual: the manual's 15, and no --new-api verb asked for.
+        res = run(MANUAL_ONLY, "--verbs", "manual")
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+        self.assertEqual(len(res.stdout.splitlines()), 15, res.stdout)
+        self.assertNotIn("ibv_wr_start", res.stdout)
+        self.assertEqual(
+            line_of(res.stdout, "ibv_post_send"),
+            "cflow: ibv_post_send 3 "
+            "(main -> op_send_server -> post_send -> ibv_post_send)")
+        # The same tree held to both sets (the default, --verbs all)
+        # misses every verb of --new-api.
+        for options in ((), ("--verbs", "all")):
+            res = run(MANUAL_ONLY, *options)
+            self.assertEqual(res.returncode, 1, res.stdout + res.stderr)
+            self.assertIn("not found below main",
+                          line_of(res.stdout, "ibv_wr_start"))
+        # A manual verb too deep still fails with --verbs manual.
+        deep = MANUAL_ONLY.replace(
+            """        post_send() <int post_send (void) at src/post.c:2>:
+            ibv_post_send()
+""",
+            """        op_post_and_wait() <int op_post_and_wait (void) at src/ops/op.h:1>:
+            post_send() <int post_send (void) at src/post.c:2>:
+                ibv_post_send()
+""")
+        res = run(deep, "--verbs", "manual")
+        self.assertEqual(res.returncode, 1, res.stdout + res.stderr)
+        self.assertTrue(line_of(res.stdout, "ibv_post_send")
+                        .endswith(": deeper than 3"), res.stdout)
+
+    def test_unknown_verb_set_is_refused(self):
+        res = run(GOOD, "--verbs", "bench")
+        self.assertEqual(res.returncode, 2, res.stdout + res.stderr)
+        self.assertIn("invalid choice", res.stderr)
 
     def test_another_root_does_not_count(self):
         tree = GOOD + """\
