@@ -51,8 +51,8 @@ enum qp_info_flag {
 	QP_INFO_HAS_MW = 1 << 2,      /* device supports memory windows */
 	/* 1 << 3 is unused: the program is in the magic number */
 	QP_INFO_HAS_GID = 1 << 4, /* sends a GRH: the GID fields are set */
-	QP_INFO_KNOWN_FLAGS = QP_INFO_HAS_ATOMICS | QP_INFO_HAS_MW |
-			      QP_INFO_HAS_GID,
+	QP_INFO_KNOWN_FLAGS =
+		QP_INFO_HAS_ATOMICS | QP_INFO_HAS_MW | QP_INFO_HAS_GID,
 };
 
 /* What one side tells the other about its QP and buffer. */

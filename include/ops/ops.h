@@ -18,7 +18,6 @@ struct ops_list {
 	size_t count;
 };
 
-
 enum op_flag {
 	OP_NEEDS_RDMA_READ = 1 << 0,
 	OP_NEEDS_ATOMICS = 1 << 1,

@@ -142,8 +142,8 @@ static int parse_setting(void *settings, int id, const char *arg, FILE *err)
 				NAME, arg);
 		return ret;
 	case OPS_OPT_CLIENTS:
-		ret = config_parse_number(PROGRAM_LESSONS, "--clients", arg,
-					  1, OPS_CLIENTS_MAX, &value, err);
+		ret = config_parse_number(PROGRAM_LESSONS, "--clients", arg, 1,
+					  OPS_CLIENTS_MAX, &value, err);
 		l->clients = (unsigned int)value;
 		return ret;
 	case OPS_OPT_SRQ:

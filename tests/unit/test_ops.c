@@ -133,9 +133,9 @@ static void test_parse_refuses_error_op_not_last(void **state)
 
 static void test_parse_new_ops_and_events(void **state)
 {
-	char *argv[] = {
-		(char *)"rdma_lessons", (char *)"-e", (char *)"--ops",
-		(char *)"send_imm,write_imm,fetch_add,cmp_swap,rnr", NULL};
+	char *argv[] = {(char *)"rdma_lessons", (char *)"-e", (char *)"--ops",
+			(char *)"send_imm,write_imm,fetch_add,cmp_swap,rnr",
+			NULL};
 	struct parsed p = parse_lessons(4, argv);
 
 	(void)state;
