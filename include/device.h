@@ -11,6 +11,8 @@
 
 #include "common/trace.h"
 
+struct gid_table;
+
 /* The source GID the QP uses, and how it was chosen. */
 struct gid_choice {
 	int index; /* -1: no GRH (InfiniBand without -g) */
@@ -64,14 +66,18 @@ void device_no_gids_line(char *line, size_t len, const char *dev, uint8_t port,
 			 int slots);
 
 /*
- * Choose the source GID: @requested (>= 0) if given; on iWARP its one GID;
- * on InfiniBand none (no GRH); on RoCE without -g, none yet: out->by_peer
- * says that device_choose_peer_gid chooses it once the TCP connection to
- * the peer is there (the port must have GIDs).
+ * Choose the source GID from @table, the port's: @requested (>= 0) if
+ * given; on iWARP its one GID; on InfiniBand none (no GRH); with
+ * @through_cm, none yet: RDMA_CM names it when it connects; on RoCE
+ * without -g, none yet: out->by_peer says that device_choose_peer_gid
+ * chooses it once the TCP connection to the peer is there (the port must
+ * have GIDs).
  */
 int device_choose_gid(struct ibv_context *ctx, uint8_t port,
-		      const struct ibv_port_attr *attr, int requested,
-		      struct gid_choice *out, const struct trace *tr);
+		      const struct ibv_port_attr *attr,
+		      const struct gid_table *table, int requested,
+		      bool through_cm, struct gid_choice *out,
+		      const struct trace *tr);
 
 /*
  * RoCE without -g: the GID of @port whose address is the local address of
@@ -83,37 +89,35 @@ int device_choose_gid(struct ibv_context *ctx, uint8_t port,
  * GIDs and the fix.
  */
 int device_choose_peer_gid(struct ibv_context *ctx, uint8_t port,
-			   const struct ibv_port_attr *attr, int sock,
+			   const struct gid_table *table, int sock,
 			   struct gid_choice *out, const struct trace *tr);
 
 /*
- * The valid entries of one port's GID table, in index order: each one's
+ * The valid entries of a port's GID table, in index order: each one's
  * index, GID, type and the ifindex of the netdev under it (RoCE).
  */
 struct gid_table {
 	struct ibv_gid_entry *entries; /* device_free_gid_table() frees them */
 	size_t count;
-	int failed_index; /* after an error: the slot that failed; -1: none */
 };
 
 /*
- * Read the @len slots of port @port's GID table into @table, skipping the
- * empty ones. The one reader of the GID table for every program. It prints
- * nothing: each program says a failure in its own words (a run's is
- * device_print_gid_table_error). 0, or -errno (-ENOMEM, or the failed
- * query's, with its index in table->failed_index); @table is empty then.
+ * Read the GID table of port @port (0: of every port of the device) into
+ * @table with one ibv_query_gid_table, and with -v show it (@tr may be
+ * NULL). The one reader of GIDs for every program: a connection reads it
+ * once (resources_create), and every choice is made from what it read.
+ * Prints nothing else: each program says a failure in its own words (a
+ * run's is device_print_gid_table_error). 0, or -errno; @table is empty
+ * then.
  */
-int device_read_gid_table(struct ibv_context *ctx, uint8_t port, int len,
-			  struct gid_table *table);
+int device_read_gid_table(struct ibv_context *ctx, uint8_t port,
+			  struct gid_table *table, const struct trace *tr);
 
 void device_free_gid_table(struct gid_table *table);
 
-/*
- * A run's line on stderr for device_read_gid_table's failure @err: the
- * slot whose query failed, or the memory that was short.
- */
+/* A run's line on stderr for device_read_gid_table's failure @err. */
 void device_print_gid_table_error(struct ibv_context *ctx, uint8_t port,
-				  int err, const struct gid_table *table);
+				  int err);
 
 /* The MTU of network interface @netdev, from sysfs; -errno if unknown. */
 int netdev_mtu(const char *netdev, long *mtu);

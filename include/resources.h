@@ -96,6 +96,9 @@ struct resources {
 	struct ibv_device_attr dev_attr;
 	struct ibv_port_attr port_attr;
 	uint8_t ib_port;
+	/* The port's GID table, read once (device_read_gid_table): every
+	 * choice of a GID for this connection is made from it. */
+	struct gid_table gids;
 	struct gid_choice gid;
 	/* The port's active MTU; connect_qp lowers it to the peer's if smaller:
 	 * then the path MTU of the QP and the largest UD message. */

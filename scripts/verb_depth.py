@@ -23,7 +23,7 @@ import sys
 # The verbs of the manual's RC example, in the order its flow calls them.
 MANUAL_VERBS = (
     "ibv_get_device_list", "ibv_open_device", "ibv_query_device",
-    "ibv_query_port", "ibv_query_gid_ex", "ibv_alloc_pd", "ibv_reg_mr", "ibv_create_cq",
+    "ibv_query_port", "ibv_query_gid_table", "ibv_alloc_pd", "ibv_reg_mr", "ibv_create_cq",
     "ibv_create_qp", "ibv_modify_qp", "ibv_post_recv", "ibv_post_send",
     "ibv_poll_cq", "ibv_destroy_qp", "ibv_dereg_mr",
 )

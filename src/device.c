@@ -229,55 +229,93 @@ void device_free_gid_table(struct gid_table *table)
 	table->count = 0;
 }
 
-int device_read_gid_table(struct ibv_context *ctx, uint8_t port, int len,
-			  struct gid_table *table)
+/* -v: the port's GID table, a row a GID, as rdma-core's show_gids has it. */
+static void trace_gid_table(const struct trace *tr, struct ibv_context *ctx,
+			    uint8_t port, const struct gid_table *table)
 {
-	int i, ret;
+	char text[INET6_ADDRSTRLEN], netdev[IF_NAMESIZE];
+	size_t i;
 
-	*table = (struct gid_table){.failed_index = -1};
-	table->entries =
-		calloc(len > 0 ? (size_t)len : 1, sizeof(*table->entries));
-	if (!table->entries)
-		return -ENOMEM;
-	for (i = 0; i < len; i++) {
-		ret = ibv_query_gid_ex(ctx, port, (uint32_t)i,
-				       &table->entries[table->count], 0);
-		if (ret == ENODATA)
-			continue; /* an empty slot of the table */
-		if (ret) {
-			device_free_gid_table(table);
-			table->failed_index = i;
-			return -ret;
-		}
-		table->count++;
+	trace_step(tr, "GID table of %s port %u: INDEX GID VER NETDEV",
+		   ibv_get_device_name(ctx->device), port);
+	for (i = 0; i < table->count; i++) {
+		const struct ibv_gid_entry *e = &table->entries[i];
+
+		if (!e->ndev_ifindex ||
+		    !if_indextoname(e->ndev_ifindex, netdev))
+			snprintf(netdev, sizeof(netdev), "-");
+		trace_step(tr, "  %u %s %s %s", e->gid_index,
+			   gid_to_str(&e->gid, text, sizeof(text)),
+			   gid_type_str(e->gid_type), netdev);
 	}
+}
+
+/* Room for every port's GIDs: ibv_query_gid_table returns them all. */
+static int gid_slots(struct ibv_context *ctx, size_t *slots)
+{
+	struct ibv_device_attr dev;
+	struct ibv_port_attr port;
+	uint8_t p;
+	int ret;
+
+	*slots = 0;
+	ret = ibv_query_device(ctx, &dev);
+	for (p = 1; !ret && p <= dev.phys_port_cnt; p++) {
+		ret = ibv_query_port(ctx, p, &port);
+		if (!ret && port.gid_tbl_len > 0)
+			*slots += (size_t)port.gid_tbl_len;
+	}
+	return -ret;
+}
+
+/* ibv_query_gid_table gives no order: index order, port by port. */
+static int compare_entries(const void *a, const void *b)
+{
+	const struct ibv_gid_entry *x = a, *y = b;
+
+	if (x->port_num != y->port_num)
+		return x->port_num < y->port_num ? -1 : 1;
+	if (x->gid_index != y->gid_index)
+		return x->gid_index < y->gid_index ? -1 : 1;
+	return 0;
+}
+
+int device_read_gid_table(struct ibv_context *ctx, uint8_t port,
+			  struct gid_table *table, const struct trace *tr)
+{
+	struct ibv_gid_entry *all;
+	size_t slots, i;
+	ssize_t n;
+	int ret;
+
+	*table = (struct gid_table){0};
+	ret = gid_slots(ctx, &slots);
+	if (ret)
+		return ret;
+	all = calloc(slots ? slots : 1, sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	n = ibv_query_gid_table(ctx, all, slots ? slots : 1, 0);
+	if (n < 0) {
+		free(all);
+		return (int)n;
+	}
+	/* Keep @port's entries (all of them for port 0), in place. */
+	for (i = 0; i < (size_t)n; i++)
+		if (!port || all[i].port_num == port)
+			all[table->count++] = all[i];
+	qsort(all, table->count, sizeof(*all), compare_entries);
+	table->entries = all;
+	if (port)
+		trace_gid_table(tr, ctx, port, table);
 	return 0;
 }
 
 void device_print_gid_table_error(struct ibv_context *ctx, uint8_t port,
-				  int err, const struct gid_table *table)
+				  int err)
 {
-	const char *dev = ibv_get_device_name(ctx->device);
-
-	if (table->failed_index < 0)
-		warnx("failed to allocate the GID table of %s: %s", dev,
-		      strerror(-err));
-	else
-		warnx("failed to query GID %d of %s port %u: %s",
-		      table->failed_index, dev, port, strerror(-err));
-}
-
-/* The GID table of the port, or one line on stderr saying why not. */
-static int read_port_gids(struct ibv_context *ctx, uint8_t port,
-			  const struct ibv_port_attr *attr,
-			  struct gid_table *table)
-{
-	int ret;
-
-	ret = device_read_gid_table(ctx, port, attr->gid_tbl_len, table);
-	if (ret)
-		device_print_gid_table_error(ctx, port, ret, table);
-	return ret;
+	warnx("failed to read the GID table of %s port %u with ibv_query_gid_table: %s",
+	      ibv_get_device_name(ctx->device), port, strerror(-err));
 }
 
 static int choose_automatic_gid(struct ibv_context *ctx, uint8_t port,
@@ -332,27 +370,6 @@ static int take_chosen_gid(struct ibv_context *ctx, uint8_t port,
 	out->type = entry->gid_type;
 	out->ndev_ifindex = entry->ndev_ifindex;
 	return 0;
-}
-
-/* -v: the port's GID table, a row a GID, as rdma-core's show_gids has it. */
-static void trace_gid_table(const struct trace *tr, struct ibv_context *ctx,
-			    uint8_t port, const struct gid_table *table)
-{
-	char text[INET6_ADDRSTRLEN], netdev[IF_NAMESIZE];
-	size_t i;
-
-	trace_step(tr, "GID table of %s port %u: INDEX GID VER NETDEV",
-		   ibv_get_device_name(ctx->device), port);
-	for (i = 0; i < table->count; i++) {
-		const struct ibv_gid_entry *e = &table->entries[i];
-
-		if (!e->ndev_ifindex ||
-		    !if_indextoname(e->ndev_ifindex, netdev))
-			snprintf(netdev, sizeof(netdev), "-");
-		trace_step(tr, "  %u %s %s %s", e->gid_index,
-			   gid_to_str(&e->gid, text, sizeof(text)),
-			   gid_type_str(e->gid_type), netdev);
-	}
 }
 
 /* Room for the port's GIDs in the line that finds none for an address. */
@@ -431,14 +448,13 @@ static int choose_by_address(struct ibv_context *ctx, uint8_t port,
 }
 
 int device_choose_peer_gid(struct ibv_context *ctx, uint8_t port,
-			   const struct ibv_port_attr *attr, int sock,
+			   const struct gid_table *table, int sock,
 			   struct gid_choice *out, const struct trace *tr)
 {
 	char text[INET6_ADDRSTRLEN];
 	struct sockaddr_storage local;
 	socklen_t len = sizeof(local);
-	struct gid_table table = {0};
-	int i, ret = 0;
+	int ret;
 
 	if (getsockname(sock, (struct sockaddr *)&local, &len) < 0) {
 		ret = -errno;
@@ -446,32 +462,11 @@ int device_choose_peer_gid(struct ibv_context *ctx, uint8_t port,
 		      strerror(-ret));
 		return ret;
 	}
-	/* The manual's ibv_query_gid, entry by entry, with each one's type. */
-	table.entries =
-		calloc((size_t)attr->gid_tbl_len, sizeof(*table.entries));
-	if (!table.entries)
-		return -ENOMEM;
-	for (i = 0; !ret && i < attr->gid_tbl_len; i++) {
-		ret = ibv_query_gid_ex(ctx, port, (uint32_t)i,
-				       &table.entries[table.count], 0);
-		if (ret == ENODATA)
-			ret = 0; /* an empty slot of the table */
-		else if (!ret)
-			table.count++;
-	}
-	if (ret) {
-		table.failed_index = i - 1;
-		device_print_gid_table_error(ctx, port, -ret, &table);
-		device_free_gid_table(&table);
-		return -ret;
-	}
-	trace_gid_table(tr, ctx, port, &table);
 	*out = (struct gid_choice){.index = -1, .by_peer = true};
-	ret = choose_by_address(ctx, port, &table, (struct sockaddr *)&local,
+	ret = choose_by_address(ctx, port, table, (struct sockaddr *)&local,
 				out);
 	if (!ret)
-		ret = take_chosen_gid(ctx, port, &table, out);
-	device_free_gid_table(&table);
+		ret = take_chosen_gid(ctx, port, table, out);
 	if (ret)
 		return ret;
 	printf("using GID index %d (%s, %s), %s\n", out->index,
@@ -520,11 +515,12 @@ static int check_gid_index(struct ibv_context *ctx, uint8_t port,
 }
 
 int device_choose_gid(struct ibv_context *ctx, uint8_t port,
-		      const struct ibv_port_attr *attr, int requested,
-		      struct gid_choice *out, const struct trace *tr)
+		      const struct ibv_port_attr *attr,
+		      const struct gid_table *table, int requested,
+		      bool through_cm, struct gid_choice *out,
+		      const struct trace *tr)
 {
 	char text[INET6_ADDRSTRLEN];
-	struct gid_table table;
 	int ret;
 
 	*out = (struct gid_choice){.index = requested};
@@ -542,28 +538,24 @@ int device_choose_gid(struct ibv_context *ctx, uint8_t port,
 			   "no GID given on InfiniBand: no GRH, LID routing");
 		return 0;
 	}
-	if (attr->gid_tbl_len <= 0)
+	if (table->count == 0)
 		return no_gids(ctx, port, attr);
 	ret = check_gid_index(ctx, port, attr, out->index);
-	if (!ret)
-		ret = read_port_gids(ctx, port, attr, &table);
 	if (ret)
 		return ret;
-	if (table.count == 0) {
-		device_free_gid_table(&table);
-		return no_gids(ctx, port, attr);
+	if (requested < 0 && through_cm) {
+		trace_step(tr, "GID: RDMA_CM's, named when it connects");
+		return 0;
 	}
 	if (requested < 0) {
 		/* RoCE: which GID reaches the peer is known once connected. */
-		device_free_gid_table(&table);
 		out->by_peer = true;
 		trace_step(
 			tr,
 			"GID: chosen once connected, by the address of the TCP connection to the peer");
 		return 0;
 	}
-	ret = take_chosen_gid(ctx, port, &table, out);
-	device_free_gid_table(&table);
+	ret = take_chosen_gid(ctx, port, table, out);
 	if (ret)
 		return ret;
 	gid_to_str(&out->gid, text, sizeof(text));

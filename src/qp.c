@@ -614,9 +614,8 @@ int connect_qp(struct resources *res, const struct config *cfg, int sock,
 	*conn = (struct connection){.qp = res->qp};
 	/* RoCE without -g: the GID of the address this connection uses. */
 	if (res->gid.by_peer) {
-		ret = device_choose_peer_gid(res->ctx, cfg->ib_port,
-					     &res->port_attr, sock, &res->gid,
-					     &res->trace);
+		ret = device_choose_peer_gid(res->ctx, cfg->ib_port, &res->gids,
+					     sock, &res->gid, &res->trace);
 		if (ret)
 			return ret;
 	}

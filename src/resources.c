@@ -107,7 +107,8 @@ static int choose_mtu_and_gid(struct resources *res, const struct config *cfg)
 	}
 	res->mtu = (enum ibv_mtu)ret;
 	return device_choose_gid(res->ctx, cfg->ib_port, &res->port_attr,
-				 cfg->gid_idx, &res->gid, &res->trace);
+				 &res->gids, cfg->gid_idx, cfg->use_rdma_cm,
+				 &res->gid, &res->trace);
 }
 
 static int alloc_pd(struct resources *res)
@@ -426,6 +427,7 @@ static void undo_create(struct resources *res)
 	free(res->buf);
 	if (res->pd)
 		ibv_dealloc_pd(res->pd);
+	device_free_gid_table(&res->gids);
 	if (res->ctx && !res->ctx_borrowed)
 		ibv_close_device(res->ctx);
 	*res = (struct resources){0};
@@ -459,6 +461,15 @@ int resources_create(struct resources *res, const struct config *cfg,
 	if (!ret)
 		ret = device_query_port(res->ctx, cfg->ib_port, &res->port_attr,
 					&res->trace);
+	/* The port's GID table, once for the connection: which GID is
+	 * chosen now with -g, or once connected without it, from this. */
+	if (!ret) {
+		ret = device_read_gid_table(res->ctx, cfg->ib_port, &res->gids,
+					    &res->trace);
+		if (ret)
+			device_print_gid_table_error(res->ctx, cfg->ib_port,
+						     ret);
+	}
 	if (!ret)
 		ret = choose_mtu_and_gid(res, cfg);
 	/* Steps 4-7: PD, buffer and its MR, CQ, QP. */
@@ -519,6 +530,7 @@ int resources_destroy(struct resources *res)
 	if (res->pd)
 		resources_note_failure(&first, ibv_dealloc_pd(res->pd),
 				       "deallocate PD");
+	device_free_gid_table(&res->gids);
 	/* Unlike the calls above, ibv_close_device returns -1 and sets errno. */
 	if (res->ctx && !res->ctx_borrowed)
 		resources_note_failure(&first,

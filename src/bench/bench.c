@@ -117,8 +117,7 @@ static void choose_wait(struct bench_run *run, const struct config *cfg,
 			const struct resources *res,
 			const struct connection *conn)
 {
-	bool here = false;
-	int ret;
+	bool here;
 
 	run->iwarp = res->ctx->device->transport_type == IBV_TRANSPORT_IWARP;
 	if (cfg->use_rdma_cm) {
@@ -131,11 +130,7 @@ static void choose_wait(struct bench_run *run, const struct config *cfg,
 		return;
 	}
 	run->peer_rule = BENCH_PEER_BY_GID;
-	ret = bench_peer_on_this_host(res->ctx, res->dev_attr.phys_port_cnt,
-				      &conn->local, &conn->remote, &here);
-	if (ret)
-		warnx("warning: failed to read the GID table of %s: %s; the peer is taken to be on another host",
-		      ibv_get_device_name(res->ctx->device), strerror(-ret));
+	here = bench_peer_on_this_host(&res->gids, &conn->local, &conn->remote);
 	bench_wait_choose(run, res->cq->channel != NULL, cfg->use_events, here);
 }
 

@@ -746,15 +746,13 @@ bool bench_gid_listed(const struct ibv_gid_entry *entries, size_t count,
 bool bench_addr_is_own(const struct sockaddr *local,
 		       const struct sockaddr *peer);
 /*
- * Whether the peer of the QP-info exchange runs on this host: its GID is
- * one of the GIDs of a port of @ctx (which has @ports ports), or, with no
- * GID (InfiniBand without a GRH), its LID is @local's, and not 0. *@here
- * is false unless that is known; 0, or -errno if the GID table could not
- * be read.
+ * Whether the peer runs on this host: its GID (@remote's) is one of our
+ * port's (@gids), or, with no GID (InfiniBand without a GRH), its LID is
+ * @local's, and not 0.
  */
-int bench_peer_on_this_host(struct ibv_context *ctx, uint8_t ports,
-			    const struct qp_info *local,
-			    const struct qp_info *remote, bool *here);
+bool bench_peer_on_this_host(const struct gid_table *gids,
+			     const struct qp_info *local,
+			     const struct qp_info *remote);
 /*
  * Set run->spin_ns, nap_ns, own_cpu and wait_why for run->bc's mode and
  * operation, run->sender and run->iwarp: @has_channel is false with

@@ -54,52 +54,22 @@ static bool gid_is_zero(const uint8_t gid[16])
 	return memcmp(gid, zero, sizeof(zero)) == 0;
 }
 
-/* *@listed: whether @gid is in the GID table of @ctx's port @port. */
-static int gid_on_port(struct ibv_context *ctx, uint8_t port,
-		       const uint8_t gid[16], bool *listed)
-{
-	struct ibv_port_attr attr;
-	struct gid_table table;
-	int ret;
-
-	ret = ibv_query_port(ctx, port, &attr);
-	if (ret)
-		return -ret;
-	ret = device_read_gid_table(ctx, port, attr.gid_tbl_len, &table);
-	if (ret)
-		return ret;
-	*listed = bench_gid_listed(table.entries, table.count, gid);
-	device_free_gid_table(&table);
-	return 0;
-}
-
 /*
- * A GID is the address of a port: a peer whose GID is in this device's
- * table sends from one of this device's ports, so it runs on this host,
- * and one whose GID is not runs elsewhere, or behind another device of this
- * host (taken for another host: it gets perftest's wait, which is sound
- * anywhere). The table of every port is read, so a peer on another port of
- * this device counts too, and any GID index either side chose.
+ * A GID is the address of a port: a peer whose GID is in our port's table
+ * sends from this port, so it runs on this host, and one whose GID is not
+ * runs elsewhere, or behind another port or device of this host (taken for
+ * another host: it gets perftest's wait, which is sound anywhere). The
+ * table is the one the resources read for the connection.
  */
-int bench_peer_on_this_host(struct ibv_context *ctx, uint8_t ports,
-			    const struct qp_info *local,
-			    const struct qp_info *remote, bool *here)
+bool bench_peer_on_this_host(const struct gid_table *gids,
+			     const struct qp_info *local,
+			     const struct qp_info *remote)
 {
-	int port, ret;
-
 	/* InfiniBand without a GRH: only a LID names the port. RoCE has no
 	 * LIDs (0 on both sides): no GID there tells nothing, so elsewhere. */
-	if (gid_is_zero(remote->gid)) {
-		*here = remote->lid != 0 && remote->lid == local->lid;
-		return 0;
-	}
-	*here = false;
-	for (port = 1; port <= ports && !*here; port++) {
-		ret = gid_on_port(ctx, (uint8_t)port, remote->gid, here);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	if (gid_is_zero(remote->gid))
+		return remote->lid != 0 && remote->lid == local->lid;
+	return bench_gid_listed(gids->entries, gids->count, remote->gid);
 }
 
 /*

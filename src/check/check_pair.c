@@ -253,22 +253,17 @@ static void check_gid_path(struct check_report *r, const struct pair *p)
 	char ours[INET6_ADDRSTRLEN], tcp[INET6_ADDRSTRLEN], fix[160];
 	struct sockaddr_storage local;
 	socklen_t len = sizeof(local);
-	struct ibv_port_attr attr;
-	struct gid_table table;
 	union ibv_gid want;
 	int index;
 
 	if (p->res.gid.automatic || p->res.gid.index < 0 ||
+	    p->res.port_attr.link_layer != IBV_LINK_LAYER_ETHERNET ||
 	    getsockname(p->sock, (struct sockaddr *)&local, &len) ||
 	    address_is_loopback((struct sockaddr *)&local) ||
-	    gid_of_address((struct sockaddr *)&local, &want) ||
-	    ibv_query_port(p->res.ctx, p->cfg->ib_port, &attr) ||
-	    attr.link_layer != IBV_LINK_LAYER_ETHERNET ||
-	    device_read_gid_table(p->res.ctx, p->cfg->ib_port, attr.gid_tbl_len,
-				  &table))
+	    gid_of_address((struct sockaddr *)&local, &want))
 		return;
-	index = gid_pick_by_address(table.entries, table.count, &want);
-	device_free_gid_table(&table);
+	index = gid_pick_by_address(p->res.gids.entries, p->res.gids.count,
+				    &want);
 	gid_address_text(&p->res.gid.gid, ours, sizeof(ours));
 	gid_address_text(&want, tcp, sizeof(tcp));
 	if (index == p->res.gid.index) {

@@ -34,33 +34,23 @@ int cm_note_gid(struct cm *cm, struct resources *res,
 		const struct ibv_ah_attr *ah)
 {
 	const struct ibv_gid_entry *entry;
-	struct gid_table table;
 	char text[INET6_ADDRSTRLEN];
-	int ret;
 
 	if (ah->is_global) {
-		ret = device_read_gid_table(cm->id->verbs, cm->id->port_num,
-					    res->port_attr.gid_tbl_len, &table);
-		if (ret) {
-			device_print_gid_table_error(
-				cm->id->verbs, cm->id->port_num, ret, &table);
-			return ret;
-		}
-		entry = gid_entry_find(table.entries, table.count,
+		/* RDMA_CM's choice, from the table resources_create read */
+		entry = gid_entry_find(res->gids.entries, res->gids.count,
 				       ah->grh.sgid_index);
 		if (!entry) {
-			warnx("failed to query GID %u of %s port %u: %s",
+			warnx("failed to find GID index %u of %s port %u, RDMA_CM's choice, in the port's GID table: %s",
 			      ah->grh.sgid_index,
 			      ibv_get_device_name(cm->id->verbs->device),
 			      cm->id->port_num, strerror(ENODATA));
-			device_free_gid_table(&table);
 			return -ENODATA;
 		}
 		res->gid.index = ah->grh.sgid_index;
 		res->gid.gid = entry->gid;
 		res->gid.type = entry->gid_type;
 		res->gid.ndev_ifindex = entry->ndev_ifindex;
-		device_free_gid_table(&table);
 	}
 	if (!cm->lane)
 		printf("RDMA_CM connection on device %s port %u, GID index %d (%s)\n",

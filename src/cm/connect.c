@@ -392,59 +392,6 @@ static int connect_on_id(struct cm *cm, struct resources *res,
 	return ret;
 }
 
-/*
- * An index of the GID the CM resolved our address to (for RoCE, the GID
- * made from the IP address), in the table of the id's port: the first
- * entry with those bytes. Enough to create the resources; which entry the
- * QP uses (RoCE v1 and v2 may share the bytes) the CM says at RTR.
- */
-static int cm_gid_index(struct rdma_cm_id *id, int *index)
-{
-	const union ibv_gid *sgid = &id->route.addr.addr.ibaddr.sgid;
-	char text[INET6_ADDRSTRLEN];
-	struct ibv_port_attr port;
-	struct gid_table table;
-	size_t i;
-	int ret;
-
-	/*
-	 * iWARP addresses a connection by IP and TCP port alone: the CM
-	 * gives no GID, and nothing the QP does reads one. The first entry
-	 * (siw's is made from the netdev's MAC) is the port's own.
-	 */
-	if (id->verbs->device->transport_type == IBV_TRANSPORT_IWARP) {
-		*index = 0;
-		return 0;
-	}
-	ret = ibv_query_port(id->verbs, id->port_num, &port);
-	if (ret) {
-		warnx("failed to query port %u of %s: %s", id->port_num,
-		      ibv_get_device_name(id->verbs->device), strerror(ret));
-		return -ret;
-	}
-	ret = device_read_gid_table(id->verbs, id->port_num, port.gid_tbl_len,
-				    &table);
-	if (ret) {
-		device_print_gid_table_error(id->verbs, id->port_num, ret,
-					     &table);
-		return ret;
-	}
-	for (i = 0; i < table.count; i++)
-		if (memcmp(table.entries[i].gid.raw, sgid->raw,
-			   sizeof(sgid->raw)) == 0)
-			break;
-	if (i < table.count)
-		*index = (int)table.entries[i].gid_index;
-	else
-		warnx("failed to find GID %s in the table of %s port %u: %s",
-		      gid_to_str(sgid, text, sizeof(text)),
-		      ibv_get_device_name(id->verbs->device), id->port_num,
-		      strerror(ENOENT));
-	ret = i < table.count ? 0 : -ENOENT;
-	device_free_gid_table(&table);
-	return ret;
-}
-
 /* @addr into @to if it is an IP address (not AF_IB's): else AF_UNSPEC. */
 static void note_address(struct sockaddr_storage *to,
 			 const struct sockaddr *addr)
@@ -478,11 +425,10 @@ int cm_connect_qp(struct cm *cm, struct resources *res,
 		if (ret)
 			return ret;
 	}
-	/* The device, port and GID are the ones the CM found for the address. */
+	/* The device and port are the ones the CM found for the address;
+	 * the GID, the CM names when it connects (cm_note_gid). */
 	on_id.ib_port = cm->id->port_num;
-	ret = cm_gid_index(cm->id, &on_id.gid_idx);
-	if (ret)
-		return ret;
+	on_id.gid_idx = -1;
 	ret = resources_create(res, &on_id, sizes, cm->id->verbs);
 	if (ret) {
 		/* The server's device cannot: the client hears it at once. */
@@ -550,13 +496,10 @@ static int create_on_id(struct cm *client, struct resources *res,
 			const struct resources_sizes *sizes)
 {
 	struct config on_id = *cfg;
-	int ret;
 
 	on_id.ib_port = client->id->port_num;
-	ret = cm_gid_index(client->id, &on_id.gid_idx);
-	if (!ret)
-		ret = resources_create(res, &on_id, sizes, client->id->verbs);
-	return ret;
+	on_id.gid_idx = -1;
+	return resources_create(res, &on_id, sizes, client->id->verbs);
 }
 
 /*

@@ -137,8 +137,7 @@ static int ud_server_address(struct cm *cm, struct resources *res,
 			     struct ibv_ah_attr *ah)
 {
 	const struct rdma_addr *addr = &cm->id->route.addr;
-	struct gid_table table;
-	int ret, index;
+	int index;
 
 	*ah = (struct ibv_ah_attr){
 		/* InfiniBand: the LID of the request's path; RoCE has none */
@@ -151,16 +150,8 @@ static int ud_server_address(struct cm *cm, struct resources *res,
 			.hop_limit = QP_HOP_LIMIT,
 			.traffic_class = cm->tos < 0 ? 0 : (uint8_t)cm->tos},
 	};
-	ret = device_read_gid_table(cm->id->verbs, cm->id->port_num,
-				    res->port_attr.gid_tbl_len, &table);
-	if (ret) {
-		device_print_gid_table_error(cm->id->verbs, cm->id->port_num,
-					     ret, &table);
-		return ret;
-	}
-	index = gid_pick_by_address(table.entries, table.count,
+	index = gid_pick_by_address(res->gids.entries, res->gids.count,
 				    &addr->addr.ibaddr.sgid);
-	device_free_gid_table(&table);
 	if (index < 0) {
 		char text[INET6_ADDRSTRLEN];
 

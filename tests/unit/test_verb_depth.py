@@ -40,8 +40,8 @@ main() <int main (int argc, char **argv) at src/main.c:1>:
             ibv_create_qp()
             ibv_create_qp_ex()
     connect_qp() <int connect_qp (void) at src/qp.c:1>:
-        device_choose_peer_gid() <int device_choose_peer_gid (void) at src/device.c:3>:
-            ibv_query_gid_ex()
+        device_read_gid_table() <int device_read_gid_table (void) at src/device.c:3>:
+            ibv_query_gid_table()
         exchange_info() <int exchange_info (void) at src/qp.c:2>:
             qp_modify() <int qp_modify (void) at src/qp.c:3>:
                 ibv_modify_qp()
