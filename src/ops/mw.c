@@ -22,7 +22,6 @@
  * one way every device that has type 1 windows supports.
  */
 #include <err.h>
-#include <endian.h>
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -48,13 +47,6 @@
  * its delivery to our fd, and bounds the wait on devices that raise none.
  */
 #define MW_ASYNC_GRACE_MS 500
-
-/* What the server tells the client about its window, in network order. */
-struct mw_wire {
-	uint64_t addr;
-	uint32_t rkey;
-	uint32_t length;
-};
 
 /* The window the server made, and the area it opens. */
 struct mw_state {
@@ -210,7 +202,7 @@ static int grant_window(struct op_ctx *ctx, struct mw_state *st)
 {
 	enum ibv_mw_type type = has_type_2(ctx) ? IBV_MW_TYPE_2 : IBV_MW_TYPE_1;
 	struct ibv_mw_bind_info info = mw_bind_info(st);
-	struct mw_wire out, in;
+	struct op_area area;
 	int ret;
 
 	st->mw = ibv_alloc_mw(ctx->res->pd, type);
@@ -227,13 +219,12 @@ static int grant_window(struct op_ctx *ctx, struct mw_state *st)
 	printf("Bound a type %d memory window: %" PRIu64 " bytes at 0x%" PRIx64
 	       ", remote write, rkey 0x%x (its region grants no remote access of its own)\n",
 	       type == IBV_MW_TYPE_2 ? 2 : 1, info.length, info.addr, st->rkey);
-	out = (struct mw_wire){
-		.addr = htobe64(info.addr),
-		.rkey = htobe32(st->rkey),
-		.length = htobe32((uint32_t)info.length),
+	area = (struct op_area){
+		.addr = info.addr,
+		.length = (uint32_t)info.length,
+		.rkey = {st->rkey},
 	};
-	return sock_sync_data(ctx->sock, &out, &in, sizeof(out),
-			      ctx->timeout_ms);
+	return op_send_area(ctx, &area);
 }
 
 /* After a denied access, here and in two_mr: the async event, the state. */
@@ -314,7 +305,7 @@ int op_mw_server(struct op_ctx *ctx)
 }
 
 /* RDMA WRITE @text through the window; its completion into *@wc. */
-static int write_through(struct op_ctx *ctx, const struct mw_wire *win,
+static int write_through(struct op_ctx *ctx, const struct op_area *win,
 			 const char *text, struct ibv_wc *wc)
 {
 	struct send_request req = {
@@ -322,14 +313,14 @@ static int write_through(struct op_ctx *ctx, const struct mw_wire *win,
 		.wr_id = OP_MW,
 		.sge = op_local_msg(ctx),
 		.remote_addr = win->addr,
-		.rkey = win->rkey,
+		.rkey = win->rkey[0],
 	};
 	int ret;
 
 	op_set_msg(ctx, text);
 	req.sge.length = (uint32_t)strlen(op_msg(ctx)) + 1;
 	printf("RDMA WRITE of '%s' through the window (rkey 0x%x)\n", text,
-	       win->rkey);
+	       win->rkey[0]);
 	ret = post_send(ctx->res, ctx->conn->qp, &req);
 	if (ret)
 		return ret;
@@ -356,20 +347,15 @@ static int check_denied(const struct ibv_wc *wc)
 
 int op_mw_client(struct op_ctx *ctx)
 {
-	struct mw_wire in, out = {0}, win;
+	struct op_area win;
 	struct ibv_wc wc;
 	int ret;
 
-	ret = sock_sync_data(ctx->sock, &out, &in, sizeof(in), ctx->timeout_ms);
+	ret = op_receive_area(ctx, &win);
 	if (ret)
 		return ret;
-	win = (struct mw_wire){
-		.addr = be64toh(in.addr),
-		.rkey = be32toh(in.rkey),
-		.length = be32toh(in.length),
-	};
 	printf("Server's memory window: %u bytes at 0x%" PRIx64 ", rkey 0x%x\n",
-	       win.length, win.addr, win.rkey);
+	       win.length, win.addr, win.rkey[0]);
 	ret = write_through(ctx, &win, MW_FIRST_MESSAGE, &wc);
 	if (ret)
 		return ret;

@@ -31,6 +31,22 @@ int op_sge_client(struct op_ctx *ctx);
 int op_two_mr_server(struct op_ctx *ctx);
 int op_two_mr_client(struct op_ctx *ctx);
 
+/* The most rkeys one area is sent with (two_mr: read-only, read-write). */
+#define OP_AREA_KEYS 2
+
+/* A remote area the server opens to the client, as the client uses it. */
+struct op_area {
+	uint64_t addr;
+	uint32_t length;
+	uint32_t rkey[OP_AREA_KEYS]; /* mw: the window's in rkey[0] */
+};
+
+/* The server tells the client of @area, over the TCP connection... */
+int op_send_area(struct op_ctx *ctx, const struct op_area *area);
+
+/* ...and the client learns it. */
+int op_receive_area(struct op_ctx *ctx, struct op_area *area);
+
 /*
  * The responder refused an access (mw, two_mr): wait a little for the
  * async event it raises, say if none came, and print our QP's state.

@@ -11,7 +11,6 @@
  * in the error state: last only.
  */
 #include <err.h>
-#include <endian.h>
 #include <inttypes.h>
 
 #include "op_halves.h"
@@ -29,12 +28,8 @@
 	(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | \
 	 IBV_ACCESS_REMOTE_WRITE)
 
-/* What the server tells the client, in network order. */
-struct two_mr_wire {
-	uint64_t addr;
-	uint32_t rkey_read;
-	uint32_t rkey_write;
-};
+/* Which of the area's rkeys is which. */
+enum { KEY_READ_ONLY, KEY_READ_WRITE };
 
 /* The two extra registrations of the server's message area. */
 struct two_mr_state {
@@ -78,15 +73,14 @@ static int release_registrations(struct two_mr_state *st)
 /* Both registrations made: the client learns the address and both rkeys. */
 static int hand_out_keys(struct op_ctx *ctx, const struct two_mr_state *st)
 {
-	struct two_mr_wire out = {
-		.addr = htobe64((uintptr_t)ctx->res->buf->msg),
-		.rkey_read = htobe32(st->read_only->rkey),
-		.rkey_write = htobe32(st->read_write->rkey),
+	struct op_area area = {
+		.addr = (uintptr_t)ctx->res->buf->msg,
+		.length = sizeof(ctx->res->buf->msg),
+		.rkey = {[KEY_READ_ONLY] = st->read_only->rkey,
+			 [KEY_READ_WRITE] = st->read_write->rkey},
 	};
-	struct two_mr_wire in;
 
-	return sock_sync_data(ctx->sock, &out, &in, sizeof(out),
-			      ctx->timeout_ms);
+	return op_send_area(ctx, &area);
 }
 
 /* Let the client read, write, and be refused; show each outcome. */
@@ -165,7 +159,7 @@ static int check_success(const struct ibv_wc *wc, const char *what,
 }
 
 /* RDMA READ the server's area through @rkey into ours, and print it. */
-static int read_through(struct op_ctx *ctx, const struct two_mr_wire *keys,
+static int read_through(struct op_ctx *ctx, const struct op_area *keys,
 			uint32_t rkey, const char *rights)
 {
 	struct ibv_wc wc;
@@ -182,7 +176,7 @@ static int read_through(struct op_ctx *ctx, const struct two_mr_wire *keys,
 }
 
 /* RDMA WRITE @text through @rkey; its completion into *@wc. */
-static int write_through(struct op_ctx *ctx, const struct two_mr_wire *keys,
+static int write_through(struct op_ctx *ctx, const struct op_area *keys,
 			 uint32_t rkey, const char *text, struct ibv_wc *wc)
 {
 	op_set_msg(ctx, text);
@@ -206,43 +200,40 @@ static int check_refused(const struct ibv_wc *wc, uint32_t rkey)
 }
 
 /* Both READs, then the WRITE the read-write key allows. */
-static int use_keys(struct op_ctx *ctx, const struct two_mr_wire *keys)
+static int use_keys(struct op_ctx *ctx, const struct op_area *keys)
 {
 	struct ibv_wc wc;
 	int ret;
 
-	ret = read_through(ctx, keys, keys->rkey_read, "remote read only");
+	ret = read_through(ctx, keys, keys->rkey[KEY_READ_ONLY],
+			   "remote read only");
 	if (!ret)
-		ret = read_through(ctx, keys, keys->rkey_write,
+		ret = read_through(ctx, keys, keys->rkey[KEY_READ_WRITE],
 				   "remote read and write");
 	if (!ret)
-		ret = write_through(ctx, keys, keys->rkey_write,
+		ret = write_through(ctx, keys, keys->rkey[KEY_READ_WRITE],
 				    TWO_MR_WRITE_MESSAGE, &wc);
 	if (!ret)
-		ret = check_success(&wc, "RDMA WRITE", keys->rkey_write);
+		ret = check_success(&wc, "RDMA WRITE",
+				    keys->rkey[KEY_READ_WRITE]);
 	if (!ret)
 		printf("RDMA WRITE through rkey 0x%x: success\n",
-		       keys->rkey_write);
+		       keys->rkey[KEY_READ_WRITE]);
 	return ret;
 }
 
 int op_two_mr_client(struct op_ctx *ctx)
 {
-	struct two_mr_wire in, out = {0}, keys;
+	struct op_area keys;
 	struct ibv_wc wc;
 	int ret;
 
-	ret = sock_sync_data(ctx->sock, &out, &in, sizeof(in), ctx->timeout_ms);
+	ret = op_receive_area(ctx, &keys);
 	if (ret)
 		return ret;
-	keys = (struct two_mr_wire){
-		.addr = be64toh(in.addr),
-		.rkey_read = be32toh(in.rkey_read),
-		.rkey_write = be32toh(in.rkey_write),
-	};
 	printf("Server's area at 0x%" PRIx64
 	       ", registered twice: rkey 0x%x (remote read only), rkey 0x%x (remote read and write)\n",
-	       keys.addr, keys.rkey_read, keys.rkey_write);
+	       keys.addr, keys.rkey[KEY_READ_ONLY], keys.rkey[KEY_READ_WRITE]);
 	ret = use_keys(ctx, &keys);
 	if (!ret)
 		ret = sock_sync(ctx->sock, ctx->timeout_ms);
@@ -250,10 +241,10 @@ int op_two_mr_client(struct op_ctx *ctx)
 	if (!ret)
 		ret = sock_sync(ctx->sock, ctx->timeout_ms);
 	if (!ret)
-		ret = write_through(ctx, &keys, keys.rkey_read,
+		ret = write_through(ctx, &keys, keys.rkey[KEY_READ_ONLY],
 				    TWO_MR_DENIED_MESSAGE, &wc);
 	if (!ret)
-		ret = check_refused(&wc, keys.rkey_read);
+		ret = check_refused(&wc, keys.rkey[KEY_READ_ONLY]);
 	if (ret)
 		return ret;
 	return sock_sync(ctx->sock, ctx->timeout_ms);
