@@ -7,24 +7,19 @@
  * lessons are rdma_lessons; the checks, rdma_check; the benchmark,
  * rdma_bench: programs of their own, on the same steps.
  */
-#include <err.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <unistd.h>
 
-#include "common/interrupt.h"
-#include "config.h"
-#include "options.h"
 #include "common/device_caps.h"
+#include "common/interrupt.h"
+#include "common/program.h"
+#include "config.h"
 #include "operations.h"
+#include "options.h"
 #include "qp.h"
 #include "resources.h"
 #include "sock.h"
-
-/* Exit statuses. */
-#define EXIT_PASSED 0
-#define EXIT_FAILED 1
-#define EXIT_USAGE  2
 
 /*
  * What the resources must hold: the manual's buffer, queues and CQ; the
@@ -39,16 +34,6 @@ static void plan_resources(struct resources_sizes *sizes,
 	sizes->early_receives = 1;
 	device_needs_add(sizes->needs.rd_atomic, "operation read");
 	sizes->needs.without_cm_fix = "run rdma_lessons -R";
-}
-
-/* Say how the run ended; the exit status. */
-static int report(int ret)
-{
-	if (ret && interrupted())
-		warnx("stopped by %s, resources freed",
-		      interrupt_signal_name());
-	printf("\ntest result is %d\n", ret);
-	return ret ? EXIT_FAILED : EXIT_PASSED;
 }
 
 int main(int argc, char **argv)
@@ -70,12 +55,12 @@ int main(int argc, char **argv)
 	ctx.timeout_ms = config_timeout_ms(&cfg);
 	ret = interrupt_install();
 	if (ret)
-		return report(ret);
+		return program_result(ret);
 	/* Steps 1-7: device list, device, its port, PD, MR, CQ, QP. */
 	plan_resources(&sizes, &cfg);
 	ret = resources_create(&res, &cfg, &sizes, NULL);
 	if (ret)
-		return report(ret);
+		return program_result(ret);
 	/* Step 8: the TCP connection; over it the GID (without -g: the
 	 * connection's address's) and the QP info; INIT, RTR, RTS. */
 	ret = sock_connect(&cfg, &ctx.sock);
@@ -93,5 +78,5 @@ int main(int argc, char **argv)
 	if (ctx.sock >= 0)
 		close(ctx.sock);
 	destroy_ret = resources_destroy(&res);
-	return report(ret ? ret : destroy_ret);
+	return program_result(ret ? ret : destroy_ret);
 }

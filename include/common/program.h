@@ -19,6 +19,21 @@ enum program_id {
 	PROGRAM_COUNT,
 };
 
+/*
+ * The exit status of every program: 0 when it did what was asked, 1 when
+ * something failed at run time, 2 for a usage error (one line said which).
+ */
+#define EXIT_PASSED 0
+#define EXIT_FAILED 1
+#define EXIT_USAGE  2
+
+/*
+ * The end of a run, as the manual's program ends: a line naming the
+ * signal that stopped it, if one did, then "test result is @ret"; the exit
+ * status for @ret (0 or -errno).
+ */
+int program_result(int ret);
+
 /* The program's name, as its messages start. */
 const char *program_name(enum program_id program);
 

@@ -9,12 +9,8 @@
 
 #include "check/check.h"
 #include "common/interrupt.h"
+#include "common/program.h"
 #include "config.h"
-
-/* Exit statuses: every check passed, one failed, a usage error. */
-#define EXIT_PASSED 0
-#define EXIT_FAILED 1
-#define EXIT_USAGE  2
 
 int main(int argc, char **argv)
 {

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* The programs built from the manual's steps: names and magic numbers. */
+#include <err.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "common/interrupt.h"
 #include "common/program.h"
 
 static const struct {
@@ -15,6 +17,15 @@ static const struct {
 	[PROGRAM_CHECK] = {"rdma_check", 0x52434358u},		 /* "RCCX" */
 	[PROGRAM_LESSONS] = {"rdma_lessons", 0x52434c58u},	 /* "RCLX" */
 };
+
+int program_result(int ret)
+{
+	if (ret && interrupted())
+		warnx("stopped by %s, resources freed",
+		      interrupt_signal_name());
+	printf("\ntest result is %d\n", ret);
+	return ret ? EXIT_FAILED : EXIT_PASSED;
+}
 
 const char *program_name(enum program_id program)
 {

@@ -8,7 +8,6 @@
  * today's API (--new-api), the manual's own program as the peer
  * (--manual-peer) and the server for several clients (--clients, --srq).
  */
-#include <err.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -16,17 +15,13 @@
 #include "cm/cm.h"
 #include "config.h"
 #include "common/interrupt.h"
+#include "common/program.h"
 #include "ops/options.h"
 #include "ops/ops.h"
 #include "qp.h"
 #include "resources.h"
 #include "serve/serve.h"
 #include "sock.h"
-
-/* Exit statuses. */
-#define EXIT_PASSED 0
-#define EXIT_FAILED 1
-#define EXIT_USAGE  2
 
 /* What main holds, from the command line to the teardown. */
 struct run {
@@ -57,16 +52,6 @@ static void plan_run(struct run *run)
 	};
 }
 
-/* Say how the run ended; the exit status. */
-static int report(int ret)
-{
-	if (ret && interrupted())
-		warnx("stopped by %s, resources freed",
-		      interrupt_signal_name());
-	printf("\ntest result is %d\n", ret);
-	return ret ? EXIT_FAILED : EXIT_PASSED;
-}
-
 int main(int argc, char **argv)
 {
 	struct run run;
@@ -86,10 +71,10 @@ int main(int argc, char **argv)
 	client = run.cfg.server_name != NULL;
 	ret = interrupt_install();
 	if (ret)
-		return report(ret);
+		return program_result(ret);
 	/* --clients, --srq: the same steps for several clients (src/serve). */
 	if (serve_wanted(&run.cfg, &run.lessons))
-		return report(
+		return program_result(
 			serve_clients(&run.cfg, &run.lessons, &run.sizes));
 	if (run.cfg.use_rdma_cm) {
 		/*
@@ -102,12 +87,12 @@ int main(int argc, char **argv)
 		ret = cm_connect_run(&run.cm, &run.res, &run.cfg, &run.sizes,
 				     &ctx->sock, &run.conn);
 		if (ret)
-			return report(ret);
+			return program_result(ret);
 	} else {
 		/* Steps 1-7: device list, device, its port, PD, MR, CQ, QP. */
 		ret = resources_create(&run.res, &run.cfg, &run.sizes, NULL);
 		if (ret)
-			return report(ret);
+			return program_result(ret);
 		/* Step 8: over TCP, the GID (without -g: the connection's
 		 * address's), the QP info; INIT, RTR, RTS. */
 		ret = sock_connect(&run.cfg, &ctx->sock);
@@ -141,9 +126,9 @@ int main(int argc, char **argv)
 	}
 	/* Step 10: everything, in the reverse order of creation. */
 	if (run.cfg.use_rdma_cm)
-		return report(cm_close_run(&run.cm, &run.res, ctx->sock, ret));
+		return program_result(cm_close_run(&run.cm, &run.res, ctx->sock, ret));
 	if (ctx->sock >= 0)
 		close(ctx->sock);
 	destroy_ret = resources_destroy(&run.res);
-	return report(ret ? ret : destroy_ret);
+	return program_result(ret ? ret : destroy_ret);
 }

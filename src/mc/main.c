@@ -12,13 +12,13 @@
 
 #include "common/device_caps.h"
 #include "common/interrupt.h"
+#include "common/program.h"
 #include "mc/mc_cm.h"
 #include "mc/mc_config.h"
 #include "mc/mc_resources.h"
 #include "mc/mc_trace.h"
 #include "mc/mc_xfer.h"
 
-#define EXIT_USAGE 2
 
 /* Steps after the join: send or receive, then leave the group. */
 static int transfer(struct mc_cm *cm, struct mc_resources *res,
@@ -104,11 +104,11 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	if (cfg.show_help) {
 		mc_config_usage(stdout, argv[0]);
-		return EXIT_SUCCESS;
+		return EXIT_PASSED;
 	}
 	if (cfg.show_version) {
 		printf("rdma_mc_example %s\n", mc_config_version());
-		return EXIT_SUCCESS;
+		return EXIT_PASSED;
 	}
 	if (cfg.send)
 		mc_step("sending %u messages of %u bytes, group %s, bind address %s",
@@ -129,5 +129,5 @@ int main(int argc, char **argv)
 	/* Only -S is a usage error: an EMSGSIZE from the network is not. */
 	if (usage)
 		return EXIT_USAGE;
-	return ret ? EXIT_FAILURE : EXIT_SUCCESS;
+	return ret ? EXIT_FAILED : EXIT_PASSED;
 }
