@@ -126,7 +126,8 @@ int main(int argc, char **argv)
 	}
 	/* Step 10: everything, in the reverse order of creation. */
 	if (run.cfg.use_rdma_cm)
-		return program_result(cm_close_run(&run.cm, &run.res, ctx->sock, ret));
+		return program_result(
+			cm_close_run(&run.cm, &run.res, ctx->sock, ret));
 	if (ctx->sock >= 0)
 		close(ctx->sock);
 	destroy_ret = resources_destroy(&run.res);

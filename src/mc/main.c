@@ -19,7 +19,6 @@
 #include "mc/mc_trace.h"
 #include "mc/mc_xfer.h"
 
-
 /* Steps after the join: send or receive, then leave the group. */
 static int transfer(struct mc_cm *cm, struct mc_resources *res,
 		    const struct mc_config *cfg)
