@@ -56,7 +56,8 @@ int main(int argc, char **argv)
 	ret = interrupt_install();
 	if (ret)
 		return program_result(ret);
-	/* Steps 1-7: device list, device, its port, PD, MR, CQ, QP. */
+	/* Steps 1-7: device list, device, its port and GID table, PD, MR,
+	 * CQ, QP. */
 	plan_resources(&sizes, &cfg);
 	ret = resources_create(&res, &cfg, &sizes, NULL);
 	if (ret)
