@@ -27,7 +27,9 @@
  * loops call post, peer and report, never bench.c (lint.sh checks every
  * program with scripts/call_cycles.py).
  *
- * This header is what main calls; the rest is in bench_priv.h.
+ * This header is what main calls; what the modules share is in private
+ * headers beside them, src/bench/bench_*.h, each a concern (bench_run.h:
+ * the state of a run, which the loops share).
  */
 
 #include <stdbool.h>

@@ -8,4 +8,16 @@
 /* @s on @out as a JSON string: quotes, backslashes, control bytes escaped. */
 void json_write_string(FILE *out, const char *s);
 
+/*
+ * Open the JSON file at @path for writing, into *@f: 0, or -errno after a
+ * line naming the file.
+ */
+int json_file_open(const char *path, FILE **f);
+
+/*
+ * Close @f, the JSON file at @path: 0, or after a line naming the file
+ * -EIO if a write to it failed, -errno if closing it did.
+ */
+int json_file_close(FILE *f, const char *path);
+
 #endif

@@ -16,7 +16,18 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "bench_priv.h"
+#include "bench_clock.h"
+#include "bench_config.h"
+#include "bench_counters.h"
+#include "bench_loops.h"
+#include "bench_peer.h"
+#include "bench_post.h"
+#include "bench_qps.h"
+#include "bench_report.h"
+#include "bench_run.h"
+#include "bench_stats.h"
+#include "bench_sync.h"
+#include "bench_wait.h"
 #include "config.h"
 #include "qp.h"
 #include "resources.h"

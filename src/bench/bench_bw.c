@@ -10,7 +10,14 @@
 #include <errno.h>
 #include <string.h>
 
-#include "bench_priv.h"
+#include "bench_clock.h"
+#include "bench_config.h"
+#include "bench_loops.h"
+#include "bench_peer.h"
+#include "bench_post.h"
+#include "bench_report.h"
+#include "bench_run.h"
+#include "common/interrupt.h"
 
 /*
  * Post on @lane what its send queue has room for, up to @iters in all,

@@ -8,7 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench_priv.h"
+#include "bench_config.h"
+#include "bench_perftest.h"
+#include "bench_stats.h"
+#include "bench_wait.h"
 
 /* Bounds on the numbers: big enough for any real run, small enough that the
  * timestamp arrays (16 bytes per iteration) stay well under a gigabyte. */
@@ -28,6 +31,64 @@
 #define BENCH_INLINE_WRITE 220u
 /* -I: more than any device offers (mlx5's is 1 KiB at most, rxe's 256). */
 #define BENCH_INLINE_MAX 1024
+
+/* -a: every power of two from 2 bytes to 8 MiB, as perftest's -a (with -s:
+ * to that size, our addition for short runs). */
+#define BENCH_SIZE_MIN_ALL 2u
+#define BENCH_SIZE_MAX	   8388608 /* 8 MiB */
+/* The remote atomics work on one 8-byte word. */
+#define BENCH_ATOMIC_SIZE 8u
+
+/*
+ * perftest's defaults for sizes, iterations and queues, so that a bare
+ * --bench runs what a bare ib_*_lat or ib_*_bw runs. Not the same in one
+ * thing: a bandwidth run inlines the messages that fit, where perftest's
+ * bandwidth tests inline only with -I (BENCH_INLINE_SEND, above).
+ */
+#define BENCH_DEFAULT_LAT_SIZE	2
+#define BENCH_DEFAULT_BW_SIZE	65536
+#define BENCH_DEFAULT_LAT_ITERS 1000
+#define BENCH_DEFAULT_BW_ITERS	5000
+#define BENCH_DEFAULT_TX_DEPTH	128
+/* perftest's latency tests keep one work request in the send queue. */
+#define BENCH_DEFAULT_LAT_TX_DEPTH 1
+#define BENCH_DEFAULT_CQ_MOD	   100
+
+/* Option parsing: bench_config_tool hands these to config_parse. */
+
+/* rdma_bench's own options, past the shared ones (config.h). */
+enum bench_option {
+	BENCH_OPT_OP = CONFIG_OPT_PROGRAM,
+	BENCH_OPT_ATOMIC_TYPE,
+	BENCH_OPT_CONNECTION,
+	BENCH_OPT_SIZE,
+	BENCH_OPT_ALL,
+	BENCH_OPT_ITERS,
+	BENCH_OPT_DURATION,
+	BENCH_OPT_RUN_INFINITELY,
+	BENCH_OPT_TX_DEPTH,
+	BENCH_OPT_RX_DEPTH,
+	BENCH_OPT_CQ_MOD,
+	BENCH_OPT_POST_LIST,
+	BENCH_OPT_INLINE,
+	BENCH_OPT_BIDIR,
+	BENCH_OPT_QPS,
+	BENCH_OPT_HISTOGRAM,
+	BENCH_OPT_CPU_UTIL,
+	BENCH_OPT_REPORT_COUNTERS,
+	BENCH_OPT_GBITS,
+	BENCH_OPT_OUTPUT,
+	BENCH_OPT_OUT_JSON,
+	BENCH_OPT_OUT_JSON_FILE,
+	BENCH_OPT_BUSY_POLL,
+	BENCH_OPT_REVERSED,
+	BENCH_OPT_NEW_API,
+	/* perftest's opt-out of ibv_wr_*: what rdma_bench does without
+	 * --new-api, refused with it */
+	BENCH_OPT_OLD_POST_SEND,
+	/* perftest's, accepted: what they ask is what rdma_bench does */
+	BENCH_OPT_SAME,
+};
 
 static const char *const mode_names[] = {
 	[BENCH_LAT] = "lat",
@@ -54,7 +115,7 @@ const char *bench_op_name(enum bench_op op)
 	return "unknown";
 }
 
-void bench_config_defaults(struct bench_config *bc)
+static void bench_config_defaults(struct bench_config *bc)
 {
 	*bc = (struct bench_config){
 		.mode = BENCH_OFF,
@@ -357,8 +418,12 @@ static int parse_json_file(struct bench_config *bc, const char *arg, FILE *err)
 	return 0;
 }
 
-int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
-		       FILE *err)
+/*
+ * Apply option @opt (one of the above) with @arg. Returns 0, or -EINVAL
+ * after printing one line to @err.
+ */
+static int bench_parse_option(struct bench_config *bc, int opt, const char *arg,
+			      FILE *err)
 {
 	switch (opt) {
 	case BENCH_OPT_OP:
@@ -592,8 +657,12 @@ static int check_json_path(const struct bench_config *bc,
 	return -EINVAL;
 }
 
-int bench_config_finish(struct bench_config *bc, const struct config *cfg,
-			FILE *err)
+/*
+ * After all options: apply defaults, check combinations and that the rest
+ * of the command line (@cfg) suits a benchmark; 0 or -EINVAL.
+ */
+static int bench_config_finish(struct bench_config *bc,
+			       const struct config *cfg, FILE *err)
 {
 	int ret;
 
@@ -783,7 +852,7 @@ static uint32_t largest_size(const struct bench_config *bc)
 	return n ? sizes[n - 1] : bc->size;
 }
 
-/* One half of the region: see BENCH_HALF_ALIGN in bench_priv.h. */
+/* One half of the region: see BENCH_HALF_ALIGN in bench_config.h. */
 size_t bench_half_size(const struct bench_config *bc)
 {
 	size_t size = largest_size(bc);

@@ -12,11 +12,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_priv.h"
+#include "bench_counters.h"
 
 /* The subfolders of a port that hold counters. */
 static const char *const counter_dirs[] = {"counters", "hw_counters"};

@@ -23,7 +23,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench_priv.h"
+#include "bench_clock.h"
+#include "bench_config.h"
+#include "bench_loops.h"
+#include "bench_patience.h"
+#include "bench_peer.h"
+#include "bench_post.h"
+#include "bench_run.h"
+#include "common/interrupt.h"
 #include "completion.h"
 
 #define NS_PER_SEC 1000000000ull
@@ -141,12 +148,41 @@ static int post_one(struct bench_run *run, const struct ibv_send_wr *wr,
 	return ret;
 }
 
-/* The server of SEND: the client's message number @n, or (-D) its end (1). */
-static int wait_message(struct bench_run *run, uint64_t n)
+/*
+ * The server of a ping-pong: the client's message number @n (its receive,
+ * or with @byte the landing byte @n of its WRITE), or (-D) its end (1).
+ */
+static int wait_message(struct bench_run *run, bool byte, uint64_t n)
 {
-	if (!run->bc->duration)
-		return bench_wait(run, 0, n);
-	return wait_or_end(run, false, n);
+	if (run->bc->duration)
+		return wait_or_end(run, byte, n);
+	if (byte)
+		return wait_byte(run, (uint8_t)n);
+	return bench_wait(run, 0, n);
+}
+
+/*
+ * Ping-pong iteration @i up to its post: the server waits for the client's
+ * message (its receive, or with @mine its WRITE), the client of -D looks
+ * at the time; then the message is posted, with @mine set first to the
+ * byte the peer waits for. 0: posted; 1: the size is over (-D); -errno.
+ */
+static int ping_pong_post(struct bench_run *run, const struct lat_timer *t,
+			  const struct ibv_send_wr *wr, uint32_t i,
+			  volatile uint8_t *mine)
+{
+	int ret;
+
+	if (!run->client)
+		ret = wait_message(run, mine != NULL, i + 1);
+	else
+		ret = run->bc->duration && time_up(run, t, i);
+	if (ret)
+		return ret;
+	/* The counter wraps; the peer waits for exactly the next value. */
+	if (mine)
+		*mine = (uint8_t)(i + 1);
+	return post_one(run, wr, i);
 }
 
 static int lat_send(struct bench_run *run, const struct ibv_send_wr *wr)
@@ -156,16 +192,9 @@ static int lat_send(struct bench_run *run, const struct ibv_send_wr *wr)
 	int ret;
 
 	for (i = 0; i < iters; i++) {
-		if (!run->client) {
-			ret = wait_message(run, i + 1);
-			if (ret > 0)
-				break; /* -D: the client is done */
-			if (ret)
-				return ret;
-		} else if (run->bc->duration && time_up(run, &t, i)) {
-			break;
-		}
-		ret = post_one(run, wr, i);
+		ret = ping_pong_post(run, &t, wr, i, NULL);
+		if (ret > 0)
+			break; /* -D: the client is done, or the time is up */
 		if (!ret && run->client)
 			ret = bench_wait(run, 0, i + 1);
 		if (!ret)
@@ -223,23 +252,11 @@ static int lat_write(struct bench_run *run, const struct ibv_send_wr *wr)
 	int ret;
 
 	for (i = 0; i < iters; i++) {
-		/* The counter wraps; the peer waits for exactly the next value. */
-		uint8_t value = (uint8_t)(i + 1);
-
-		if (!run->client) {
-			ret = run->bc->duration ? wait_or_end(run, true, value)
-						: wait_byte(run, value);
-			if (ret > 0)
-				break; /* -D: the client is done */
-			if (ret)
-				return ret;
-		} else if (run->bc->duration && time_up(run, &t, i)) {
-			break;
-		}
-		*mine = value;
-		ret = post_one(run, wr, i);
+		ret = ping_pong_post(run, &t, wr, i, mine);
+		if (ret > 0)
+			break; /* -D: the client is done, or the time is up */
 		if (!ret && run->client)
-			ret = wait_byte(run, value);
+			ret = wait_byte(run, (uint8_t)(i + 1));
 		if (ret)
 			return ret;
 	}

@@ -12,7 +12,9 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "bench_priv.h"
+#include "bench_clock.h"
+#include "bench_peer.h"
+#include "bench_run.h"
 #include "common/interrupt.h"
 
 void bench_beat_send(struct bench_run *run, uint64_t ticks)

@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench_priv.h"
+#include "bench/bench.h"
+#include "bench_perftest.h"
 
 static const struct {
 	const char *name; /* the long name, without "--" */

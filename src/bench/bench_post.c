@@ -14,9 +14,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench_priv.h"
+#include "bench_clock.h"
+#include "bench_config.h"
+#include "bench_patience.h"
+#include "bench_peer.h"
+#include "bench_post.h"
+#include "bench_run.h"
 #include "completion.h"
 #include "common/cq_wait.h"
+#include "common/interrupt.h"
 
 /* Completions taken per ibv_poll_cq call. */
 #define BENCH_POLL_BATCH 16

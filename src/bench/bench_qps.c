@@ -20,9 +20,13 @@
 #include <errno.h>
 #include <string.h>
 
-#include "bench_priv.h"
+#include "bench_config.h"
+#include "bench_qps.h"
+#include "bench_run.h"
+#include "cm/cm.h"
 #include "common/wire.h"
 #include "config.h"
+#include "exchange.h"
 #include "qp.h"
 #include "resources.h"
 #include "sock.h"

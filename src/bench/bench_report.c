@@ -9,7 +9,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench_priv.h"
+#include "bench_config.h"
+#include "bench_counters.h"
+#include "bench_report.h"
+#include "bench_run.h"
+#include "bench_stats.h"
+#include "bench_wait.h"
 #include "common/json.h"
 
 #define BYTES_PER_MIB	1048576.0
@@ -456,15 +461,12 @@ int bench_write_json(const struct bench_config *bc, const char *path,
 		     const struct bench_result *results, size_t count,
 		     bool complete)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f;
 	size_t i;
-	int ret;
+	int ret = json_file_open(path, &f);
 
-	if (!f) {
-		ret = -errno;
-		warnx("failed to open JSON file %s: %s", path, strerror(-ret));
+	if (ret)
 		return ret;
-	}
 	fprintf(f, "{\"schema_version\": %d, ", BENCH_JSON_SCHEMA_VERSION);
 	fprintf(f, "\"mode\": \"%s\", \"op\": \"%s\", ",
 		bench_mode_name(bc->mode), bench_op_name(bc->op));
@@ -485,10 +487,5 @@ int bench_write_json(const struct bench_config *bc, const char *path,
 		write_result(f, bc, &results[i]);
 	}
 	fputs("\n]}\n", f);
-	ret = ferror(f) ? -EIO : 0;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (ret)
-		warnx("failed to write JSON file %s: %s", path, strerror(-ret));
-	return ret;
+	return json_file_close(f, path);
 }

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_priv.h"
+#include "bench_clock.h"
+#include "bench_stats.h"
 
 #define NS_PER_USEC 1000.0
 #define NS_PER_SEC  1e9

@@ -25,7 +25,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench_priv.h"
+#include "bench_config.h"
+#include "bench_sync.h"
 #include "common/wire.h"
 
 #define BENCH_PARAMS_MAGIC     0x5243424eu /* "RCBN" */

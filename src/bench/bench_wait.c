@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * How the benchmark's waits go: whether the peer runs on this host, and the
- * wait that suits where it is (bench_priv.h says how a wait polls, naps and
+ * wait that suits where it is (bench_wait.h says how a wait polls, naps and
  * sleeps).
  */
 #include <errno.h>
@@ -9,8 +9,11 @@
 #include <string.h>
 #include <netinet/in.h>
 
-#include "bench_priv.h"
+#include "bench_config.h"
+#include "bench_run.h"
+#include "bench_wait.h"
 #include "device.h"
+#include "exchange.h"
 
 bool bench_gid_listed(const struct ibv_gid_entry *entries, size_t count,
 		      const uint8_t gid[16])

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* The check lines, the verdict, the JSON file: pure, unit tested. */
-#include <err.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
@@ -156,21 +155,13 @@ void check_write_json(const struct check_report *r, const char *scope,
 int check_save_json(const struct check_report *r, const char *scope,
 		    const char *path)
 {
-	FILE *f = fopen(path, "w");
-	int ret;
+	FILE *f;
+	int ret = json_file_open(path, &f);
 
-	if (!f) {
-		ret = -errno;
-		warnx("failed to open JSON file %s: %s", path, strerror(-ret));
-		return ret;
-	}
-	check_write_json(r, scope, f);
-	ret = ferror(f) ? -EIO : 0;
-	if (fclose(f) && !ret)
-		ret = -errno;
 	if (ret)
-		warnx("failed to write JSON file %s: %s", path, strerror(-ret));
-	return ret;
+		return ret;
+	check_write_json(r, scope, f);
+	return json_file_close(f, path);
 }
 
 const char *check_op_failure(int err, const char **fix)

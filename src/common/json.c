@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+#include <err.h>
+#include <errno.h>
+#include <string.h>
+
 #include "common/json.h"
 
 void json_write_string(FILE *out, const char *s)
@@ -13,4 +17,27 @@ void json_write_string(FILE *out, const char *s)
 			fputc(*s, out);
 	}
 	fputc('"', out);
+}
+
+int json_file_open(const char *path, FILE **f)
+{
+	int ret;
+
+	*f = fopen(path, "w");
+	if (*f)
+		return 0;
+	ret = -errno;
+	warnx("failed to open JSON file %s: %s", path, strerror(-ret));
+	return ret;
+}
+
+int json_file_close(FILE *f, const char *path)
+{
+	int ret = ferror(f) ? -EIO : 0;
+
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (ret)
+		warnx("failed to write JSON file %s: %s", path, strerror(-ret));
+	return ret;
 }

@@ -23,7 +23,16 @@
 #include <cmocka.h>
 
 #include "bench/bench.h"
-#include "bench/bench_priv.h"
+#include "bench/bench_clock.h"
+#include "bench/bench_config.h"
+#include "bench/bench_counters.h"
+#include "bench/bench_patience.h"
+#include "bench/bench_post.h"
+#include "bench/bench_report.h"
+#include "bench/bench_run.h"
+#include "bench/bench_stats.h"
+#include "bench/bench_sync.h"
+#include "bench/bench_wait.h"
 #include "config.h"
 #include "parse_args.h"
 
