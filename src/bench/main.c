@@ -7,7 +7,6 @@
  *   rdma_bench lat|bw [options]            the server: waits for one client
  *   rdma_bench lat|bw [options] SERVER     the client
  */
-#include <err.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,16 +14,12 @@
 #include "bench/bench.h"
 #include "cm/cm.h"
 #include "common/interrupt.h"
+#include "common/program.h"
 #include "common/report.h"
 #include "config.h"
 #include "qp.h"
 #include "resources.h"
 #include "sock.h"
-
-/* Exit statuses. */
-#define EXIT_PASSED 0
-#define EXIT_FAILED 1
-#define EXIT_USAGE  2
 
 /* What the resources must hold for @bc: the benchmark's queues and region. */
 static void plan_sizes(const struct config *cfg, const struct bench_config *bc,
@@ -81,7 +76,7 @@ int main(int argc, char **argv)
 	struct bench_config bench;
 	struct config cfg;
 	FILE *report;
-	int ret, saved = -1;
+	int ret, status, saved = -1;
 	bool aside;
 
 	/* Each size's line shows up as it is measured, also in a pipe. */
@@ -102,11 +97,8 @@ int main(int argc, char **argv)
 		ret = cfg.use_rdma_cm
 			      ? bench_over_cm(&cfg, &bench, &sizes, report)
 			      : bench_over_tcp(&cfg, &bench, &sizes, report);
-	if (ret && interrupted())
-		warnx("stopped by %s, resources freed",
-		      interrupt_signal_name());
-	printf("\ntest result is %d\n", ret);
+	status = program_result(ret);
 	if (aside)
 		report_close(report, saved);
-	return ret ? EXIT_FAILED : EXIT_PASSED;
+	return status;
 }
