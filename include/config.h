@@ -45,9 +45,6 @@ struct config {
 	/* How to connect and wait: completion channel events, RDMA_CM. */
 	bool use_events;
 	bool use_rdma_cm;
-	/* The peer is the manual's RDMA_RC_example: its exchange (a packed
-	 * struct), PSN 0, and its syncs (rdma_rc_example --manual-peer) */
-	bool manual_peer;
 
 	/*
 	 * The path's settings, where a program offers them (perftest's

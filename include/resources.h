@@ -13,6 +13,8 @@
 #include "common/grh.h"
 #include "common/trace.h"
 
+struct qp_info;
+
 /* Room for the longest message an operation sends, with its '\0'. */
 #define RC_MSG_SIZE 64
 
@@ -69,6 +71,14 @@ struct resources_sizes {
 	 * ibv_create_qp_ex, so that post_send posts with the ibv_wr_* calls
 	 * and poll_completion polls with ibv_start_poll */
 	bool new_api;
+	/*
+	 * How connect_qp trades QP infos over the TCP connection: NULL,
+	 * this project's message (sock_exchange_qp_info); rdma_lessons
+	 * --manual-peer gives the manual's packed struct instead
+	 * (manual_trade_info), which may adjust @local to what it sends.
+	 */
+	int (*trade_info)(int sock, struct qp_info *local,
+			  struct qp_info *remote, int timeout_ms);
 	/* what the run asks of the device: checked once it is open, before
 	 * anything is connected (resources_default_sizes fills the
 	 * transport and -R; the lessons add what they need) */

@@ -74,13 +74,6 @@ int sock_sync_token(int fd, char token, int timeout_ms);
  */
 int sock_send_end(int fd, const char *why, int timeout_ms);
 
-/*
- * --manual-peer: send our connection data as the manual's struct and read
- * its, checked as manual_info_decode says.
- */
-int sock_exchange_manual_info(int fd, const struct qp_info *local,
-			      struct qp_info *remote, int timeout_ms);
-
 /* Send our QP info and read the peer's: header first, checked, then body. */
 int sock_exchange_qp_info(int fd, const struct qp_info *local,
 			  struct qp_info *remote, int timeout_ms);

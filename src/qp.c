@@ -485,17 +485,12 @@ static int exchange_info(struct resources *res, const struct config *cfg,
 		ret = qp_describe_local(res, cfg, &conn->local);
 	if (ret)
 		return ret;
-	if (cfg->manual_peer) {
-		/* The manual's QP starts at PSN 0 and expects ours to; it
-		 * reads and writes at the address sent, our message. */
-		conn->local.psn = 0;
-		conn->local.addr = (uintptr_t)res->buf->msg;
-		ret = sock_exchange_manual_info(sock, &conn->local,
-						&conn->remote, timeout_ms);
-	} else {
+	if (res->sizes.trade_info)
+		ret = res->sizes.trade_info(sock, &conn->local, &conn->remote,
+					    timeout_ms);
+	else
 		ret = sock_exchange_qp_info(sock, &conn->local, &conn->remote,
 					    timeout_ms);
-	}
 	if (ret)
 		return ret;
 	qp_print_remote(&conn->remote);

@@ -563,27 +563,6 @@ int sock_exchange_qp_info(int fd, const struct qp_info *local,
 	return ret;
 }
 
-int sock_exchange_manual_info(int fd, const struct qp_info *local,
-			      struct qp_info *remote, int timeout_ms)
-{
-	long long deadline = now_ms() + timeout_ms;
-	uint8_t out[MANUAL_INFO_SIZE], in[MANUAL_INFO_SIZE];
-	const char *why = NULL;
-	int ret;
-
-	/* As the manual's sock_sync_data: write ours, then read theirs. */
-	manual_info_encode(local, out);
-	ret = write_full(fd, out, sizeof(out), deadline);
-	if (!ret)
-		ret = read_part(fd, in, sizeof(in), 0, sizeof(in), deadline);
-	if (!ret)
-		ret = manual_info_decode(in, local, remote, &why);
-	if (ret && why)
-		warnx("failed to accept the manual's program's connection data: %s (%s)",
-		      why, strerror(-ret));
-	return ret;
-}
-
 uint16_t sock_local_port(int fd)
 {
 	struct sockaddr_storage ss;

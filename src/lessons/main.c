@@ -16,6 +16,7 @@
 #include "config.h"
 #include "common/interrupt.h"
 #include "common/program.h"
+#include "ops/manual_info.h"
 #include "ops/options.h"
 #include "ops/ops.h"
 #include "qp.h"
@@ -43,6 +44,9 @@ static void plan_run(struct run *run)
 	run->sizes.early_receives = ops_receives_before_rtr(&run->lessons.ops);
 	ops_device_needs(&run->lessons.ops, &run->sizes.needs);
 	run->sizes.new_api = run->lessons.new_api;
+	/* --manual-peer: connect_qp trades the manual's connection data */
+	if (run->lessons.manual_peer)
+		run->sizes.trade_info = manual_trade_info;
 	run->ctx = (struct op_ctx){
 		.res = &run->res,
 		.conn = &run->conn,
@@ -103,11 +107,12 @@ int main(int argc, char **argv)
 	/* Step 9: the operations -o lists (the manual's: send, read, write),
 	 * the same list on both sides; with the manual's program as the
 	 * peer, its own flow and syncs. */
-	if (!ret && run.cfg.manual_peer)
+	if (!ret && run.lessons.manual_peer)
 		ret = client ? op_manual_client(ctx) : op_manual_server(ctx);
 	else if (!ret)
 		ret = ops_agree(&run.lessons.ops, ctx);
-	for (i = 0; !ret && !run.cfg.manual_peer && i < run.lessons.ops.count;
+	for (i = 0;
+	     !ret && !run.lessons.manual_peer && i < run.lessons.ops.count;
 	     i++) {
 		enum op_id op = run.lessons.ops.ids[i];
 

@@ -12,6 +12,7 @@
 #include "op_halves.h"
 #include "completion.h"
 #include "exchange.h"
+#include "ops/manual_info.h"
 #include "post.h"
 #include "sock.h"
 

@@ -231,7 +231,7 @@ static int check_manual_peer(const struct config *cfg,
 {
 	const char *other = NULL;
 
-	if (!cfg->manual_peer)
+	if (!o->lessons->manual_peer)
 		return 0;
 	if (o->ops_arg && strcmp(o->ops_arg, "send,read,write") != 0)
 		other = "--ops";
@@ -258,7 +258,6 @@ static int finish_settings(void *settings, struct config *cfg, FILE *out,
 	int ret;
 
 	cfg->transport = o->transport;
-	cfg->manual_peer = o->lessons->manual_peer;
 	ret = config_fit_path(cfg, err);
 	if (!ret)
 		ret = check_manual_peer(cfg, o, err);

@@ -267,12 +267,12 @@ static void test_manual_peer(void **state)
 
 	(void)state;
 	assert_int_equal(r.ret, 0);
-	assert_true(r.cfg.manual_peer);
+	assert_true(r.lessons.manual_peer);
 	free_result(&r);
 	r = parse_lessons("--manual-peer", "--new-api", "192.0.2.1",
 			  (char *)NULL);
 	assert_int_equal(r.ret, 0);
-	assert_true(r.cfg.manual_peer);
+	assert_true(r.lessons.manual_peer);
 	free_result(&r);
 	expect_refusal(
 		parse_lessons("--manual-peer", "-o", "send", (char *)NULL),
@@ -360,7 +360,7 @@ static void test_example_options(void **state)
 	assert_int_equal(r.cfg.transport, TRANSPORT_RC);
 	assert_false(r.cfg.use_rdma_cm);
 	assert_false(r.cfg.use_events);
-	assert_false(r.cfg.manual_peer);
+	assert_false(r.lessons.manual_peer);
 	free_result(&r);
 }
 

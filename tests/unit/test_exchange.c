@@ -10,6 +10,7 @@
 #include <infiniband/verbs.h>
 
 #include "exchange.h"
+#include "ops/manual_info.h"
 
 /* Offsets of a few fields, as documented in exchange.h. */
 #define AT_MAGIC     0
