@@ -39,9 +39,6 @@ struct config {
 	bool ib_port_given; /* -i was on the command line */
 	int gid_idx;	    /* -1: automatic on RoCE, no GRH on InfiniBand */
 
-	/* The QP's transport (a program that offers only RC keeps RC). */
-	enum transport transport;
-
 	/* How to connect and wait: completion channel events, RDMA_CM. */
 	bool use_events;
 	bool use_rdma_cm;

@@ -79,6 +79,8 @@ struct resources_sizes {
 	 */
 	int (*trade_info)(int sock, struct qp_info *local,
 			  struct qp_info *remote, int timeout_ms);
+	/* the QPs' transport: RC unless a lesson says (rdma_lessons -c) */
+	enum transport transport;
 	/* what the run asks of the device: checked once it is open, before
 	 * anything is connected (resources_default_sizes fills the
 	 * transport and -R; the lessons add what they need) */
@@ -91,6 +93,11 @@ struct resources_sizes {
  */
 void resources_default_sizes(struct resources_sizes *sizes,
 			     const struct config *cfg);
+
+/* Make the QPs of @transport (UC, UD: rdma_lessons -c), and ask the device
+ * for them. */
+void resources_set_transport(struct resources_sizes *sizes,
+			     enum transport transport);
 
 /*
  * Give the QPs one shared receive queue (an SRQ) of RESOURCES_SRQ_WR
@@ -147,8 +154,7 @@ int resources_create(struct resources *res, const struct config *cfg,
  * peer: the server for several clients makes one per client after the
  * first. Destroyed by its maker, before resources_destroy.
  */
-int resources_create_qp(struct resources *res, const struct config *cfg,
-			struct ibv_qp **qp);
+int resources_create_qp(struct resources *res, struct ibv_qp **qp);
 
 /* Free what resources_create made, in reverse order; first error or 0. */
 int resources_destroy(struct resources *res);

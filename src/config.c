@@ -54,7 +54,6 @@ void config_defaults(struct config *cfg)
 		.ib_devname = NULL,
 		.ib_port = CONFIG_DEFAULT_IB_PORT,
 		.gid_idx = -1,
-		.transport = TRANSPORT_RC,
 		.use_events = false,
 		.use_rdma_cm = false,
 		.timeout_sec = CONFIG_DEFAULT_TIMEOUT_SEC,

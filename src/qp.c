@@ -418,7 +418,7 @@ int qp_describe_local(const struct resources *res, const struct config *cfg,
 		.qp_num = res->qp->qp_num,
 		.lid = res->port_attr.lid,
 		.mtu = (uint8_t)res->mtu,
-		.transport = (uint8_t)cfg->transport,
+		.transport = (uint8_t)res->sizes.transport,
 		.max_dest_rd_atomic = qp_rd_atomic_depth(res).responder,
 		.sl = cfg->sl,
 		.traffic_class = cfg->traffic_class,
@@ -518,8 +518,7 @@ static int exchange_info(struct resources *res, const struct config *cfg,
  * Where the client's early receives land: the message area, and on UD the
  * GRH area right before it, which a UD receive fills first.
  */
-static struct ibv_sge early_receive_sge(const struct resources *res,
-					const struct config *cfg)
+static struct ibv_sge early_receive_sge(const struct resources *res)
 {
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)res->buf->msg,
@@ -527,7 +526,7 @@ static struct ibv_sge early_receive_sge(const struct resources *res,
 		.lkey = res->mr->lkey,
 	};
 
-	if (cfg->transport == TRANSPORT_UD) {
+	if (res->sizes.transport == TRANSPORT_UD) {
 		sge.addr = (uintptr_t)res->buf->grh;
 		sge.length += sizeof(res->buf->grh);
 	}
@@ -543,7 +542,7 @@ static size_t early_receives(const struct resources *res,
 
 int qp_post_early_receives(struct resources *res, const struct config *cfg)
 {
-	struct ibv_sge sge = early_receive_sge(res, cfg);
+	struct ibv_sge sge = early_receive_sge(res);
 	size_t i;
 	int ret = 0;
 
@@ -601,7 +600,7 @@ static struct qp_path agreed_path(const struct resources *res,
 int connect_qp(struct resources *res, const struct config *cfg, int sock,
 	       struct connection *conn)
 {
-	struct ibv_sge sge = early_receive_sge(res, cfg);
+	struct ibv_sge sge = early_receive_sge(res);
 	struct qp_path path;
 	size_t i;
 	int ret;
@@ -618,18 +617,19 @@ int connect_qp(struct resources *res, const struct config *cfg, int sock,
 	if (ret)
 		return ret;
 	path = agreed_path(res, cfg, conn);
-	ret = modify_qp_to_init(res->qp, cfg->transport, cfg->ib_port,
-				qp_access(res, cfg->transport), &res->trace);
+	ret = modify_qp_to_init(res->qp, res->sizes.transport, cfg->ib_port,
+				qp_access(res, res->sizes.transport),
+				&res->trace);
 	/* Before RTR, so that no SEND of the server's finds none posted. */
 	for (i = 0; !ret && i < early_receives(res, cfg); i++)
 		ret = post_receive(res->qp, &sge, i, &res->trace);
 	if (!ret)
-		ret = modify_qp_to_rtr(res->qp, cfg->transport, &path,
+		ret = modify_qp_to_rtr(res->qp, res->sizes.transport, &path,
 				       &conn->remote, &res->trace);
 	if (!ret)
-		ret = modify_qp_to_rts(res->qp, cfg->transport, conn->local.psn,
-				       &path, &res->trace);
-	if (!ret && cfg->transport == TRANSPORT_UD) {
+		ret = modify_qp_to_rts(res->qp, res->sizes.transport,
+				       conn->local.psn, &path, &res->trace);
+	if (!ret && res->sizes.transport == TRANSPORT_UD) {
 		ret = create_peer_ah(res, &path, &conn->remote);
 		conn->remote_qkey = UD_QKEY;
 	}

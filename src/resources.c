@@ -51,8 +51,15 @@ void resources_default_sizes(struct resources_sizes *sizes,
 		.max_rd_atomic = QP_MAX_RD_ATOMIC,
 		.early_receives = 0,
 		.needs = {.through_cm = cfg->use_rdma_cm,
-			  .qp_type = qp_type_of(cfg->transport)},
+			  .qp_type = IBV_QPT_RC},
 	};
+}
+
+void resources_set_transport(struct resources_sizes *sizes,
+			     enum transport transport)
+{
+	sizes->transport = transport;
+	sizes->needs.qp_type = qp_type_of(transport);
 }
 
 void resources_share_receives(struct resources_sizes *sizes, const char *why)
@@ -312,8 +319,7 @@ static uint64_t new_api_send_ops(const struct resources *res,
 	return ops;
 }
 
-static int create_qp_on(struct resources *res, const struct config *cfg,
-			struct ibv_qp **qp)
+static int create_qp_on(struct resources *res, struct ibv_qp **qp)
 {
 	uint32_t sges = res->sizes.needs.max_sge > QP_MAX_SGE
 				? (uint32_t)res->sizes.needs.max_sge
@@ -322,7 +328,7 @@ static int create_qp_on(struct resources *res, const struct config *cfg,
 	struct ibv_qp_init_attr attr = {
 		.send_cq = res->cq,
 		.recv_cq = res->cq,
-		.qp_type = qp_type_of(cfg->transport),
+		.qp_type = qp_type_of(res->sizes.transport),
 		.sq_sig_all = res->sizes.sq_sig_all,
 		.srq = res->srq, /* NULL: a receive queue of its own */
 		.cap =
@@ -351,7 +357,8 @@ static int create_qp_on(struct resources *res, const struct config *cfg,
 			.comp_mask = IBV_QP_INIT_ATTR_PD |
 				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
 			.pd = res->pd,
-			.send_ops_flags = new_api_send_ops(res, cfg->transport),
+			.send_ops_flags =
+				new_api_send_ops(res, res->sizes.transport),
 		};
 
 		*qp = ibv_create_qp_ex(res->ctx, &ex);
@@ -376,25 +383,26 @@ static int create_qp_on(struct resources *res, const struct config *cfg,
 		if (res->sizes.new_api)
 			warnx("failed to create %s QP with ibv_create_qp_ex (send_ops_flags 0x%" PRIx64
 			      "): %s; without --new-api the QP posts with ibv_post_send",
-			      transport_name(cfg->transport),
-			      new_api_send_ops(res, cfg->transport),
+			      transport_name(res->sizes.transport),
+			      new_api_send_ops(res, res->sizes.transport),
 			      strerror(-ret));
 		else
 			warnx("failed to create %s QP: %s",
-			      transport_name(cfg->transport), strerror(-ret));
+			      transport_name(res->sizes.transport),
+			      strerror(-ret));
 		return ret;
 	}
 	if (res->srq)
 		trace_step(
 			&res->trace,
 			"created %s QP 0x%06x on the SRQ (send WRs %u, SGEs %u)",
-			transport_name(cfg->transport), (*qp)->qp_num,
+			transport_name(res->sizes.transport), (*qp)->qp_num,
 			attr.cap.max_send_wr, attr.cap.max_send_sge);
 	else
 		trace_step(
 			&res->trace,
 			"created %s QP 0x%06x (send WRs %u, recv WRs %u, SGEs %u)%s",
-			transport_name(cfg->transport), (*qp)->qp_num,
+			transport_name(res->sizes.transport), (*qp)->qp_num,
 			attr.cap.max_send_wr, attr.cap.max_recv_wr,
 			attr.cap.max_send_sge,
 			res->sizes.new_api
@@ -403,10 +411,9 @@ static int create_qp_on(struct resources *res, const struct config *cfg,
 	return 0;
 }
 
-int resources_create_qp(struct resources *res, const struct config *cfg,
-			struct ibv_qp **qp)
+int resources_create_qp(struct resources *res, struct ibv_qp **qp)
 {
-	return create_qp_on(res, cfg, qp);
+	return create_qp_on(res, qp);
 }
 
 /*
@@ -485,7 +492,7 @@ int resources_create(struct resources *res, const struct config *cfg,
 	if (!ret && res->sizes.srq_wr)
 		ret = create_srq(res);
 	if (!ret)
-		ret = create_qp_on(res, cfg, &res->qp);
+		ret = create_qp_on(res, &res->qp);
 	if (ret)
 		undo_create(res);
 	return ret;

@@ -26,15 +26,16 @@ struct lessons {
 	bool use_srq;
 	/* --new-api: post with ibv_wr_*, poll with ibv_start_poll */
 	bool new_api;
-	/* --manual-peer, for struct config once all options are read */
+	/* --manual-peer: the manual's own program is the peer */
 	bool manual_peer;
+	/* -c: the QPs' transport */
+	enum transport transport;
 };
 
 /* What the lessons' options leave for the checks after the last one. */
 struct ops_options {
-	struct lessons *lessons;  /* where the lessons' choices are kept */
-	const char *ops_arg;	  /* -o as typed, NULL: the default list */
-	enum transport transport; /* -c, for struct config once all are read */
+	struct lessons *lessons; /* where the lessons' choices are kept */
+	const char *ops_arg;	 /* -o as typed, NULL: the default list */
 };
 
 /* rdma_lessons's table and its handlers, for config_parse. */

@@ -28,7 +28,8 @@ const char *transport_refusal(enum transport transport,
  * --rdma-cm on UC or UD or with -i/-g, refuse in one line on @err:
  * -EINVAL.
  */
-int transport_fit(const struct config *cfg, struct ops_list *ops,
-		  const char *ops_arg, FILE *out, FILE *err);
+int transport_fit(const struct config *cfg, enum transport transport,
+		  struct ops_list *ops, const char *ops_arg, FILE *out,
+		  FILE *err);
 
 #endif

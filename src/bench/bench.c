@@ -600,7 +600,6 @@ static void print_banner(const struct bench_config *bc,
 
 /* What the JSON's test_info says of the run: the port, its path, the QP. */
 static void test_info_fill(struct bench_test_info *info,
-			   const struct config *cfg,
 			   const struct resources *res, const char *device)
 {
 	*info = (struct bench_test_info){
@@ -614,7 +613,7 @@ static void test_info_fill(struct bench_test_info *info,
 		.gid_index = res->gid.index,
 		.gid_type = res->gid.index >= 0 ? gid_type_str(res->gid.type)
 						: "none",
-		.transport = transport_name(cfg->transport),
+		.transport = transport_name(res->sizes.transport),
 		.started = time(NULL),
 	};
 }
@@ -647,7 +646,7 @@ int bench_run(const struct config *cfg, const struct bench_config *bc,
 	run.sock = sock;
 	run.report = report;
 	run.beat_at = UINT64_MAX;
-	test_info_fill(&info, cfg, res, device);
+	test_info_fill(&info, res, device);
 	if (bc->counters) {
 		counters = calloc(2, sizeof(*counters));
 		if (!counters) {

@@ -63,7 +63,7 @@ static int query_first(struct ibv_qp *qp, struct ibv_qp_attr *attr,
  * sizes and send ops as the first), and its line says if it failed.
  */
 static int create_lane(struct bench_run *run, unsigned int k,
-		       const struct config *cfg, struct resources *res,
+		       struct resources *res,
 		       const struct ibv_qp_init_attr *first)
 {
 	struct ibv_qp_init_attr attr = {
@@ -77,7 +77,7 @@ static int create_lane(struct bench_run *run, unsigned int k,
 	int ret;
 
 	if (run->bc->new_api) {
-		ret = resources_create_qp(res, cfg, &qp);
+		ret = resources_create_qp(res, &qp);
 		if (ret)
 			return ret;
 		run->lanes[k].qpx = ibv_qp_to_qp_ex(qp);
@@ -185,7 +185,7 @@ int bench_lanes_connect(struct bench_run *run, const struct config *cfg,
 		return 0;
 	ret = query_first(res->qp, &attr, &init);
 	for (k = 1; !ret && k < run->qps; k++)
-		ret = create_lane(run, k, cfg, res, &init);
+		ret = create_lane(run, k, res, &init);
 	if (ret)
 		return ret;
 	if (!cm)

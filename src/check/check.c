@@ -20,13 +20,10 @@ static const struct ops_list check_ops = {
 	.count = 4,
 };
 
-/* @cfg on RC, and the sizes a run of the check's operations needs. */
-static void plan_check(const struct config *cfg, struct config *run,
-		       struct resources_sizes *sizes)
+/* The sizes a run of the check's operations needs, on RC. */
+static void plan_check(const struct config *cfg, struct resources_sizes *sizes)
 {
-	*run = *cfg;
-	run->transport = TRANSPORT_RC;
-	resources_default_sizes(sizes, run);
+	resources_default_sizes(sizes, cfg);
 	sizes->early_receives = ops_receives_before_rtr(&check_ops);
 }
 
@@ -38,7 +35,6 @@ int check_run(const struct config *cfg, const struct check_config *cc,
 	const char *scope = with_peer ? "these two hosts" : "this host";
 	struct resources_sizes sizes;
 	struct check_host host;
-	struct config run;
 	FILE *out;
 	int saved, ret;
 
@@ -51,11 +47,11 @@ int check_run(const struct config *cfg, const struct check_config *cc,
 	if (ret)
 		goto free_report;
 	check_report_init(r, out);
-	plan_check(cfg, &run, &sizes);
-	check_local(r, &run, &sizes, &host);
+	plan_check(cfg, &sizes);
+	check_local(r, cfg, &sizes, &host);
 	/* A host that failed has nothing to offer a peer: no wait for one. */
 	if (with_peer && check_passed(r) && host.usable)
-		check_pair(r, &run, &sizes);
+		check_pair(r, cfg, &sizes);
 	check_print_verdict(r, scope, out);
 	*passed = check_passed(r);
 	if (cc->json_path)

@@ -474,7 +474,7 @@ int cm_open(struct cm *cm, const struct config *cfg,
 	int ret;
 
 	*cm = (struct cm){.program = cfg->program,
-			  .port_space = cfg->transport == TRANSPORT_UD
+			  .port_space = needs->qp_type == IBV_QPT_UD
 						? RDMA_PS_UDP
 						: RDMA_PS_TCP,
 			  .backlog = backlog,

@@ -44,6 +44,7 @@ static void plan_run(struct run *run)
 	run->sizes.early_receives = ops_receives_before_rtr(&run->lessons.ops);
 	ops_device_needs(&run->lessons.ops, &run->sizes.needs);
 	run->sizes.new_api = run->lessons.new_api;
+	resources_set_transport(&run->sizes, run->lessons.transport);
 	/* --manual-peer: connect_qp trades the manual's connection data */
 	if (run->lessons.manual_peer)
 		run->sizes.trade_info = manual_trade_info;

@@ -135,7 +135,7 @@ static int parse_setting(void *settings, int id, const char *arg, FILE *err)
 		o->ops_arg = arg;
 		return parse_ops(&l->ops, arg, err);
 	case OPS_OPT_CONNECTION:
-		ret = transport_parse(arg, &o->transport);
+		ret = transport_parse(arg, &l->transport);
 		if (ret)
 			fprintf(err,
 				"%s: invalid --connection value '%s' (expected rc, uc or ud)\n",
@@ -206,11 +206,11 @@ static int check_server_options(const struct config *cfg,
 			NAME, option);
 		return -EINVAL;
 	}
-	if (cfg->transport != TRANSPORT_RC) {
+	if (l->transport != TRANSPORT_RC) {
 		fprintf(err,
 			"%s: invalid option %s with --connection %s: the server for several clients connects RC QPs\n",
 			NAME, option,
-			cfg->transport == TRANSPORT_UC ? "uc" : "ud");
+			l->transport == TRANSPORT_UC ? "uc" : "ud");
 		return -EINVAL;
 	}
 	if (l->use_srq && lists_op_with(&l->ops, OP_SERVER_RECEIVES, &op)) {
@@ -235,7 +235,7 @@ static int check_manual_peer(const struct config *cfg,
 		return 0;
 	if (o->ops_arg && strcmp(o->ops_arg, "send,read,write") != 0)
 		other = "--ops";
-	else if (cfg->transport != TRANSPORT_RC)
+	else if (o->lessons->transport != TRANSPORT_RC)
 		other = "--connection";
 	else if (cfg->use_rdma_cm)
 		other = "--rdma-cm";
@@ -257,7 +257,6 @@ static int finish_settings(void *settings, struct config *cfg, FILE *out,
 	const struct ops_options *o = settings;
 	int ret;
 
-	cfg->transport = o->transport;
 	ret = config_fit_path(cfg, err);
 	if (!ret)
 		ret = check_manual_peer(cfg, o, err);
@@ -265,7 +264,8 @@ static int finish_settings(void *settings, struct config *cfg, FILE *out,
 		ret = check_server_options(cfg, o->lessons, o->ops_arg, err);
 	/* Only now: -c may come after -o, and -R before or after -c. */
 	return ret ? ret
-		   : transport_fit(cfg, &o->lessons->ops, o->ops_arg, out, err);
+		   : transport_fit(cfg, o->lessons->transport, &o->lessons->ops,
+				   o->ops_arg, out, err);
 }
 
 void ops_config_tool(struct ops_options *settings, struct lessons *lessons,
@@ -275,9 +275,9 @@ void ops_config_tool(struct ops_options *settings, struct lessons *lessons,
 	*lessons = (struct lessons){
 		.ops = {.ids = {OP_SEND, OP_READ, OP_WRITE}, .count = 3},
 		.clients = 1,
+		.transport = TRANSPORT_RC,
 	};
-	*settings = (struct ops_options){.lessons = lessons,
-					 .transport = TRANSPORT_RC};
+	*settings = (struct ops_options){.lessons = lessons};
 	*tool = (struct config_tool){
 		.program = PROGRAM_LESSONS,
 		.synopsis = "[options] [SERVER]",

@@ -58,15 +58,14 @@ const char *transport_refusal(enum transport transport,
 }
 
 /* The default list: keep what the transport runs, name what it skips. */
-static void drop_unsupported(const struct config *cfg, struct ops_list *ops,
+static void drop_unsupported(enum transport transport, struct ops_list *ops,
 			     FILE *out)
 {
 	size_t i, kept = 0;
 
 	for (i = 0; i < ops->count; i++) {
 		const struct op_desc *op = op_find(ops->ids[i]);
-		const char *why =
-			op ? transport_refusal(cfg->transport, op) : NULL;
+		const char *why = op ? transport_refusal(transport, op) : NULL;
 
 		if (why)
 			fprintf(out, "%s: skipping %s\n", why, op->name);
@@ -77,36 +76,36 @@ static void drop_unsupported(const struct config *cfg, struct ops_list *ops,
 }
 
 /* An explicit list: every operation must run, or nothing does. */
-static int check_explicit(const struct config *cfg, const struct ops_list *ops,
-			  const char *ops_arg, FILE *err)
+static int check_explicit(const struct config *cfg, enum transport transport,
+			  const struct ops_list *ops, const char *ops_arg,
+			  FILE *err)
 {
 	size_t i;
 
 	for (i = 0; i < ops->count; i++) {
 		const struct op_desc *op = op_find(ops->ids[i]);
-		const char *why =
-			op ? transport_refusal(cfg->transport, op) : NULL;
+		const char *why = op ? transport_refusal(transport, op) : NULL;
 
 		if (why) {
 			fprintf(err,
 				"%s: invalid --ops value '%s' for --connection %s: %s (operation %s)\n",
 				program_name(cfg->program), ops_arg,
-				option_value(cfg->transport), why, op->name);
+				option_value(transport), why, op->name);
 			return -EINVAL;
 		}
 	}
 	return 0;
 }
 
-int transport_fit(const struct config *cfg, struct ops_list *ops,
-		  const char *ops_arg, FILE *out, FILE *err)
+int transport_fit(const struct config *cfg, enum transport transport,
+		  struct ops_list *ops, const char *ops_arg, FILE *out,
+		  FILE *err)
 {
-	if (cfg->use_rdma_cm && cfg->transport == TRANSPORT_UC) {
+	if (cfg->use_rdma_cm && transport == TRANSPORT_UC) {
 		/* RDMA_PS_TCP connects RC QPs, RDMA_PS_UDP resolves UD ones. */
 		fprintf(err,
 			"%s: invalid --connection value '%s' with --rdma-cm: RDMA_CM connects RC QPs and resolves UD ones here, not UC\n",
-			program_name(cfg->program),
-			option_value(cfg->transport));
+			program_name(cfg->program), option_value(transport));
 		return -EINVAL;
 	}
 	/*
@@ -134,7 +133,7 @@ int transport_fit(const struct config *cfg, struct ops_list *ops,
 		return -EINVAL;
 	}
 	if (ops_arg)
-		return check_explicit(cfg, ops, ops_arg, err);
-	drop_unsupported(cfg, ops, out);
+		return check_explicit(cfg, transport, ops, ops_arg, err);
+	drop_unsupported(transport, ops, out);
 	return 0;
 }

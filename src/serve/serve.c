@@ -56,7 +56,7 @@ static int take_tcp_client(struct serve *s, int listener,
 	if (c->number == 1)
 		c->qp = s->res.qp;
 	else
-		ret = resources_create_qp(&s->res, s->cfg, &c->qp);
+		ret = resources_create_qp(&s->res, &c->qp);
 	if (!ret)
 		ret = connect_qp_of(&s->res, c->qp, s->cfg, c->sock, &c->conn);
 	if (ret)

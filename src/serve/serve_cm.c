@@ -83,7 +83,7 @@ int serve_cm_take_client(struct serve *s, int listener, struct serve_client *c)
 	       c->number, s->lessons->clients);
 	/* The first client's QP is res->qp, made with the resources. */
 	if (s->res.ctx)
-		ret = resources_create_qp(&s->res, s->cfg, &c->qp);
+		ret = resources_create_qp(&s->res, &c->qp);
 	if (!ret)
 		ret = cm_connect_client(&c->cm, &s->res, c->qp, s->cfg,
 					s->sizes, c->sock, &c->conn);

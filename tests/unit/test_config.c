@@ -34,7 +34,7 @@ static void test_defaults(void **state)
 	assert_null(r.cfg.ib_devname);
 	assert_int_equal(r.cfg.ib_port, 1);
 	assert_int_equal(r.cfg.gid_idx, -1);
-	assert_int_equal(r.cfg.transport, TRANSPORT_RC);
+	assert_int_equal(r.lessons.transport, TRANSPORT_RC);
 	assert_int_equal(r.lessons.ops.count, 3);
 	assert_int_equal(r.lessons.ops.ids[0], OP_SEND);
 	assert_int_equal(r.lessons.ops.ids[1], OP_READ);
@@ -356,11 +356,9 @@ static void test_example_options(void **state)
 	assert_int_equal(r.cfg.timeout_sec, 7);
 	assert_true(r.cfg.verbose);
 	assert_string_equal(r.cfg.server_name, "host");
-	/* what the steps do for the manual: RC over the TCP exchange */
-	assert_int_equal(r.cfg.transport, TRANSPORT_RC);
+	/* the manual's connection: the TCP exchange, busy polling */
 	assert_false(r.cfg.use_rdma_cm);
 	assert_false(r.cfg.use_events);
-	assert_false(r.lessons.manual_peer);
 	free_result(&r);
 }
 

@@ -57,6 +57,7 @@ static struct device_needs needs_of(struct parse_result *r)
 
 	assert_int_equal(r->ret, 0);
 	resources_default_sizes(&sizes, &r->cfg);
+	resources_set_transport(&sizes, r->lessons.transport);
 	ops_device_needs(&r->lessons.ops, &sizes.needs);
 	/* as serve_clients asks for --srq */
 	if (r->lessons.use_srq)

@@ -239,7 +239,7 @@ static void test_lessons_defaults(void **state)
 	assert_int_equal(p.lessons.ops.ids[2], OP_WRITE);
 	assert_int_equal(p.lessons.clients, 1);
 	assert_false(p.lessons.use_srq);
-	assert_int_equal(p.cfg.transport, TRANSPORT_RC);
+	assert_int_equal(p.lessons.transport, TRANSPORT_RC);
 	free_parsed(&p);
 }
 

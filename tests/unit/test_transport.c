@@ -27,19 +27,19 @@ static void test_connection_values(void **state)
 	(void)state;
 	r = parse_lessons("-c", "rc", (char *)NULL);
 	assert_int_equal(r.ret, 0);
-	assert_int_equal(r.cfg.transport, TRANSPORT_RC);
+	assert_int_equal(r.lessons.transport, TRANSPORT_RC);
 	assert_int_equal(r.lessons.ops.count, 3);
 	assert_string_equal(r.out, "");
 	free_result(&r);
 
 	r = parse_lessons("--connection", "uc", (char *)NULL);
 	assert_int_equal(r.ret, 0);
-	assert_int_equal(r.cfg.transport, TRANSPORT_UC);
+	assert_int_equal(r.lessons.transport, TRANSPORT_UC);
 	free_result(&r);
 
 	r = parse_lessons("--connection=ud", (char *)NULL);
 	assert_int_equal(r.ret, 0);
-	assert_int_equal(r.cfg.transport, TRANSPORT_UD);
+	assert_int_equal(r.lessons.transport, TRANSPORT_UD);
 	free_result(&r);
 
 	r = parse_lessons("-c", "UC", (char *)NULL);
@@ -139,7 +139,7 @@ static void test_rdma_cm_option(void **state)
 	r = parse_lessons("-R", "-c", "ud", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_true(r.cfg.use_rdma_cm);
-	assert_int_equal(r.cfg.transport, TRANSPORT_UD);
+	assert_int_equal(r.lessons.transport, TRANSPORT_UD);
 	assert_string_equal(r.err, "");
 	free_result(&r);
 
