@@ -25,5 +25,9 @@ expect_no_text "$client" "path MTU lowered"
 for side in "$server" "$client"; do
 	expect_text "$side" "INIT -> RTR: dest QPN"
 	expect_text "$side" ", MTU 512, dest LID"
+	# The GID table is read once for the connection (resources_create),
+	# and the GID of the TCP connection's address is chosen from it.
+	expect_status "$(grep -c '^\[verbs\] GID table of rxe0 port 1: ' "$side")" 1 \
+		"$side: reads of the GID table"
 done
 finish
