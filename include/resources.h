@@ -15,6 +15,16 @@
 
 struct qp_info;
 
+/* The most completions kept for a later wait: one per operation's half
+ * beside the one waited for is plenty for the lessons' flows. */
+#define COMPLETION_SHELF_MAX 8
+
+/* Successful completions not yet claimed, in the order they arrived. */
+struct completion_shelf {
+	struct ibv_wc wc[COMPLETION_SHELF_MAX];
+	size_t count;
+};
+
 /* Room for the longest message an operation sends, with its '\0'. */
 #define RC_MSG_SIZE 64
 
@@ -136,6 +146,9 @@ struct resources {
 	struct ibv_ah *ah; /* -c ud: the address of the peer, once known */
 	struct resources_sizes sizes;
 	struct trace trace;
+	/* Completions that arrived while another was waited for: each is
+	 * taken by the wait for its work request (poll_completion). */
+	struct completion_shelf shelf;
 };
 
 /*

@@ -183,43 +183,135 @@ static void read_polled(struct ibv_cq_ex *cqx, struct ibv_wc *wc)
 		wc->imm_data = ibv_wc_read_imm_data(cqx);
 }
 
-int poll_completion(const struct resources *res, int timeout_ms, int peer_sock,
-		    const struct send_request *posted,
-		    enum ibv_wc_opcode expected, struct ibv_wc *wc)
+bool completion_is_wanted(const struct ibv_wc *wc,
+			  const struct send_request *posted,
+			  enum ibv_wc_opcode expected)
+{
+	/* Receives carry the index of their slot as wr_id, sends their
+	 * operation's number: the two may share a number. */
+	bool received = wc->opcode & IBV_WC_RECV;
+
+	if (posted)
+		return !received && wc->wr_id == posted->wr_id;
+	if (expected & IBV_WC_RECV)
+		return received;
+	return wc->opcode == expected;
+}
+
+bool completion_take(struct completion_shelf *shelf,
+		     const struct send_request *posted,
+		     enum ibv_wc_opcode expected, struct ibv_wc *wc)
+{
+	size_t i;
+
+	for (i = 0; i < shelf->count; i++) {
+		if (!completion_is_wanted(&shelf->wc[i], posted, expected))
+			continue;
+		*wc = shelf->wc[i];
+		shelf->count--;
+		memmove(&shelf->wc[i], &shelf->wc[i + 1],
+			(shelf->count - i) * sizeof(shelf->wc[0]));
+		return true;
+	}
+	return false;
+}
+
+int completion_keep(struct completion_shelf *shelf, const struct ibv_wc *wc)
+{
+	if (shelf->count == COMPLETION_SHELF_MAX)
+		return -ENOSPC;
+	shelf->wc[shelf->count++] = *wc;
+	return 0;
+}
+
+/*
+ * A completion just polled: 0 if it is the one waited for, or failed
+ * (either is judged now); 1 once kept on the shelf for another wait;
+ * -ENOSPC after a line if the shelf is full.
+ */
+static int keep_for_later(struct resources *res, const struct ibv_wc *wc,
+			  const struct send_request *posted,
+			  enum ibv_wc_opcode expected)
+{
+	if (wc->status != IBV_WC_SUCCESS ||
+	    completion_is_wanted(wc, posted, expected))
+		return 0;
+	if (completion_keep(&res->shelf, wc)) {
+		warnx("failed to keep the completion of %s wr_id %" PRIu64
+		      " for a later wait: %d are kept already: %s",
+		      wc_opcode_str(wc->opcode), wc->wr_id,
+		      COMPLETION_SHELF_MAX, strerror(ENOSPC));
+		return -ENOSPC;
+	}
+	trace_step(&res->trace,
+		   "kept completion: %s, wr_id %" PRIu64
+		   ", for the wait that wants it",
+		   wc_opcode_str(wc->opcode), wc->wr_id);
+	return 1;
+}
+
+/* One completion from the CQ into *@wc: 1, 0 if none yet, or -errno. */
+static int poll_one(struct resources *res, struct ibv_wc *wc)
 {
 	struct ibv_cq_ex *cqx = res->cq_ex; /* --new-api, else NULL */
 	struct ibv_poll_cq_attr attr = {0};
+	int n;
+
+	if (!cqx) {
+		n = ibv_poll_cq(res->cq, 1, wc);
+		return n < 0 ? cq_poll_failed(n) : n;
+	}
+	/* --new-api: ENOENT, nothing yet (and no ibv_end_poll). A batch
+	 * would go on with ibv_next_poll; a step takes one. */
+	n = ibv_start_poll(cqx, &attr);
+	if (n == ENOENT)
+		return 0;
+	if (n)
+		return cq_poll_failed(-n);
+	read_polled(cqx, wc);
+	ibv_end_poll(cqx);
+	trace_step(
+		&res->trace,
+		"ibv_start_poll: a completion; its fields read with ibv_wc_read_*, then ibv_end_poll");
+	return 1;
+}
+
+int poll_completion(struct resources *res, int timeout_ms, int peer_sock,
+		    const struct send_request *posted,
+		    enum ibv_wc_opcode expected, struct ibv_wc *wc)
+{
 	struct cq_waiter wait;
 	struct ibv_wc local;
-	int n, ret;
+	int ret;
 
 	if (!wc)
 		wc = &local;
+	/* It may have come while another was waited for. */
+	if (completion_take(&res->shelf, posted, expected, wc)) {
+		trace_step(&res->trace,
+			   "completion of wr_id %" PRIu64
+			   " taken from the shelf",
+			   wc->wr_id);
+		return check_completion(wc, posted, expected, &res->trace);
+	}
 	/* Look at the CQ; while it is empty, wait as cq_wait_next says. */
 	cq_wait_start(&wait, res->cq, timeout_ms, peer_sock, &res->trace);
 	while (!(ret = cq_wait_next(&wait))) {
-		if (!cqx) {
-			n = ibv_poll_cq(res->cq, 1, wc);
-			if (n > 0)
-				return check_completion(wc, posted, expected,
-							&res->trace);
-			if (n < 0)
-				return cq_poll_failed(n);
+		ret = poll_one(res, wc);
+		if (ret <= 0) {
+			if (ret < 0)
+				return ret;
 			continue;
 		}
-		/* --new-api: ENOENT, nothing yet (and no ibv_end_poll). A
-		 * batch would go on with ibv_next_poll; a step takes one. */
-		n = ibv_start_poll(cqx, &attr);
-		if (n == ENOENT)
-			continue;
-		if (n)
-			return cq_poll_failed(-n);
-		read_polled(cqx, wc);
-		ibv_end_poll(cqx);
-		trace_step(
-			&res->trace,
-			"ibv_start_poll: a completion; its fields read with ibv_wc_read_*, then ibv_end_poll");
-		return check_completion(wc, posted, expected, &res->trace);
+		ret = keep_for_later(res, wc, posted, expected);
+		if (ret < 0)
+			return ret;
+		if (ret == 0)
+			return check_completion(wc, posted, expected,
+						&res->trace);
+		/* Progress: look again at once, and the bound starts over. */
+		cq_wait_start(&wait, res->cq, timeout_ms, peer_sock,
+			      &res->trace);
 	}
 	return completion_wait_failed(ret, timeout_ms);
 }

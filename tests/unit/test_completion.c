@@ -107,6 +107,64 @@ static void test_other_wr_id(void **state)
 		"failed completion of wr_id 7 (not the RDMA_WRITE wr_id 3 just posted; the opcode of a failed completion is undefined) on QP 0x000011: general error (vendor error 0x13)");
 }
 
+/*
+ * Dispatch by wr_id: a wait for a send takes its own wr_id's completion,
+ * never a receive's that happens to share the number; a wait for a
+ * receive or a bind takes the first of its kind.
+ */
+static void test_wanted_by_wr_id(void **state)
+{
+	const struct send_request write = {.opcode = IBV_WR_RDMA_WRITE,
+					   .wr_id = 3};
+	struct ibv_wc wc = {.wr_id = 3, .opcode = IBV_WC_RDMA_WRITE};
+
+	(void)state;
+	assert_true(completion_is_wanted(&wc, &write, IBV_WC_RDMA_WRITE));
+	wc.wr_id = 1; /* another send's */
+	assert_false(completion_is_wanted(&wc, &write, IBV_WC_RDMA_WRITE));
+	wc = (struct ibv_wc){.wr_id = 3, .opcode = IBV_WC_RECV};
+	assert_false(completion_is_wanted(&wc, &write, IBV_WC_RDMA_WRITE));
+	assert_true(completion_is_wanted(&wc, NULL, IBV_WC_RECV));
+	/* a receive of immediate data is a receive: its opcode is judged
+	 * after, against what was expected */
+	wc.opcode = IBV_WC_RECV_RDMA_WITH_IMM;
+	assert_true(completion_is_wanted(&wc, NULL, IBV_WC_RECV));
+	assert_false(completion_is_wanted(&wc, NULL, IBV_WC_BIND_MW));
+	wc.opcode = IBV_WC_BIND_MW;
+	assert_true(completion_is_wanted(&wc, NULL, IBV_WC_BIND_MW));
+}
+
+/* The shelf keeps what came early, gives each to the wait for it, in
+ * order, and refuses to overflow. */
+static void test_shelf(void **state)
+{
+	const struct send_request send = {.opcode = IBV_WR_SEND, .wr_id = 1};
+	struct completion_shelf shelf = {0};
+	struct ibv_wc recv0 = {.wr_id = 0, .opcode = IBV_WC_RECV};
+	struct ibv_wc recv1 = {.wr_id = 1, .opcode = IBV_WC_RECV};
+	struct ibv_wc sent = {.wr_id = 1, .opcode = IBV_WC_SEND};
+	struct ibv_wc got;
+	size_t i;
+
+	(void)state;
+	assert_false(completion_take(&shelf, &send, IBV_WC_SEND, &got));
+	assert_int_equal(completion_keep(&shelf, &recv0), 0);
+	assert_int_equal(completion_keep(&shelf, &recv1), 0);
+	assert_int_equal(completion_keep(&shelf, &sent), 0);
+	assert_true(completion_take(&shelf, &send, IBV_WC_SEND, &got));
+	assert_int_equal(got.opcode, IBV_WC_SEND);
+	assert_int_equal(got.wr_id, 1);
+	assert_true(completion_take(&shelf, NULL, IBV_WC_RECV, &got));
+	assert_int_equal(got.wr_id, 0);
+	assert_true(completion_take(&shelf, NULL, IBV_WC_RECV, &got));
+	assert_int_equal(got.wr_id, 1);
+	assert_false(completion_take(&shelf, NULL, IBV_WC_RECV, &got));
+	assert_int_equal(shelf.count, 0);
+	for (i = 0; i < COMPLETION_SHELF_MAX; i++)
+		assert_int_equal(completion_keep(&shelf, &recv0), 0);
+	assert_int_equal(completion_keep(&shelf, &recv0), -ENOSPC);
+}
+
 static void test_status_hints(void **state)
 {
 	(void)state;
@@ -145,6 +203,8 @@ int main(void)
 		cmocka_unit_test(test_send_and_atomic),
 		cmocka_unit_test(test_receive_named_by_expected),
 		cmocka_unit_test(test_other_wr_id),
+		cmocka_unit_test(test_wanted_by_wr_id),
+		cmocka_unit_test(test_shelf),
 		cmocka_unit_test(test_status_hints),
 		cmocka_unit_test(test_rtr_hints),
 	};
