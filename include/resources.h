@@ -63,7 +63,9 @@ struct rc_buffer {
  */
 struct resources_sizes {
 	size_t buf_size; /* bytes of the one registered region */
-	int cq_entries;
+	/* the QPs that share the CQ: the server for several clients, rdma_bench
+	 * -q; 1 */
+	unsigned int qps;
 	uint32_t max_send_wr;
 	uint32_t max_recv_wr;
 	uint32_t max_inline_data; /* 0: none; dropped if the device has none */
@@ -103,6 +105,20 @@ struct resources_sizes {
  */
 void resources_default_sizes(struct resources_sizes *sizes,
 			     const struct config *cfg);
+
+/*
+ * A few CQ entries beyond what the queues can hold: the CQ is made before
+ * the QP, whose depths the device may round up past what was asked.
+ */
+#define RESOURCES_CQ_MARGIN 4
+
+/*
+ * Pure, unit tested: the CQ's entries for @sizes, room for a completion
+ * of every work request the QPs can hold at once: @qps times the send
+ * queue and the receive queue (or once the shared receive queue's), and
+ * RESOURCES_CQ_MARGIN.
+ */
+int resources_cq_entries(const struct resources_sizes *sizes);
 
 /* Make the QPs of @transport (UC, UD: rdma_lessons -c), and ask the device
  * for them. */

@@ -14,8 +14,6 @@
 #include "qp.h"
 #include "resources.h"
 
-/* Completions in flight at once: a few per operation is plenty here. */
-#define CQ_ENTRIES 32
 /* Outstanding sends. */
 #define QP_MAX_SEND_WR 16
 /*
@@ -42,7 +40,7 @@ void resources_default_sizes(struct resources_sizes *sizes,
 {
 	*sizes = (struct resources_sizes){
 		.buf_size = sizeof(struct rc_buffer),
-		.cq_entries = CQ_ENTRIES,
+		.qps = 1,
 		.max_send_wr = QP_MAX_SEND_WR,
 		.max_recv_wr = RESOURCES_RECV_WR,
 		.max_inline_data = 0,
@@ -53,6 +51,14 @@ void resources_default_sizes(struct resources_sizes *sizes,
 		.needs = {.through_cm = cfg->use_rdma_cm,
 			  .qp_type = IBV_QPT_RC},
 	};
+}
+
+int resources_cq_entries(const struct resources_sizes *sizes)
+{
+	uint32_t per_qp =
+		sizes->max_send_wr + (sizes->srq_wr ? 0 : sizes->max_recv_wr);
+
+	return (int)(sizes->qps * per_qp + sizes->srq_wr + RESOURCES_CQ_MARGIN);
 }
 
 void resources_set_transport(struct resources_sizes *sizes,
@@ -227,7 +233,7 @@ static int create_comp_channel(struct resources *res)
 /* The CQ both queues complete into, with its completion channel if asked. */
 static int create_cq(struct resources *res)
 {
-	int cq_entries = res->sizes.cq_entries;
+	int cq_entries = resources_cq_entries(&res->sizes);
 	int ret;
 
 	if (res->sizes.comp_channel) {

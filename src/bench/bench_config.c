@@ -901,16 +901,6 @@ static uint32_t inline_wanted(const struct bench_config *bc)
 	}
 }
 
-int bench_cq_entries(const struct bench_config *bc, int normal)
-{
-	int need;
-
-	if (!bench_is_on(bc))
-		return normal;
-	need = (int)((bc->tx_depth + bench_rx_depth(bc)) * bc->qps);
-	return need > normal ? need : normal;
-}
-
 void bench_size_resources(const struct bench_config *bc,
 			  struct resources_sizes *sizes)
 {
@@ -919,7 +909,7 @@ void bench_size_resources(const struct bench_config *bc,
 	if (!bench_is_on(bc))
 		return;
 	sizes->buf_size = bench_region_size(bc, sizes->buf_size);
-	sizes->cq_entries = bench_cq_entries(bc, sizes->cq_entries);
+	sizes->qps = bc->qps;
 	sizes->max_send_wr = bc->tx_depth;
 	if (rx > sizes->max_recv_wr)
 		sizes->max_recv_wr = rx;

@@ -69,9 +69,6 @@ size_t bench_sizes(const struct bench_config *bc,
 
 /* Bytes of the registered region: at least @normal. */
 size_t bench_region_size(const struct bench_config *bc, size_t normal);
-/* Completion queue entries: at least @normal. */
-int bench_cq_entries(const struct bench_config *bc, int normal);
-
 /* FETCH_ADD and CMP_SWAP: 8 bytes, on atomic-capable devices only. */
 static inline bool bench_op_is_atomic(enum bench_op op)
 {

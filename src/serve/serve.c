@@ -276,7 +276,7 @@ int serve_clients(const struct config *cfg, const struct lessons *lessons,
 	int ret, destroy_ret;
 
 	/* One CQ for every client's QP: room for each one's completions. */
-	sizes->cq_entries *= (int)lessons->clients;
+	sizes->qps = lessons->clients;
 	if (lessons->use_srq)
 		resources_share_receives(sizes, "option --srq");
 	/*

@@ -165,6 +165,25 @@ static void test_shelf(void **state)
 	assert_int_equal(completion_keep(&shelf, &recv0), -ENOSPC);
 }
 
+/* The CQ has room for a completion of every work request the QPs hold. */
+static void test_cq_room(void **state)
+{
+	struct resources_sizes sizes = {
+		.max_send_wr = 16,
+		.max_recv_wr = 16,
+		.qps = 1,
+	};
+
+	(void)state;
+	assert_int_equal(resources_cq_entries(&sizes),
+			 16 + 16 + RESOURCES_CQ_MARGIN);
+	/* three clients' QPs, their receives from one shared queue */
+	sizes.qps = 3;
+	sizes.srq_wr = 64;
+	assert_int_equal(resources_cq_entries(&sizes),
+			 3 * 16 + 64 + RESOURCES_CQ_MARGIN);
+}
+
 static void test_status_hints(void **state)
 {
 	(void)state;
@@ -205,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_other_wr_id),
 		cmocka_unit_test(test_wanted_by_wr_id),
 		cmocka_unit_test(test_shelf),
+		cmocka_unit_test(test_cq_room),
 		cmocka_unit_test(test_status_hints),
 		cmocka_unit_test(test_rtr_hints),
 	};
