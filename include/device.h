@@ -68,7 +68,7 @@ void device_no_gids_line(char *line, size_t len, const char *dev, uint8_t port,
 /*
  * Choose the source GID from @table, the port's: @requested (>= 0) if
  * given; on iWARP its one GID; on InfiniBand none (no GRH); with
- * @through_cm, none yet: RDMA_CM names it when it connects; on RoCE
+ * @through_cm, none yet: RDMA_CM's, of the address it resolved; on RoCE
  * without -g, none yet: out->by_peer says that device_choose_peer_gid
  * chooses it once the TCP connection to the peer is there (the port must
  * have GIDs).

@@ -544,7 +544,9 @@ int device_choose_gid(struct ibv_context *ctx, uint8_t port,
 	if (ret)
 		return ret;
 	if (requested < 0 && through_cm) {
-		trace_step(tr, "GID: RDMA_CM's, named when it connects");
+		trace_step(
+			tr,
+			"GID: RDMA_CM's, the one of the address it resolved");
 		return 0;
 	}
 	if (requested < 0) {

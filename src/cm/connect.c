@@ -346,6 +346,42 @@ static void reject_with_our_info(struct cm *cm, const struct qp_info *local)
 }
 
 /* INIT, then each side's half of the handshake. */
+/*
+ * The GID the CM resolved our address to (for RoCE, the one made from the
+ * IP address), from the port's table that resources_create read: the
+ * first entry with those bytes. Which entry the QP sends from (RoCE v1
+ * and v2 may share the bytes) the CM says at RTR (cm_note_gid).
+ */
+static int take_cm_gid(struct rdma_cm_id *id, struct resources *res)
+{
+	const union ibv_gid *sgid = &id->route.addr.addr.ibaddr.sgid;
+	char text[INET6_ADDRSTRLEN];
+	size_t i;
+
+	/*
+	 * iWARP addresses a connection by IP and TCP port alone: the CM
+	 * gives no GID, and resources_create took the port's one.
+	 */
+	if (id->verbs->device->transport_type == IBV_TRANSPORT_IWARP)
+		return 0;
+	for (i = 0; i < res->gids.count; i++) {
+		const struct ibv_gid_entry *e = &res->gids.entries[i];
+
+		if (memcmp(e->gid.raw, sgid->raw, sizeof(sgid->raw)) != 0)
+			continue;
+		res->gid.index = (int)e->gid_index;
+		res->gid.gid = e->gid;
+		res->gid.type = e->gid_type;
+		res->gid.ndev_ifindex = e->ndev_ifindex;
+		return 0;
+	}
+	warnx("failed to find GID %s in the table of %s port %u: %s",
+	      gid_to_str(sgid, text, sizeof(text)),
+	      ibv_get_device_name(id->verbs->device), id->port_num,
+	      strerror(ENOENT));
+	return -ENOENT;
+}
+
 static int connect_on_id(struct cm *cm, struct resources *res,
 			 const struct config *cfg, int sock,
 			 struct connection *conn)
@@ -353,7 +389,9 @@ static int connect_on_id(struct cm *cm, struct resources *res,
 	const char *why;
 	int ret;
 
-	ret = qp_describe_local(res, cfg, &conn->local);
+	ret = take_cm_gid(cm->id, res);
+	if (!ret)
+		ret = qp_describe_local(res, cfg, &conn->local);
 	if (ret)
 		return ret;
 	/* Which TCP connection is ours, for a server of several clients. */
@@ -425,8 +463,8 @@ int cm_connect_qp(struct cm *cm, struct resources *res,
 		if (ret)
 			return ret;
 	}
-	/* The device and port are the ones the CM found for the address;
-	 * the GID, the CM names when it connects (cm_note_gid). */
+	/* The device, port and GID are the ones the CM found for the
+	 * address: the GID is taken from the port's table once it is read. */
 	on_id.ib_port = cm->id->port_num;
 	on_id.gid_idx = -1;
 	ret = resources_create(res, &on_id, sizes, cm->id->verbs);
