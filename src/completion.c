@@ -250,39 +250,15 @@ static int keep_for_later(struct resources *res, const struct ibv_wc *wc,
 	return 1;
 }
 
-/* One completion from the CQ into *@wc: 1, 0 if none yet, or -errno. */
-static int poll_one(struct resources *res, struct ibv_wc *wc)
-{
-	struct ibv_cq_ex *cqx = res->cq_ex; /* --new-api, else NULL */
-	struct ibv_poll_cq_attr attr = {0};
-	int n;
-
-	if (!cqx) {
-		n = ibv_poll_cq(res->cq, 1, wc);
-		return n < 0 ? cq_poll_failed(n) : n;
-	}
-	/* --new-api: ENOENT, nothing yet (and no ibv_end_poll). A batch
-	 * would go on with ibv_next_poll; a step takes one. */
-	n = ibv_start_poll(cqx, &attr);
-	if (n == ENOENT)
-		return 0;
-	if (n)
-		return cq_poll_failed(-n);
-	read_polled(cqx, wc);
-	ibv_end_poll(cqx);
-	trace_step(
-		&res->trace,
-		"ibv_start_poll: a completion; its fields read with ibv_wc_read_*, then ibv_end_poll");
-	return 1;
-}
-
 int poll_completion(struct resources *res, int timeout_ms, int peer_sock,
 		    const struct send_request *posted,
 		    enum ibv_wc_opcode expected, struct ibv_wc *wc)
 {
+	struct ibv_cq_ex *cqx = res->cq_ex; /* --new-api, else NULL */
+	struct ibv_poll_cq_attr attr = {0};
 	struct cq_waiter wait;
 	struct ibv_wc local;
-	int ret;
+	int n, ret;
 
 	if (!wc)
 		wc = &local;
@@ -297,12 +273,28 @@ int poll_completion(struct resources *res, int timeout_ms, int peer_sock,
 	/* Look at the CQ; while it is empty, wait as cq_wait_next says. */
 	cq_wait_start(&wait, res->cq, timeout_ms, peer_sock, &res->trace);
 	while (!(ret = cq_wait_next(&wait))) {
-		ret = poll_one(res, wc);
-		if (ret <= 0) {
-			if (ret < 0)
-				return ret;
-			continue;
+		if (!cqx) {
+			n = ibv_poll_cq(res->cq, 1, wc);
+		} else {
+			/* --new-api: ENOENT, nothing yet (and no ibv_end_poll).
+			 * A batch would go on with ibv_next_poll; a step takes
+			 * one. */
+			n = ibv_start_poll(cqx, &attr);
+			if (n == ENOENT)
+				continue;
+			if (n)
+				return cq_poll_failed(-n);
+			read_polled(cqx, wc);
+			ibv_end_poll(cqx);
+			trace_step(
+				&res->trace,
+				"ibv_start_poll: a completion; its fields read with ibv_wc_read_*, then ibv_end_poll");
+			n = 1;
 		}
+		if (n < 0)
+			return cq_poll_failed(n);
+		if (n == 0)
+			continue;
 		ret = keep_for_later(res, wc, posted, expected);
 		if (ret < 0)
 			return ret;
