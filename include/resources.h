@@ -63,8 +63,8 @@ struct rc_buffer {
  */
 struct resources_sizes {
 	size_t buf_size; /* bytes of the one registered region */
-	/* the QPs that share the CQ: the server for several clients, rdma_bench
-	 * -q; 1 */
+	/* the QPs that share the CQ: 1, or one per client of a server for
+	 * several, or the QPs a run makes beside the first */
 	unsigned int qps;
 	uint32_t max_send_wr;
 	uint32_t max_recv_wr;
