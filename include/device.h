@@ -102,15 +102,15 @@ struct gid_table {
 };
 
 /*
- * Read the GID table of port @port (0: of every port of the device) into
- * @table with one ibv_query_gid_table, and with -v show it (@tr may be
- * NULL). The one reader of GIDs for every program: a connection reads it
+ * Read the GID table of port @port of a device of @ports ports (its
+ * phys_port_cnt) into @table with one ibv_query_gid_table, and with -v
+ * show it (@tr may be NULL). The one reader of GIDs for every program: a connection reads it
  * once (resources_create), and every choice is made from what it read.
  * Prints nothing else: each program says a failure in its own words (a
  * run's is device_print_gid_table_error). 0, or -errno; @table is empty
  * then.
  */
-int device_read_gid_table(struct ibv_context *ctx, uint8_t port,
+int device_read_gid_table(struct ibv_context *ctx, uint8_t ports, uint8_t port,
 			  struct gid_table *table, const struct trace *tr);
 
 void device_free_gid_table(struct gid_table *table);

@@ -250,17 +250,18 @@ static void trace_gid_table(const struct trace *tr, struct ibv_context *ctx,
 	}
 }
 
-/* Room for every port's GIDs: ibv_query_gid_table returns them all. */
-static int gid_slots(struct ibv_context *ctx, size_t *slots)
+/*
+ * Room for the GIDs of all @ports ports: ibv_query_gid_table returns
+ * every port's.
+ */
+static int gid_slots(struct ibv_context *ctx, uint8_t ports, size_t *slots)
 {
-	struct ibv_device_attr dev;
 	struct ibv_port_attr port;
 	uint8_t p;
-	int ret;
+	int ret = 0;
 
 	*slots = 0;
-	ret = ibv_query_device(ctx, &dev);
-	for (p = 1; !ret && p <= dev.phys_port_cnt; p++) {
+	for (p = 1; !ret && p <= ports; p++) {
 		ret = ibv_query_port(ctx, p, &port);
 		if (!ret && port.gid_tbl_len > 0)
 			*slots += (size_t)port.gid_tbl_len;
@@ -268,19 +269,17 @@ static int gid_slots(struct ibv_context *ctx, size_t *slots)
 	return -ret;
 }
 
-/* ibv_query_gid_table gives no order: index order, port by port. */
+/* ibv_query_gid_table gives no order: one port's, in index order. */
 static int compare_entries(const void *a, const void *b)
 {
 	const struct ibv_gid_entry *x = a, *y = b;
 
-	if (x->port_num != y->port_num)
-		return x->port_num < y->port_num ? -1 : 1;
 	if (x->gid_index != y->gid_index)
 		return x->gid_index < y->gid_index ? -1 : 1;
 	return 0;
 }
 
-int device_read_gid_table(struct ibv_context *ctx, uint8_t port,
+int device_read_gid_table(struct ibv_context *ctx, uint8_t ports, uint8_t port,
 			  struct gid_table *table, const struct trace *tr)
 {
 	struct ibv_gid_entry *all;
@@ -289,7 +288,7 @@ int device_read_gid_table(struct ibv_context *ctx, uint8_t port,
 	int ret;
 
 	*table = (struct gid_table){0};
-	ret = gid_slots(ctx, &slots);
+	ret = gid_slots(ctx, ports, &slots);
 	if (ret)
 		return ret;
 	all = calloc(slots ? slots : 1, sizeof(*all));
@@ -300,14 +299,13 @@ int device_read_gid_table(struct ibv_context *ctx, uint8_t port,
 		free(all);
 		return (int)n;
 	}
-	/* Keep @port's entries (all of them for port 0), in place. */
+	/* Keep @port's entries, in place. */
 	for (i = 0; i < (size_t)n; i++)
-		if (!port || all[i].port_num == port)
+		if (all[i].port_num == port)
 			all[table->count++] = all[i];
 	qsort(all, table->count, sizeof(*all), compare_entries);
 	table->entries = all;
-	if (port)
-		trace_gid_table(tr, ctx, port, table);
+	trace_gid_table(tr, ctx, port, table);
 	return 0;
 }
 

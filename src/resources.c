@@ -477,8 +477,9 @@ int resources_create(struct resources *res, const struct config *cfg,
 	/* The port's GID table, once for the connection: which GID is
 	 * chosen now with -g, or once connected without it, from this. */
 	if (!ret) {
-		ret = device_read_gid_table(res->ctx, cfg->ib_port, &res->gids,
-					    &res->trace);
+		ret = device_read_gid_table(
+			res->ctx, res->dev_attr.phys_port_cnt, cfg->ib_port,
+			&res->gids, &res->trace);
 		if (ret)
 			device_print_gid_table_error(res->ctx, cfg->ib_port,
 						     ret);

@@ -541,7 +541,8 @@ static void check_gids(struct check_report *r, const struct config *cfg,
 
 	if (!l->port_ok)
 		return;
-	ret = device_read_gid_table(l->ctx, cfg->ib_port, &t, NULL);
+	ret = device_read_gid_table(l->ctx, l->dev.phys_port_cnt, cfg->ib_port,
+				    &t, NULL);
 	check_gid_table(r, cfg, l, &t, ret);
 	if (!ret)
 		check_gid(r, cfg, l, &t);
