@@ -30,6 +30,9 @@ struct op_ctx {
 	 * others (this side's --accept-timeout, meant to be the server's).
 	 */
 	int gather_ms;
+	/* What a lesson prints of each message received (on UD, the
+	 * sender's GID: ud_print_grh_source); NULL: nothing more. */
+	void (*received)(const struct op_ctx *ctx, const struct ibv_wc *wc);
 };
 
 /* The wr_id of each operation's work requests: its number in -o's list. */
@@ -68,8 +71,7 @@ int op_send_message(struct op_ctx *ctx, struct send_request *req,
 
 /*
  * The client's half up to the message: poll for the completion (@wc) of
- * the receive posted before RTR; on UD, print the sender's GID from the
- * GRH in front of the message.
+ * the receive posted before RTR, and what ctx->received prints of it.
  */
 int op_receive_message(struct op_ctx *ctx, struct ibv_wc *wc);
 
@@ -79,22 +81,18 @@ int op_receive_message(struct op_ctx *ctx, struct ibv_wc *wc);
  */
 int op_message_printed(struct op_ctx *ctx);
 
-/* 0 if @len bytes fit one UD packet of @mtu; else -EMSGSIZE after a line. */
-int ud_check_size(size_t len, enum ibv_mtu mtu);
-
 /*
- * On UD, address the send (AH, remote QPN, Q_Key) and check that it fits
- * one packet; on a connected QP, nothing to do.
+ * On UD (rdma_lessons -c ud), where the datagram goes: the peer's address
+ * handle, QP number and Q_Key. A connected QP has no address handle.
  */
-static inline int op_address_send(const struct op_ctx *ctx,
-				  struct send_request *req)
+static inline void op_address_send(const struct op_ctx *ctx,
+				   struct send_request *req)
 {
-	if (ctx->conn->local.transport != TRANSPORT_UD)
-		return 0;
+	if (!ctx->res->ah)
+		return;
 	req->ah = ctx->res->ah;
 	req->remote_qpn = ctx->conn->remote.qp_num;
 	req->remote_qkey = ctx->conn->remote_qkey;
-	return ud_check_size(req->sge.length, ctx->res->mtu);
 }
 
 /* Our message area, as a scatter/gather element. */

@@ -55,12 +55,8 @@
 #define QP_REMOTE_ACCESS                                    \
 	(IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE | \
 	 IBV_ACCESS_REMOTE_ATOMIC)
-/* UC has no RDMA READ and no atomics: of those rights, WRITE alone. */
-#define UC_REMOTE_ACCESS IBV_ACCESS_REMOTE_WRITE
 /* Routers a RoCE v2 packet may cross (the GRH hop limit). */
 #define QP_HOP_LIMIT 64
-/* The Q_Key of our UD QP: a datagram that carries another is dropped. */
-#define UD_QKEY 0x11111111u
 
 /*
  * The result of connecting, however it was made (TCP exchange now, RDMA_CM
@@ -73,8 +69,8 @@ struct connection {
 	/* -R: the CM id's two IP addresses; AF_UNSPEC on the TCP path */
 	struct sockaddr_storage local_addr;
 	struct sockaddr_storage peer_addr;
-	/* UD: the Q_Key our datagrams to the peer carry (UD_QKEY, or with
-	 * -R the one RDMA_CM gives the QPs of its UDP port space) */
+	/* UD (rdma_lessons -c ud): the Q_Key our datagrams to the peer
+	 * carry (src/variants/uc_ud.c) */
 	uint32_t remote_qkey;
 };
 
@@ -128,19 +124,25 @@ int qp_modify(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 const char *qp_modify_hint(enum ibv_qp_state state, int err);
 
 /*
- * The manual's three transitions, for each transport. INIT: the port and
- * the remote rights @access (UD: the Q_Key instead). RTR: the peer's QP,
- * PSN and address, the path MTU, RC's READ depth and RNR timer (UD: none
- * of these). RTS: our first PSN, and for RC the ack timeout, the retries
- * and our READ depth.
+ * The manual's three transitions of an RC QP. INIT: the port and the
+ * remote rights @access. RTR: the peer's QP, PSN and address, the path
+ * MTU, the READ depth and the RNR timer. RTS: our first PSN, the ack
+ * timeout, the retries and our READ depth.
  */
-int modify_qp_to_init(struct ibv_qp *qp, enum transport transport, uint8_t port,
-		      unsigned int access, const struct trace *tr);
-int modify_qp_to_rtr(struct ibv_qp *qp, enum transport transport,
-		     const struct qp_path *path, const struct qp_info *remote,
-		     const struct trace *tr);
-int modify_qp_to_rts(struct ibv_qp *qp, enum transport transport, uint32_t psn,
+int modify_qp_to_init(struct ibv_qp *qp, uint8_t port, unsigned int access,
+		      const struct trace *tr);
+int modify_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
+		     const struct qp_info *remote, const struct trace *tr);
+int modify_qp_to_rts(struct ibv_qp *qp, uint32_t psn,
 		     const struct qp_path *path, const struct trace *tr);
+
+/* The address of the peer: LID, and with a GRH its GID (RTR, a UD AH). */
+struct ibv_ah_attr qp_peer_address(const struct qp_path *path,
+				   const struct qp_info *remote);
+
+/* What RTR sets on a connected QP, RC and UC alike: the peer and the path. */
+struct ibv_qp_attr qp_rtr_attr(const struct qp_path *path,
+			       const struct qp_info *remote);
 
 /*
  * READs and atomics in flight a QP of @res may have: @initiator as the
@@ -169,27 +171,15 @@ void qp_print_remote(const struct qp_info *remote);
  * and a warning if the netdev under our GID cannot carry it.
  */
 void qp_print_path_mtu(const struct resources *res);
-/*
- * UD: the address handle every send names the peer with, from @attr,
- * into res->ah; 0, or -errno after one line.
- */
-int qp_create_peer_ah(struct resources *res, struct ibv_ah_attr *attr);
-
 /* The client receives the server's SENDs: post those receives (in INIT). */
 int qp_post_early_receives(struct resources *res, const struct config *cfg);
 
 /*
  * Exchange QP info over @sock (refusing a peer that runs another program
- * or transport), bring res->qp to RTS, sync.
+ * or transport), bring res->qp to RTS (another transport than RC: with
+ * res->sizes.bring_up), sync.
  */
 int connect_qp(struct resources *res, const struct config *cfg, int sock,
 	       struct connection *conn);
-
-/*
- * connect_qp for @qp, a QP of @res other than res->qp: the server for
- * several clients connects one per client, all on the same PD and CQ.
- */
-int connect_qp_of(struct resources *res, struct ibv_qp *qp,
-		  const struct config *cfg, int sock, struct connection *conn);
 
 #endif

@@ -10,10 +10,12 @@
 #include "config.h"
 #include "device.h"
 #include "common/device_caps.h"
-#include "common/grh.h"
 #include "common/trace.h"
 
+struct connection;
 struct qp_info;
+struct qp_path;
+struct resources;
 
 /* The most completions kept for a later wait: one per operation's half
  * beside the one waited for is plenty for the lessons' flows. */
@@ -33,8 +35,9 @@ struct completion_shelf {
  * counter 8-byte aligned, as the verbs atomics require of their target.
  */
 struct rc_buffer {
-	/* -c ud: a receive lands here, the GRH area first, then the msg */
-	unsigned char grh[GRH_SIZE];
+	/* rdma_lessons -c ud: a UD receive lands here, the 40 bytes of the
+	 * GRH first (extras/grh.h), then the msg */
+	unsigned char grh[40];
 	char msg[RC_MSG_SIZE];
 	uint64_t atomic_counter;
 };
@@ -91,8 +94,16 @@ struct resources_sizes {
 	 */
 	int (*trade_info)(int sock, struct qp_info *local,
 			  struct qp_info *remote, int timeout_ms);
-	/* the QPs' transport: RC unless a lesson says (rdma_lessons -c) */
+	/* the QPs' transport: RC unless a lesson says (rdma_lessons -c,
+	 * resources_set_transport) */
 	enum transport transport;
+	/*
+	 * How connect_qp brings a QP of another transport than RC to RTS,
+	 * once the QP infos are traded: NULL, the manual's RC transitions
+	 * (UC and UD: uc_ud_bring_up, src/variants/uc_ud.c).
+	 */
+	int (*bring_up)(struct resources *res, const struct config *cfg,
+			const struct qp_path *path, struct connection *conn);
 	/* what the run asks of the device: checked once it is open, before
 	 * anything is connected (resources_default_sizes fills the
 	 * transport and -R; the lessons add what they need) */
@@ -119,11 +130,6 @@ void resources_default_sizes(struct resources_sizes *sizes,
  * RESOURCES_CQ_MARGIN.
  */
 int resources_cq_entries(const struct resources_sizes *sizes);
-
-/* Make the QPs of @transport (UC, UD: rdma_lessons -c), and ask the device
- * for them. */
-void resources_set_transport(struct resources_sizes *sizes,
-			     enum transport transport);
 
 /*
  * Give the QPs one shared receive queue (an SRQ) of RESOURCES_SRQ_WR

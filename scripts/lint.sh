@@ -104,7 +104,7 @@ python3 "$ROOT/scripts/verb_depth.py" --verbs manual "$LINT_DIR/cflow.txt" ||
 	status=1
 echo "lint.sh: the manual's verbs, and --new-api's, within 3 calls of rdma_lessons's main (cflow)"
 mapfile -t lessons_sources < <(git ls-files 'src/*.c' | grep -E \
-	'^src/([^/]+|ops/[^/]+|cm/[^/]+|common/[^/]+)\.c$' |
+	'^src/([^/]+|ops/[^/]+|cm/[^/]+|variants/[^/]+|extras/[^/]+|common/[^/]+)\.c$' |
 	grep -v -e '^src/config\.c$' -e '^src/main\.c$')
 cflow --cpp -i _ --main main -I include -I src src/lessons/main.c \
 	"${lessons_sources[@]}" 2>/dev/null >"$LINT_DIR/cflow-lessons.txt" ||

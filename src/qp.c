@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Step 8 of the manual: bring the QP from RESET through INIT and RTR to
- * RTS, for each transport: RC as the manual does it; UC without what
- * acknowledgements and READs need; UD with a Q_Key and no peer, which each
- * send names through an address handle instead.
+ * Step 8 of the manual: trade QP infos with the peer, then bring the RC QP
+ * from RESET through INIT and RTR to RTS. (UC and UD, rdma_lessons -c, are
+ * src/variants/uc_ud.c.)
  */
 #include <err.h>
 #include <errno.h>
@@ -48,48 +47,8 @@ int qp_modify(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 	return ret ? qp_modify_failed(qp, attr, ret, kind) : 0;
 }
 
-/* "UC " and "UD " in an error line, nothing for RC (the manual's). */
-static const char *kind_of(enum transport transport)
-{
-	switch (transport) {
-	case TRANSPORT_UC:
-		return "UC ";
-	case TRANSPORT_UD:
-		return "UD ";
-	case TRANSPORT_RC:
-		break;
-	}
-	return "";
-}
-
-/* RESET -> INIT, UD: a Q_Key, which every datagram sent to us must carry. */
-static int modify_ud_qp_to_init(struct ibv_qp *qp, uint8_t port,
-				const struct trace *tr)
-{
-	struct ibv_qp_attr attr = {
-		.qp_state = IBV_QPS_INIT,
-		.pkey_index = 0,
-		.port_num = port,
-		.qkey = UD_QKEY,
-	};
-	int ret;
-
-	ret = ibv_modify_qp(qp, &attr,
-			    IBV_QP_STATE |		/* to INIT */
-				    IBV_QP_PKEY_INDEX | /* partition */
-				    IBV_QP_PORT |	/* local port */
-				    IBV_QP_QKEY /* what we accept */);
-	if (ret)
-		return qp_modify_failed(qp, &attr, ret, kind_of(TRANSPORT_UD));
-	trace_step(
-		tr,
-		"QP 0x%06x RESET -> INIT (UD): port %u, pkey index 0, Q_Key 0x%08x",
-		qp->qp_num, port, UD_QKEY);
-	return 0;
-}
-
-int modify_qp_to_init(struct ibv_qp *qp, enum transport transport, uint8_t port,
-		      unsigned int access, const struct trace *tr)
+int modify_qp_to_init(struct ibv_qp *qp, uint8_t port, unsigned int access,
+		      const struct trace *tr)
 {
 	struct ibv_qp_attr attr = {
 		.qp_state = IBV_QPS_INIT,
@@ -100,8 +59,6 @@ int modify_qp_to_init(struct ibv_qp *qp, enum transport transport, uint8_t port,
 	char flags[96];
 	int ret;
 
-	if (transport == TRANSPORT_UD)
-		return modify_ud_qp_to_init(qp, port, tr);
 	ret = ibv_modify_qp(qp, &attr,
 			    IBV_QP_STATE |		/* to INIT */
 				    IBV_QP_PKEY_INDEX | /* partition */
@@ -116,9 +73,8 @@ int modify_qp_to_init(struct ibv_qp *qp, enum transport transport, uint8_t port,
 	return 0;
 }
 
-/* The address of the peer: LID, and with a GRH its GID (RTR, UD AH). */
-static struct ibv_ah_attr qp_peer_address(const struct qp_path *path,
-					  const struct qp_info *remote)
+struct ibv_ah_attr qp_peer_address(const struct qp_path *path,
+				   const struct qp_info *remote)
 {
 	struct ibv_ah_attr ah = {
 		.dlid = remote->lid,
@@ -138,9 +94,8 @@ static struct ibv_ah_attr qp_peer_address(const struct qp_path *path,
 	return ah;
 }
 
-/* What RTR sets on a connected QP, RC and UC alike: the peer and the path. */
-static struct ibv_qp_attr connected_rtr_attr(const struct qp_path *path,
-					     const struct qp_info *remote)
+struct ibv_qp_attr qp_rtr_attr(const struct qp_path *path,
+			       const struct qp_info *remote)
 {
 	return (struct ibv_qp_attr){
 		.qp_state = IBV_QPS_RTR,
@@ -149,50 +104,6 @@ static struct ibv_qp_attr connected_rtr_attr(const struct qp_path *path,
 		.rq_psn = remote->psn,
 		.ah_attr = qp_peer_address(path, remote),
 	};
-}
-
-/*
- * INIT -> RTR, UC: RC's transition without what acknowledgements and
- * READs need (no READ depth, no RNR timer).
- */
-static int modify_uc_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
-			       const struct qp_info *remote,
-			       const struct trace *tr)
-{
-	struct ibv_qp_attr attr = connected_rtr_attr(path, remote);
-	int ret;
-
-	ret = ibv_modify_qp(qp, &attr,
-			    IBV_QP_STATE |	      /* to RTR */
-				    IBV_QP_AV |	      /* peer address */
-				    IBV_QP_PATH_MTU | /* packet size */
-				    IBV_QP_DEST_QPN | /* peer QP */
-				    IBV_QP_RQ_PSN /* peer's first PSN */);
-	if (ret)
-		return qp_modify_failed(qp, &attr, ret, kind_of(TRANSPORT_UC));
-	trace_step(
-		tr,
-		"QP 0x%06x INIT -> RTR (UC): dest QPN 0x%06x, rq PSN 0x%06x, MTU %d, dest LID 0x%04x, %s%d",
-		qp->qp_num, remote->qp_num, remote->psn,
-		mtu_to_bytes(path->mtu), remote->lid,
-		path->gid_index >= 0 ? "GRH with sgid index " : "no GRH ",
-		path->gid_index);
-	return 0;
-}
-
-/* INIT -> RTR, UD: no peer to name, each send carries its own address. */
-static int modify_ud_qp_to_rtr(struct ibv_qp *qp, const struct trace *tr)
-{
-	struct ibv_qp_attr attr = {
-		.qp_state = IBV_QPS_RTR,
-	};
-	int ret;
-
-	ret = ibv_modify_qp(qp, &attr, IBV_QP_STATE);
-	if (ret)
-		return qp_modify_failed(qp, &attr, ret, kind_of(TRANSPORT_UD));
-	trace_step(tr, "QP 0x%06x INIT -> RTR (UD)", qp->qp_num);
-	return 0;
 }
 
 /*
@@ -208,20 +119,15 @@ static const char *class_text(const struct qp_path *path, char *buf, size_t len)
 	return buf;
 }
 
-int modify_qp_to_rtr(struct ibv_qp *qp, enum transport transport,
-		     const struct qp_path *path, const struct qp_info *remote,
-		     const struct trace *tr)
+int modify_qp_to_rtr(struct ibv_qp *qp, const struct qp_path *path,
+		     const struct qp_info *remote, const struct trace *tr)
 {
-	struct ibv_qp_attr attr = connected_rtr_attr(path, remote);
+	struct ibv_qp_attr attr = qp_rtr_attr(path, remote);
 	char class[40];
 	int ret;
 
 	attr.max_dest_rd_atomic = path->max_dest_rd_atomic;
 	attr.min_rnr_timer = QP_MIN_RNR_TIMER;
-	if (transport == TRANSPORT_UC)
-		return modify_uc_qp_to_rtr(qp, path, remote, tr);
-	if (transport == TRANSPORT_UD)
-		return modify_ud_qp_to_rtr(qp, tr);
 	ret = ibv_modify_qp(qp, &attr,
 			    IBV_QP_STATE |	      /* to RTR */
 				    IBV_QP_AV |	      /* peer address */
@@ -243,29 +149,6 @@ int modify_qp_to_rtr(struct ibv_qp *qp, enum transport transport,
 	return 0;
 }
 
-/*
- * RTR -> RTS, UC and UD: our first PSN alone. Without acknowledgements
- * there is no ack timeout, retry count, RNR retry or READ depth to set.
- */
-static int modify_unacked_qp_to_rts(struct ibv_qp *qp, enum transport transport,
-				    uint32_t psn, const struct trace *tr)
-{
-	struct ibv_qp_attr attr = {
-		.qp_state = IBV_QPS_RTS,
-		.sq_psn = psn,
-	};
-	int ret;
-
-	ret = ibv_modify_qp(qp, &attr,
-			    IBV_QP_STATE | /* to RTS */
-				    IBV_QP_SQ_PSN /* our first PSN */);
-	if (ret)
-		return qp_modify_failed(qp, &attr, ret, kind_of(transport));
-	trace_step(tr, "QP 0x%06x RTR -> RTS (%s): sq PSN 0x%06x", qp->qp_num,
-		   transport_name(transport), psn);
-	return 0;
-}
-
 uint8_t qp_ack_timeout(const struct config *cfg)
 {
 	return cfg->ack_timeout >= 0 ? (uint8_t)cfg->ack_timeout
@@ -277,7 +160,7 @@ uint8_t qp_rnr_retry(const struct config *cfg)
 	return cfg->rnr_retry >= 0 ? (uint8_t)cfg->rnr_retry : QP_RNR_RETRY;
 }
 
-int modify_qp_to_rts(struct ibv_qp *qp, enum transport transport, uint32_t psn,
+int modify_qp_to_rts(struct ibv_qp *qp, uint32_t psn,
 		     const struct qp_path *path, const struct trace *tr)
 {
 	struct ibv_qp_attr attr = {
@@ -290,8 +173,6 @@ int modify_qp_to_rts(struct ibv_qp *qp, enum transport transport, uint32_t psn,
 	};
 	int ret;
 
-	if (transport != TRANSPORT_RC)
-		return modify_unacked_qp_to_rts(qp, transport, psn, tr);
 	ret = ibv_modify_qp(qp, &attr,
 			    IBV_QP_STATE |	       /* to RTS */
 				    IBV_QP_SQ_PSN |    /* our first PSN */
@@ -307,40 +188,6 @@ int modify_qp_to_rts(struct ibv_qp *qp, enum transport transport, uint32_t psn,
 		qp->qp_num, psn, attr.timeout, QP_RETRY_CNT, attr.rnr_retry,
 		attr.max_rd_atomic);
 	return 0;
-}
-
-int qp_create_peer_ah(struct resources *res, struct ibv_ah_attr *attr)
-{
-	char text[INET6_ADDRSTRLEN];
-
-	res->ah = ibv_create_ah(res->pd, attr);
-	if (!res->ah) {
-		int ret = -errno;
-
-		warnx("failed to create an address handle to LID 0x%04x GID %s: %s",
-		      attr->dlid,
-		      gid_to_str(&attr->grh.dgid, text, sizeof(text)),
-		      strerror(-ret));
-		return ret;
-	}
-	trace_step(&res->trace,
-		   "created AH: port %u, dest LID 0x%04x, %s%s, sgid index %d",
-		   attr->port_num, attr->dlid,
-		   attr->is_global ? "GRH to GID " : "no GRH",
-		   attr->is_global
-			   ? gid_to_str(&attr->grh.dgid, text, sizeof(text))
-			   : "",
-		   attr->is_global ? attr->grh.sgid_index : -1);
-	return 0;
-}
-
-/* UD: the peer's address, as the exchange gave it. */
-static int create_peer_ah(struct resources *res, const struct qp_path *path,
-			  const struct qp_info *remote)
-{
-	struct ibv_ah_attr attr = qp_peer_address(path, remote);
-
-	return qp_create_peer_ah(res, &attr);
 }
 
 /*
@@ -514,23 +361,14 @@ static int exchange_info(struct resources *res, const struct config *cfg,
 	return 0;
 }
 
-/*
- * Where the client's early receives land: the message area, and on UD the
- * GRH area right before it, which a UD receive fills first.
- */
+/* Where the client's early receives land: the message area. */
 static struct ibv_sge early_receive_sge(const struct resources *res)
 {
-	struct ibv_sge sge = {
+	return (struct ibv_sge){
 		.addr = (uintptr_t)res->buf->msg,
 		.length = sizeof(res->buf->msg),
 		.lkey = res->mr->lkey,
 	};
-
-	if (res->sizes.transport == TRANSPORT_UD) {
-		sge.addr = (uintptr_t)res->buf->grh;
-		sge.length += sizeof(res->buf->grh);
-	}
-	return sge;
 }
 
 /* The client receives the server's SENDs: that many receives, in INIT. */
@@ -549,15 +387,6 @@ int qp_post_early_receives(struct resources *res, const struct config *cfg)
 	for (i = 0; !ret && i < early_receives(res, cfg); i++)
 		ret = post_receive(res->qp, &sge, i, &res->trace);
 	return ret;
-}
-
-/* The remote rights the QP grants: those of the MR the transport can use. */
-static unsigned int qp_access(const struct resources *res,
-			      enum transport transport)
-{
-	if (transport == TRANSPORT_UC)
-		return res->mr_access & UC_REMOTE_ACCESS;
-	return res->mr_access & QP_REMOTE_ACCESS;
 }
 
 /*
@@ -617,37 +446,25 @@ int connect_qp(struct resources *res, const struct config *cfg, int sock,
 	if (ret)
 		return ret;
 	path = agreed_path(res, cfg, conn);
-	ret = modify_qp_to_init(res->qp, res->sizes.transport, cfg->ib_port,
-				qp_access(res, res->sizes.transport),
-				&res->trace);
-	/* Before RTR, so that no SEND of the server's finds none posted. */
-	for (i = 0; !ret && i < early_receives(res, cfg); i++)
-		ret = post_receive(res->qp, &sge, i, &res->trace);
-	if (!ret)
-		ret = modify_qp_to_rtr(res->qp, res->sizes.transport, &path,
-				       &conn->remote, &res->trace);
-	if (!ret)
-		ret = modify_qp_to_rts(res->qp, res->sizes.transport,
-				       conn->local.psn, &path, &res->trace);
-	if (!ret && res->sizes.transport == TRANSPORT_UD) {
-		ret = create_peer_ah(res, &path, &conn->remote);
-		conn->remote_qkey = UD_QKEY;
+	if (res->sizes.bring_up) {
+		/* UC, UD (rdma_lessons -c): transitions of their own */
+		ret = res->sizes.bring_up(res, cfg, &path, conn);
+	} else {
+		ret = modify_qp_to_init(res->qp, cfg->ib_port,
+					res->mr_access & QP_REMOTE_ACCESS,
+					&res->trace);
+		/* Before RTR, so that no SEND of the server's finds none. */
+		for (i = 0; !ret && i < early_receives(res, cfg); i++)
+			ret = post_receive(res->qp, &sge, i, &res->trace);
+		if (!ret)
+			ret = modify_qp_to_rtr(res->qp, &path, &conn->remote,
+					       &res->trace);
+		if (!ret)
+			ret = modify_qp_to_rts(res->qp, conn->local.psn, &path,
+					       &res->trace);
 	}
 	if (ret)
 		return ret;
 	/* Neither side may send before the other's QP is ready to receive. */
 	return sock_sync(sock, config_timeout_ms(cfg));
-}
-
-int connect_qp_of(struct resources *res, struct ibv_qp *qp,
-		  const struct config *cfg, int sock, struct connection *conn)
-{
-	struct ibv_qp *own = res->qp;
-	int ret;
-
-	/* connect_qp, the manual's step, connects res->qp: lend @qp its place */
-	res->qp = qp;
-	ret = connect_qp(res, cfg, sock, conn);
-	res->qp = own;
-	return ret;
 }

@@ -22,19 +22,6 @@
  */
 #define QP_MAX_SGE 1
 
-static enum ibv_qp_type qp_type_of(enum transport transport)
-{
-	switch (transport) {
-	case TRANSPORT_RC:
-		break;
-	case TRANSPORT_UC:
-		return IBV_QPT_UC;
-	case TRANSPORT_UD:
-		return IBV_QPT_UD;
-	}
-	return IBV_QPT_RC;
-}
-
 void resources_default_sizes(struct resources_sizes *sizes,
 			     const struct config *cfg)
 {
@@ -59,13 +46,6 @@ int resources_cq_entries(const struct resources_sizes *sizes)
 		sizes->max_send_wr + (sizes->srq_wr ? 0 : sizes->max_recv_wr);
 
 	return (int)(sizes->qps * per_qp + sizes->srq_wr + RESOURCES_CQ_MARGIN);
-}
-
-void resources_set_transport(struct resources_sizes *sizes,
-			     enum transport transport)
-{
-	sizes->transport = transport;
-	sizes->needs.qp_type = qp_type_of(transport);
 }
 
 void resources_share_receives(struct resources_sizes *sizes, const char *why)
@@ -334,7 +314,7 @@ static int create_qp_on(struct resources *res, struct ibv_qp **qp)
 	struct ibv_qp_init_attr attr = {
 		.send_cq = res->cq,
 		.recv_cq = res->cq,
-		.qp_type = qp_type_of(res->sizes.transport),
+		.qp_type = res->sizes.needs.qp_type,
 		.sq_sig_all = res->sizes.sq_sig_all,
 		.srq = res->srq, /* NULL: a receive queue of its own */
 		.cap =

@@ -136,9 +136,9 @@ static int connect_over_tcp(struct bench_run *run, const struct config *cfg,
 	int ret = 0;
 
 	for (k = 1; !ret && k < run->qps; k++)
-		ret = modify_qp_to_init(
-			run->lanes[k].qp, TRANSPORT_RC, cfg->ib_port,
-			res->mr_access & QP_REMOTE_ACCESS, &res->trace);
+		ret = modify_qp_to_init(run->lanes[k].qp, cfg->ib_port,
+					res->mr_access & QP_REMOTE_ACCESS,
+					&res->trace);
 	for (k = 1; k < run->qps; k++) {
 		put_u32(out + lane_offset(k), run->lanes[k].qp->qp_num);
 		put_u32(out + lane_offset(k) + 4, lane_psn(conn, k));
@@ -161,10 +161,10 @@ static int connect_over_tcp(struct bench_run *run, const struct config *cfg,
 
 		ret = peer_lane(conn, in + lane_offset(k), &remote);
 		if (!ret)
-			ret = modify_qp_to_rtr(run->lanes[k].qp, TRANSPORT_RC,
-					       &path, &remote, &res->trace);
+			ret = modify_qp_to_rtr(run->lanes[k].qp, &path, &remote,
+					       &res->trace);
 		if (!ret)
-			ret = modify_qp_to_rts(run->lanes[k].qp, TRANSPORT_RC,
+			ret = modify_qp_to_rts(run->lanes[k].qp,
 					       lane_psn(conn, k), &path,
 					       &res->trace);
 	}

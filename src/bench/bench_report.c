@@ -15,7 +15,7 @@
 #include "bench_run.h"
 #include "bench_stats.h"
 #include "bench_wait.h"
-#include "common/json.h"
+#include "extras/json.h"
 
 #define BYTES_PER_MIB	1048576.0
 #define BYTES_PER_GBIT	125000000.0 /* 10^9 bits */

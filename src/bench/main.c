@@ -15,7 +15,7 @@
 #include "cm/cm.h"
 #include "common/interrupt.h"
 #include "common/program.h"
-#include "common/report.h"
+#include "extras/report.h"
 #include "config.h"
 #include "qp.h"
 #include "resources.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check_priv.h"
-#include "common/report.h"
+#include "extras/report.h"
 #include "ops/ops.h"
 
 /* What the pair round runs: the manual's three operations and an atomic. */

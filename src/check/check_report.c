@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check_priv.h"
-#include "common/json.h"
+#include "extras/json.h"
 
 void check_report_init(struct check_report *r, FILE *out)
 {

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "cm/cm.h"
-#include "common/cm_event.h"
+#include "extras/cm_event.h"
 #include "cm_internal.h"
 #include "sock.h"
 #include "common/device_caps.h"

@@ -13,7 +13,7 @@
 
 #include "cm/cm.h"
 #include "cm_internal.h"
-#include "common/cm_event.h"
+#include "extras/cm_event.h"
 #include "device.h"
 #include "qp.h"
 #include "sock.h"

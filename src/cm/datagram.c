@@ -21,6 +21,7 @@
 #include "cm_internal.h"
 #include "device.h"
 #include "qp.h"
+#include "variants/uc_ud.h"
 #include "common/trace.h"
 
 /* RESET -> INIT with the CM's attributes; the Q_Key it gave in *@qkey. */
@@ -48,18 +49,16 @@ static int ud_qp_to_rts(struct cm *cm, const struct config *cfg,
 			struct resources *res, struct connection *conn,
 			uint32_t *qkey)
 {
-	const struct qp_path no_path = {0}; /* UD: each send names its own */
 	int ret;
 
 	ret = ud_modify_qp_to_init(cm, res, qkey);
-	if (!ret && cfg->server_name)
-		ret = qp_post_early_receives(res, cfg);
 	if (!ret)
-		ret = modify_qp_to_rtr(res->qp, TRANSPORT_UD, &no_path,
-				       &conn->remote, &res->trace);
+		ret = ud_post_early_receives(res, cfg);
 	if (!ret)
-		ret = modify_qp_to_rts(res->qp, TRANSPORT_UD, conn->local.psn,
-				       &no_path, &res->trace);
+		ret = modify_ud_qp_to_rtr(res->qp, &res->trace);
+	if (!ret)
+		ret = modify_unacked_qp_to_rts(res->qp, TRANSPORT_UD,
+					       conn->local.psn, &res->trace);
 	return ret;
 }
 

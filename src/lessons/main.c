@@ -23,6 +23,7 @@
 #include "resources.h"
 #include "serve/serve.h"
 #include "sock.h"
+#include "variants/uc_ud.h"
 
 /* What main holds, from the command line to the teardown. */
 struct run {
@@ -54,6 +55,10 @@ static void plan_run(struct run *run)
 		.sock = -1,
 		.timeout_ms = config_timeout_ms(&run->cfg),
 		.gather_ms = (int)config_accept_timeout_ms(&run->cfg),
+		/* UD: each message says who sent it (its GRH) */
+		.received = run->lessons.transport == TRANSPORT_UD
+				    ? ud_print_grh_source
+				    : NULL,
 	};
 }
 

@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "common/cm_event.h"
+#include "extras/cm_event.h"
 #include "mc/mc_cm.h"
 #include "mc/mc_trace.h"
 #include "mc/mc_wait.h"

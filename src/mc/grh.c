@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * Who sent a multicast message, as text: the GRH's source GID
- * (src/common/grh.c), printed as the plain IPv4 address when it came in an
+ * (src/extras/grh.c), printed as the plain IPv4 address when it came in an
  * IPv4 header.
  */
 #include <arpa/inet.h>
 #include <stdio.h>
 
-#include "common/grh.h"
+#include "extras/grh.h"
 #include "mc/mc_resources.h"
 #include "mc/mc_xfer.h"
 

@@ -40,6 +40,24 @@ bool serve_wanted(const struct config *cfg, const struct lessons *lessons)
 	return false;
 }
 
+/*
+ * connect_qp for @qp, a QP of @res other than res->qp: one per client, all
+ * on the same PD and CQ.
+ */
+static int connect_qp_of(struct resources *res, struct ibv_qp *qp,
+			 const struct config *cfg, int sock,
+			 struct connection *conn)
+{
+	struct ibv_qp *own = res->qp;
+	int ret;
+
+	/* connect_qp, the manual's step, connects res->qp: lend @qp its place */
+	res->qp = qp;
+	ret = connect_qp(res, cfg, sock, conn);
+	res->qp = own;
+	return ret;
+}
+
 /* TCP: accept the next client and connect a QP to it over the socket. */
 static int take_tcp_client(struct serve *s, int listener,
 			   struct serve_client *c)

@@ -1,5 +1,5 @@
 # Unit tests of rdma_mc_example's pure parts (options, message text, GRH)
-# and of the helpers it shares with rdma_rc_example (src/common/grh.c,
+# and of the helpers it shares with rdma_rc_example (src/extras/grh.c,
 # src/common/opt_error.c). Included by tests/unit/CMakeLists.txt once it
 # has found cmocka; finds cmocka itself if included from elsewhere.
 if(NOT TARGET PkgConfig::CMOCKA)

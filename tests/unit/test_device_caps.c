@@ -19,6 +19,7 @@
 #include "ops/ops.h"
 #include "parse_args.h"
 #include "resources.h"
+#include "variants/uc_ud.h"
 
 /* rdma_rxe: RoCE, an InfiniBand transport with every lesson's feature. */
 static const struct device_caps rxe_like = {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The sender of a UD message from the 40 bytes in front of a receive
- * (src/common/grh.c, and its text in rdma_mc_example): hand-built headers
+ * (src/extras/grh.c, and its text in rdma_mc_example): hand-built headers
  * of each kind, including an IPv4 header behind 20 bytes of garbage, one
  * whose checksum is wrong and one whose checksum rxe left 0.
  */
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "common/grh.h"
+#include "extras/grh.h"
 #include "mc/mc_xfer.h"
 
 #define IPV4_AT 20 /* RoCE v2 over IPv4: the header in the last 20 bytes */

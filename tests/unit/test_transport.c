@@ -231,16 +231,6 @@ static void test_refusal_by_flags(void **state)
 	assert_null(transport_refusal(TRANSPORT_UD, op_find(OP_SEND_IMM)));
 }
 
-static void test_ud_size_limit(void **state)
-{
-	(void)state;
-	assert_int_equal(ud_check_size(15, IBV_MTU_1024), 0);
-	assert_int_equal(ud_check_size(1024, IBV_MTU_1024), 0);
-	assert_int_equal(ud_check_size(1025, IBV_MTU_1024), -EMSGSIZE);
-	assert_int_equal(ud_check_size(4096, IBV_MTU_4096), 0);
-	assert_int_equal(ud_check_size(257, IBV_MTU_256), -EMSGSIZE);
-}
-
 /* The private data of connect and accept: round trip and rejections. */
 static void test_cm_private_data(void **state)
 {
@@ -354,7 +344,6 @@ int main(void)
 		cmocka_unit_test(test_rdma_cm_option),
 		cmocka_unit_test(test_rdma_cm_sync_port),
 		cmocka_unit_test(test_refusal_by_flags),
-		cmocka_unit_test(test_ud_size_limit),
 		cmocka_unit_test(test_cm_private_data),
 		cmocka_unit_test(test_cm_private_data_fields),
 	};

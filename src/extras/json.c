@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "common/json.h"
+#include "extras/json.h"
 
 void json_write_string(FILE *out, const char *s)
 {

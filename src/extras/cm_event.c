@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/cm_event.h"
+#include "extras/cm_event.h"
 
 int cm_event_channel_create(struct rdma_event_channel **channel)
 {

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "common/grh.h"
+#include "extras/grh.h"
 
 #define IPV4_HDR_SIZE	20
 #define IPV4_HDR_OFFSET (GRH_SIZE - IPV4_HDR_SIZE)

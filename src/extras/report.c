@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* A report with stdout to itself (common/report.h). */
+/* A report with stdout to itself (extras/report.h). */
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "common/report.h"
+#include "extras/report.h"
 
 int report_open(bool quiet, FILE **out, int *saved)
 {
