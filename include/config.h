@@ -118,11 +118,6 @@ struct config_option {
 };
 
 /* --help's text of the options every program shares. */
-#define CONFIG_HELP_PORT                                                                 \
-	"TCP port for the QP-info exchange (default " CONFIG_STR(                        \
-		CONFIG_DEFAULT_TCP_PORT) ");\n"                                          \
-					 "with -R, RDMA_CM's port, and the syncs take\n" \
-					 "PORT+1 (on iWARP RDMA_CM owns the TCP port)"
 #define CONFIG_HELP_DEVICE                                 \
 	"RDMA device (default: the first one found that\n" \
 	"is not iWARP, unless there are only iWARP ones)"
@@ -132,12 +127,6 @@ struct config_option {
 	"GID index (default: on RoCE the GID of the\n"   \
 	"address the TCP connection to the peer uses;\n" \
 	"no GRH on InfiniBand)"
-#define CONFIG_HELP_RDMA_CM                                \
-	"connect through RDMA_CM on PORT instead of the\n" \
-	"TCP exchange (device from the address)"
-#define CONFIG_HELP_EVENTS                               \
-	"wait for completions on a completion channel\n" \
-	"instead of busy polling"
 #define CONFIG_HELP_TIMEOUT                             \
 	"bound on each wait that sees no progress\n"    \
 	"(no completion, byte or word from the peer)\n" \
@@ -151,14 +140,10 @@ struct config_option {
 
 /*
  * The rows of the options every program spells as the manual's example
- * does. A program that spells one otherwise (with perftest's letters)
- * writes that row out itself.
+ * does (the rows of -R, -e and the path's options with -R are in
+ * extras/config_rows.h). A program that spells one otherwise (with
+ * perftest's letters) writes that row out itself.
  */
-#define CONFIG_ROW_PORT                                                  \
-	{                                                                \
-		"port", 'p', required_argument, CONFIG_OPT_PORT, "PORT", \
-			CONFIG_HELP_PORT                                 \
-	}
 #define CONFIG_ROW_DEVICE                                                    \
 	{                                                                    \
 		"ib-dev", 'd', required_argument, CONFIG_OPT_DEVICE, "NAME", \
@@ -173,16 +158,6 @@ struct config_option {
 	{                                                               \
 		"gid-idx", 'g', required_argument, CONFIG_OPT_GID, "N", \
 			CONFIG_HELP_GID                                 \
-	}
-#define CONFIG_ROW_RDMA_CM                                             \
-	{                                                              \
-		"rdma-cm", 'R', no_argument, CONFIG_OPT_RDMA_CM, NULL, \
-			CONFIG_HELP_RDMA_CM                            \
-	}
-#define CONFIG_ROW_EVENTS                                            \
-	{                                                            \
-		"events", 'e', no_argument, CONFIG_OPT_EVENTS, NULL, \
-			CONFIG_HELP_EVENTS                           \
 	}
 #define CONFIG_ROW_TIMEOUT                                                    \
 	{                                                                     \
@@ -201,19 +176,6 @@ struct config_option {
 			CONFIG_OPT_ACCEPT_TIMEOUT, "SEC", \
 			CONFIG_HELP_ACCEPT_TIMEOUT        \
 	}
-#define CONFIG_ROW_SL                                             \
-	{                                                         \
-		"sl", 0, required_argument, CONFIG_OPT_SL, "N",   \
-			"service level of the address, 0 to 15\n" \
-			"(default 0; not with -R)"                \
-	}
-#define CONFIG_ROW_TCLASS                                               \
-	{                                                               \
-		"tclass", 0, required_argument, CONFIG_OPT_TCLASS, "N", \
-			"traffic class, 0 to 255: on RoCE v2 the IP\n"  \
-			"DS field; with -R RDMA_CM's type of service\n" \
-			"(default 0)"                                   \
-	}
 #define CONFIG_ROW_VERBOSE                                             \
 	{                                                              \
 		"verbose", 'v', no_argument, CONFIG_OPT_VERBOSE, NULL, \
@@ -229,17 +191,6 @@ struct config_option {
 		"version", 'V', no_argument, CONFIG_OPT_VERSION, NULL, \
 			"show the version"                             \
 	}
-
-/*
- * The shared rows, all of them, in the manual's example's spelling: how
- * the table of a program that keeps that spelling starts.
- */
-#define CONFIG_ROWS_CONNECTION                                               \
-	CONFIG_ROW_PORT, CONFIG_ROW_DEVICE, CONFIG_ROW_IB_PORT,              \
-		CONFIG_ROW_GID, CONFIG_ROW_RDMA_CM, CONFIG_ROW_EVENTS,       \
-		CONFIG_ROW_TIMEOUT, CONFIG_ROW_CONNECT_TIMEOUT,              \
-		CONFIG_ROW_ACCEPT_TIMEOUT, CONFIG_ROW_SL, CONFIG_ROW_TCLASS, \
-		CONFIG_ROW_VERBOSE, CONFIG_ROW_HELP, CONFIG_ROW_VERSION
 
 /* The line under "usage:" of a program whose SERVER argument is optional. */
 #define CONFIG_ROLE_SERVER \

@@ -131,13 +131,6 @@ void resources_default_sizes(struct resources_sizes *sizes,
  */
 int resources_cq_entries(const struct resources_sizes *sizes);
 
-/*
- * Give the QPs one shared receive queue (an SRQ) of RESOURCES_SRQ_WR
- * receives instead of a receive queue each; @why ("option --srq") names
- * the need in the line that refuses a device without SRQs.
- */
-void resources_share_receives(struct resources_sizes *sizes, const char *why);
-
 /* Everything resources_create makes, destroyed by resources_destroy. */
 struct resources {
 	struct ibv_context *ctx;

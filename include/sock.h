@@ -36,18 +36,6 @@ int sock_listen(const struct config *cfg, int backlog, int *listener);
 int sock_accept(const struct config *cfg, int listener, long long deadline,
 		int *fd);
 
-/* @fd's peer's IP address (getpeername) in words, into @buf. */
-void sock_peer_name(int fd, char *buf, size_t len);
-
-/* The TCP port of @fd's own end (getsockname), or 0 if unknown. */
-uint16_t sock_local_port(int fd);
-
-/*
- * True if @fd's peer (getpeername) is at IP address @addr (port aside),
- * an IPv4 address matching its IPv4-mapped IPv6 form, and at port @port.
- */
-bool sock_peer_is(int fd, const struct sockaddr *addr, uint16_t port);
-
 /* Send @len bytes of @local and read @len bytes into @remote, within
  * @timeout_ms for the whole exchange. */
 int sock_sync_data(int fd, const void *local, void *remote, size_t len,

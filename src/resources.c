@@ -48,13 +48,6 @@ int resources_cq_entries(const struct resources_sizes *sizes)
 	return (int)(sizes->qps * per_qp + sizes->srq_wr + RESOURCES_CQ_MARGIN);
 }
 
-void resources_share_receives(struct resources_sizes *sizes, const char *why)
-{
-	sizes->srq_wr = RESOURCES_SRQ_WR;
-	device_needs_add(sizes->needs.srq, why);
-	sizes->needs.srq_wr = RESOURCES_SRQ_WR;
-}
-
 bool resources_have_atomics(const struct resources *res)
 {
 	return res->dev_attr.atomic_cap != IBV_ATOMIC_NONE;

@@ -60,6 +60,14 @@ struct device_needs {
 	/* a shared receive queue: the lesson, and the receives it holds */
 	char srq[DEVICE_LESSON_MAX];
 	uint32_t srq_wr;
+	/*
+	 * The rule for the lessons' needs above beyond RDMA READ (atomics,
+	 * memory windows and the rest: device_lesson_refusal, which
+	 * device_needs_lesson sets), applied first; NULL: the manual's
+	 * needs alone. Its result is device_refusal's.
+	 */
+	int (*refuse)(const struct device_caps *caps,
+		      const struct device_needs *needs, char *line, size_t len);
 };
 
 /* Name @lesson in @field (one of @needs' lessons) unless one is already. */
@@ -67,12 +75,6 @@ void device_needs_add(char field[DEVICE_LESSON_MAX], const char *lesson);
 
 /* The largest refusal line device_refusal writes, with its '\0'. */
 #define DEVICE_REFUSAL_MAX 256
-
-/* "IBV_TRANSPORT_IWARP" for IBV_TRANSPORT_IWARP, and so on. */
-const char *device_transport_str(enum ibv_transport_type transport);
-
-/* "IBV_ATOMIC_NONE" for IBV_ATOMIC_NONE, and so on. */
-const char *device_atomic_cap_str(enum ibv_atomic_cap cap);
 
 /* Fill @caps from an open device and the attributes it reported. */
 void device_caps_of(struct ibv_context *ctx, const struct ibv_device_attr *attr,

@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "extras/config_rows.h"
+#include "extras/device_lessons.h"
 #include "bench_config.h"
 #include "bench_perftest.h"
 #include "bench_stats.h"
@@ -927,6 +929,7 @@ void bench_size_resources(const struct bench_config *bc,
 	sizes->early_receives = 0;
 	/* What the device must do is the benchmark's operation's, checked
 	 * before connecting as the lessons' are. */
+	sizes->needs.refuse = device_lesson_refusal;
 	if (bench_op_is_atomic(bc->op))
 		snprintf(sizes->needs.atomics, sizeof(sizes->needs.atomics),
 			 BENCH_PROGRAM " --op %s", bench_op_name(bc->op));

@@ -4,6 +4,7 @@
 #include <getopt.h>
 
 #include "check_priv.h"
+#include "extras/config_rows.h"
 
 /* rdma_check's own options, past the shared ones. */
 enum check_option {

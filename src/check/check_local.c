@@ -19,6 +19,7 @@
 
 #include "check_priv.h"
 #include "common/device_caps.h"
+#include "extras/device_lessons.h"
 #include "device.h"
 #include "ops/ops.h"
 

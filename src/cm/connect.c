@@ -17,6 +17,7 @@
 #include "device.h"
 #include "qp.h"
 #include "sock.h"
+#include "variants/sock_peer.h"
 #include "common/trace.h"
 
 /*

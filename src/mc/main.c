@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "common/device_caps.h"
+#include "extras/device_lessons.h"
 #include "common/interrupt.h"
 #include "common/program.h"
 #include "mc/mc_cm.h"
@@ -42,7 +43,9 @@ static int transfer(struct mc_cm *cm, struct mc_resources *res,
 /* The device the address resolved to must do multicast (max_mcast_grp). */
 static int mc_check_device(struct rdma_cm_id *id, const struct mc_config *cfg)
 {
-	struct device_needs needs = {.through_cm = true, .qp_type = IBV_QPT_UD};
+	struct device_needs needs = {.through_cm = true,
+				     .qp_type = IBV_QPT_UD,
+				     .refuse = device_lesson_refusal};
 	char lesson[DEVICE_LESSON_MAX];
 
 	snprintf(lesson, sizeof(lesson), "multicast group %s", cfg->group_str);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "extras/device_lessons.h"
 #include "op_halves.h"
 
 static const struct op_desc op_table[] = {
@@ -198,6 +199,7 @@ void ops_device_needs(const struct ops_list *ops, struct device_needs *needs)
 {
 	size_t i;
 
+	needs->refuse = device_lesson_refusal;
 	for (i = 0; i < ops->count; i++) {
 		const struct op_desc *op = op_find(ops->ids[i]);
 

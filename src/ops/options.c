@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <string.h>
 
+#include "extras/config_rows.h"
 #include "ops/options.h"
 #include "ops/ops.h"
 #include "ops/transport.h"

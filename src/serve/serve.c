@@ -17,6 +17,8 @@
 #include "common/async.h"
 #include "common/interrupt.h"
 #include "sock.h"
+#include "variants/srq.h"
+#include "variants/sock_peer.h"
 
 /* How long to wait for each QP's last-WQE event at the end. */
 #define SERVE_LAST_WQE_MS 2000

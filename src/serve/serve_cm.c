@@ -16,6 +16,7 @@
 #include "serve_priv.h"
 #include "common/interrupt.h"
 #include "sock.h"
+#include "variants/sock_peer.h"
 
 /* An early connection that is @c's: taken out of the list. */
 static int early_sock_of(struct serve *s, const struct serve_client *c)

@@ -16,9 +16,11 @@
 
 #include "bench/bench.h"
 #include "common/device_caps.h"
+#include "extras/device_lessons.h"
 #include "ops/ops.h"
 #include "parse_args.h"
 #include "resources.h"
+#include "variants/srq.h"
 #include "variants/uc_ud.h"
 
 /* rdma_rxe: RoCE, an InfiniBand transport with every lesson's feature. */
@@ -180,7 +182,8 @@ static void any_device_by_its_capabilities(void **state)
 	struct device_caps no_mw = rxe_like, no_flag = rxe_like;
 	struct device_caps no_rnr = rxe_like, no_atomics = rxe_like;
 	struct device_caps no_sges = rxe_like, no_reads = rxe_like;
-	struct device_needs needs = {.qp_type = IBV_QPT_RC};
+	struct device_needs needs = {.qp_type = IBV_QPT_RC,
+				     .refuse = device_lesson_refusal};
 	char line[DEVICE_REFUSAL_MAX];
 
 	(void)state;
