@@ -253,6 +253,55 @@ static int listen_on_port(struct cm *cm, const struct config *cfg)
 }
 
 /*
+ * How long one rdma_resolve_addr waits for the neighbour's answer (ARP,
+ * IPv6 neighbour discovery) before it is asked again. The kernel finishes
+ * a request when the neighbour entry becomes valid, or else at the
+ * request's timeout (drivers/infiniband/core/addr.c): an answer that came
+ * before the request was queued, or one that was lost, leaves it waiting
+ * for all of it. Each new ask sends a new probe, or finds the entry valid.
+ */
+#define CM_RESOLVE_ASK_MS 1000
+
+/* @dest to a device and a local address on cm->id, asked anew each
+ * CM_RESOLVE_ASK_MS until @deadline. */
+static int resolve_ip(struct cm *cm, struct sockaddr *source,
+		      struct sockaddr *dest, long long deadline, char *why,
+		      size_t why_len)
+{
+	long long start = now_ms();
+	struct rdma_cm_event *event;
+	int ret, asks = 0;
+
+	do {
+		long long ask_end =
+			deadline_within(deadline, CM_RESOLVE_ASK_MS);
+
+		if (asks++)
+			trace_step(
+				&cm->trace,
+				"RDMA_CM: no address within %d ms; asking again",
+				CM_RESOLVE_ASK_MS);
+		if (rdma_resolve_addr(cm->id, source, dest, ms_left(ask_end))) {
+			ret = -errno;
+			snprintf(why, why_len, "rdma_resolve_addr: %s",
+				 strerror(-ret));
+			return ret;
+		}
+		ret = cm_take_event(cm, deadline, RDMA_CM_EVENT_ADDR_RESOLVED,
+				    &event, why, why_len);
+		/* -ETIMEDOUT with time left: the ask's own timeout. */
+	} while (ret == -ETIMEDOUT && ms_left(deadline) > 0 && !interrupted());
+	if (ret == -ETIMEDOUT)
+		snprintf(
+			why, why_len,
+			"no RDMA_CM_EVENT_ADDR_RESOLVED within %lld ms (rdma_resolve_addr asked %d times: its neighbour did not answer): %s",
+			now_ms() - start, asks, strerror(ETIMEDOUT));
+	if (!ret)
+		rdma_ack_cm_event(event);
+	return ret;
+}
+
+/*
  * Client: one of the server's addresses to a device, then a route, by
  * @deadline, on a new cm->id. On failure @why says which step failed.
  */
@@ -285,18 +334,10 @@ static int resolve_address(struct cm *cm, const struct config *cfg,
 			 strerror(-ret));
 		return ret;
 	}
-	if (rdma_resolve_addr(cm->id,
-			      no_source ? NULL : (struct sockaddr *)&source,
-			      ai->ai_addr, ms_left(deadline))) {
-		ret = -errno;
-		snprintf(why, why_len, "rdma_resolve_addr: %s", strerror(-ret));
-		return ret;
-	}
-	ret = cm_take_event(cm, deadline, RDMA_CM_EVENT_ADDR_RESOLVED, &event,
-			    why, why_len);
+	ret = resolve_ip(cm, no_source ? NULL : (struct sockaddr *)&source,
+			 ai->ai_addr, deadline, why, why_len);
 	if (ret)
 		return ret;
-	rdma_ack_cm_event(event);
 	if (rdma_resolve_route(cm->id, ms_left(deadline))) {
 		ret = -errno;
 		snprintf(why, why_len, "rdma_resolve_route: %s",

@@ -137,6 +137,12 @@ if [ -n "${RXE_SESSION:-}" ]; then
 	RXE_RUNS=$(cd "$RXE_SESSION" && pwd -P)/runs/$RXE_TEST_NAME
 	rm -rf "$RXE_RUNS"
 fi
+# modprobe for a guest: the host root the guests run in has no
+# /lib/modules of its own; the guest kernel's module tree is where rxe-vm
+# unpacked it.
+_rxe_cache=${RXE_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/rdma-rc-example/rxe-vm}
+RXE_MODPROBE="modprobe -d '$(sed -n 's|^KERNEL=\(.*\)/boot/.*|\1|p' \
+	"$_rxe_cache/current" 2>/dev/null)'"
 
 # rxe_plain_programs: in CI (scripts/test.sh sets RDMA_PLAIN_BUILD),
 # RDMA_RC_EXAMPLE, RDMA_LESSONS, RDMA_BENCH and RDMA_CHECK name the plain

@@ -31,6 +31,18 @@ rxe_pair ud_at_rc "$P -R -p 20604 --accept-timeout 60" \
 rxe_pair rc_at_ud "$P -c ud -R -p 20606 --accept-timeout 60" \
 	"$P -R -p 20606 --connect-timeout 60 192.0.2.1"
 rxe_go transport_rdma_cm_ud 150
+# An address whose neighbour answers late, as when its first ARP replies
+# are lost: a drops the ARP that reaches it for its client's first 4 s,
+# so the neighbour's probes of those seconds go unanswered. RDMA_CM's
+# request, asked again each second, resolves once a probe is answered,
+# instead of waiting out -t (20 s) for a neighbour update it missed.
+mp=$RXE_MODPROBE
+late="ip neigh flush dev eth0; $mp sch_ingress && $mp cls_u32 && $mp act_gact && tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol arp prio 1 u32 match u32 0 0 action drop && { (sleep 4; tc qdisc del dev eth0 ingress) >/dev/null 2>&1 & }"
+rxe_pair arp_late --on b a --ready "waiting on port 20608" \
+	"$P -R -p 20608 --accept-timeout 60" \
+	"bash -c \"$late; exec $P -R -v -t 20 -p 20608 --connect-timeout 60 192.0.2.2\""
+rxe_step --on a "tc qdisc del dev eth0 ingress 2>/dev/null; true"
+rxe_go transport_rdma_cm_arp 150
 rxe_step "trap 'ip -6 addr del $V6_ADDR/64 dev eth0 2>/dev/null' EXIT
 trap 'exit 143' TERM # the rig's timeout: the EXIT trap still runs
 ip -6 addr add $V6_ADDR/64 dev eth0 nodad
@@ -113,6 +125,11 @@ for run in ud_at_rc rc_at_ud; do
 	expect_status "$([ "$gap" -le 5000 ] && echo 0 || echo 1)" 0 \
 		"$run: the server ended $gap ms after its client (at most 5000)"
 done
+# The late neighbour: asked again, resolved, and the flow ran.
+rc_expect_clean arp_late
+rc_expect_flow "$R/arp_late.server.out" "$R/arp_late.client.out" 20609
+expect_line "$R/arp_late.client.out" "[verbs] RDMA_CM: no address within 1000 ms; asking again"
+expect_line "$R/arp_late.client.out" "[verbs] RDMA_CM event RDMA_CM_EVENT_ADDR_RESOLVED, status 0"
 # IPv6: the listener bound [::] took the client, which reached the server
 # from and to the GID of the IPv6 address.
 rc_expect_clean ipv6
