@@ -29,10 +29,15 @@ struct send_request {
 /*
  * The manual's post_send: post @req on @qp, one of @res's QPs, signaled,
  * with ibv_post_send, or with the ibv_wr_* calls when @res was made for
- * them (--new-api: sizes.new_api); the trace line says which.
+ * them (--new-api: sizes.extended); the trace line says which.
  */
 int post_send(const struct resources *res, struct ibv_qp *qp,
 	      const struct send_request *req);
+
+/* The -v lines of @req just posted, @via the call that built it (NULL:
+ * ibv_post_send's struct). */
+void post_trace(const struct trace *tr, const struct send_request *req,
+		const char *via);
 
 /* Post one receive of @sge to @qp; NULL @sge: a receive with no buffer
  * (enough for an RDMA WRITE with immediate, whose data goes elsewhere). */

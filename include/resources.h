@@ -16,6 +16,7 @@ struct connection;
 struct qp_info;
 struct qp_path;
 struct resources;
+struct send_request;
 
 /* The most completions kept for a later wait: one per operation's half
  * beside the one waited for is plenty for the lessons' flows. */
@@ -48,16 +49,28 @@ struct rc_buffer {
  * client, OPS_CLIENTS_MAX).
  */
 #define RESOURCES_SRQ_WR 16u
-/*
- * --new-api: the fields of a completion, beyond wr_id, status, opcode and
- * flags, that the extended CQ is made to give (poll_completion reads them
- * with ibv_wc_read_*).
- */
-#define RESOURCES_WC_FLAGS                              \
-	(IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM | \
-	 IBV_WC_EX_WITH_QP_NUM | IBV_WC_EX_WITH_SRC_QP)
 /* Receives a QP's own receive queue holds by default (max_recv_wr). */
 #define RESOURCES_RECV_WR 16u
+
+/*
+ * The steps of the extended verbs (a program's --new-api:
+ * new_api_verbs), which the manual's steps call in place of
+ * ibv_create_cq, ibv_create_qp, ibv_post_send and ibv_poll_cq. Each says
+ * its own failure in one line.
+ */
+struct extended_verbs {
+	/* res->cq_ex and res->cq, of @entries entries: 0, or -errno */
+	int (*create_cq)(struct resources *res, int entries);
+	/* a QP of @attr (attr->cap becomes what was given): 0, or -errno */
+	int (*create_qp)(struct resources *res, struct ibv_qp_init_attr *attr,
+			 struct ibv_qp **qp);
+	const char *qp_note; /* what the trace line of a QP adds */
+	/* post_send's work: 0, or -errno */
+	int (*post_send)(const struct resources *res, struct ibv_qp *qp,
+			 const struct send_request *req);
+	/* one look at the CQ, as ibv_poll_cq(cq, 1, wc) looks */
+	int (*poll)(struct resources *res, struct ibv_wc *wc);
+};
 
 /*
  * How big to make what resources_create makes, and what the connection
@@ -73,7 +86,10 @@ struct resources_sizes {
 	uint32_t max_recv_wr;
 	uint32_t max_inline_data; /* 0: none; dropped if the device has none */
 	bool sq_sig_all;	  /* every send completes, as in the manual */
-	bool comp_channel;	  /* the CQ gets a completion channel */
+	/* -e, and a program's waits that sleep: the CQ's completion
+	 * channel and the sleep on it (cq_events, extras/cq_events.h);
+	 * NULL: no channel, busy polling */
+	const struct cq_events *events;
 	/* RDMA READs and atomics in flight, each way: the devices may allow
 	 * fewer, and never fewer than 1 is asked */
 	uint8_t max_rd_atomic;
@@ -82,10 +98,10 @@ struct resources_sizes {
 	/* receives the shared receive queue holds (0: no SRQ, each QP has
 	 * its own receive queue of max_recv_wr) */
 	uint32_t srq_wr;
-	/* --new-api: the CQ made by ibv_create_cq_ex and the QPs by
-	 * ibv_create_qp_ex, so that post_send posts with the ibv_wr_* calls
-	 * and poll_completion polls with ibv_start_poll */
-	bool new_api;
+	/* --new-api: the extended verbs that make the CQ and the QPs, post
+	 * and poll in place of the manual's (new_api_verbs,
+	 * src/variants/new_api.c); NULL: the manual's verbs */
+	const struct extended_verbs *extended;
 	/*
 	 * How connect_qp trades QP infos over the TCP connection: NULL,
 	 * this project's message (sock_exchange_qp_info); rdma_lessons
@@ -150,11 +166,10 @@ struct resources {
 	size_t buf_size;
 	unsigned int mr_access;
 	struct ibv_mr *mr;
-	struct ibv_comp_channel
-		*comp_channel; /* sizes.comp_channel, else NULL */
+	struct ibv_comp_channel *comp_channel; /* sizes.events, else NULL */
 	struct ibv_cq *cq;
-	/* sizes.new_api: the CQ as ibv_create_cq_ex made it (cq is the same
-	 * CQ as the other verbs take it), else NULL */
+	/* sizes.extended: the CQ as ibv_create_cq_ex made it (cq is the
+	 * same CQ as the other verbs take it), else NULL */
 	struct ibv_cq_ex *cq_ex;
 	struct ibv_srq *srq; /* sizes.srq_wr, else NULL */
 	struct ibv_qp *qp;

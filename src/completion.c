@@ -158,31 +158,6 @@ static int check_completion(const struct ibv_wc *wc,
 	return 0;
 }
 
-/*
- * --new-api: the completion ibv_start_poll points at, field by field into
- * the struct the judge reads. Of a failed completion only wr_id, status,
- * the QP number and the vendor error are valid (ibv_poll_cq(3)); of a good
- * one, the fields the CQ was made to give (RESOURCES_WC_FLAGS) too, each
- * a call.
- */
-static void read_polled(struct ibv_cq_ex *cqx, struct ibv_wc *wc)
-{
-	*wc = (struct ibv_wc){
-		.wr_id = cqx->wr_id,
-		.status = cqx->status,
-		.vendor_err = ibv_wc_read_vendor_err(cqx),
-		.qp_num = ibv_wc_read_qp_num(cqx),
-	};
-	if (wc->status != IBV_WC_SUCCESS)
-		return;
-	wc->opcode = ibv_wc_read_opcode(cqx);
-	wc->byte_len = ibv_wc_read_byte_len(cqx);
-	wc->src_qp = ibv_wc_read_src_qp(cqx);
-	wc->wc_flags = ibv_wc_read_wc_flags(cqx);
-	if (wc->wc_flags & IBV_WC_WITH_IMM)
-		wc->imm_data = ibv_wc_read_imm_data(cqx);
-}
-
 bool completion_is_wanted(const struct ibv_wc *wc,
 			  const struct send_request *posted,
 			  enum ibv_wc_opcode expected)
@@ -254,8 +229,6 @@ int poll_completion(struct resources *res, int timeout_ms, int peer_sock,
 		    const struct send_request *posted,
 		    enum ibv_wc_opcode expected, struct ibv_wc *wc)
 {
-	struct ibv_cq_ex *cqx = res->cq_ex; /* --new-api, else NULL */
-	struct ibv_poll_cq_attr attr = {0};
 	struct cq_waiter wait;
 	struct ibv_wc local;
 	int n, ret;
@@ -271,26 +244,13 @@ int poll_completion(struct resources *res, int timeout_ms, int peer_sock,
 		return check_completion(wc, posted, expected, &res->trace);
 	}
 	/* Look at the CQ; while it is empty, wait as cq_wait_next says. */
-	cq_wait_start(&wait, res->cq, timeout_ms, peer_sock, &res->trace);
+	cq_wait_start(&wait, res->cq, res->sizes.events, timeout_ms, peer_sock,
+		      &res->trace);
 	while (!(ret = cq_wait_next(&wait))) {
-		if (!cqx) {
+		if (res->sizes.extended) /* --new-api: ibv_start_poll */
+			n = res->sizes.extended->poll(res, wc);
+		else
 			n = ibv_poll_cq(res->cq, 1, wc);
-		} else {
-			/* --new-api: ENOENT, nothing yet (and no ibv_end_poll).
-			 * A batch would go on with ibv_next_poll; a step takes
-			 * one. */
-			n = ibv_start_poll(cqx, &attr);
-			if (n == ENOENT)
-				continue;
-			if (n)
-				return cq_poll_failed(-n);
-			read_polled(cqx, wc);
-			ibv_end_poll(cqx);
-			trace_step(
-				&res->trace,
-				"ibv_start_poll: a completion; its fields read with ibv_wc_read_*, then ibv_end_poll");
-			n = 1;
-		}
 		if (n < 0)
 			return cq_poll_failed(n);
 		if (n == 0)
@@ -302,8 +262,8 @@ int poll_completion(struct resources *res, int timeout_ms, int peer_sock,
 			return check_completion(wc, posted, expected,
 						&res->trace);
 		/* Progress: look again at once, and the bound starts over. */
-		cq_wait_start(&wait, res->cq, timeout_ms, peer_sock,
-			      &res->trace);
+		cq_wait_start(&wait, res->cq, res->sizes.events, timeout_ms,
+			      peer_sock, &res->trace);
 	}
 	return completion_wait_failed(ret, timeout_ms);
 }

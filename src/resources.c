@@ -2,7 +2,6 @@
 /* Steps 2-7 of the manual: device, PD, memory region, CQ and QP. */
 #include <err.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/async.h"
+#include "common/cq_wait.h"
 #include "qp.h"
 #include "resources.h"
 
@@ -32,7 +32,6 @@ void resources_default_sizes(struct resources_sizes *sizes,
 		.max_recv_wr = RESOURCES_RECV_WR,
 		.max_inline_data = 0,
 		.sq_sig_all = true,
-		.comp_channel = cfg->use_events,
 		.max_rd_atomic = QP_MAX_RD_ATOMIC,
 		.early_receives = 0,
 		.needs = {.through_cm = cfg->use_rdma_cm,
@@ -172,78 +171,30 @@ static int register_buffer(struct resources *res)
 	return 0;
 }
 
-/*
- * A completion channel for the CQ (-e, or a mode whose waits may sleep), its fd
- * non-blocking so that a wait can poll() it (with the async fd) and never
- * block past its bound.
- */
-static int create_comp_channel(struct resources *res)
-{
-	int flags, ret;
-
-	res->comp_channel = ibv_create_comp_channel(res->ctx);
-	if (!res->comp_channel) {
-		ret = -errno;
-		warnx("failed to create a completion channel: %s",
-		      strerror(-ret));
-		return ret;
-	}
-	flags = fcntl(res->comp_channel->fd, F_GETFL);
-	if (flags < 0 ||
-	    fcntl(res->comp_channel->fd, F_SETFL, flags | O_NONBLOCK)) {
-		ret = -errno;
-		warnx("failed to make the completion channel non-blocking: %s",
-		      strerror(-ret));
-		ibv_destroy_comp_channel(res->comp_channel);
-		res->comp_channel = NULL;
-		return ret;
-	}
-	trace_step(&res->trace, "created completion channel (fd %d)",
-		   res->comp_channel->fd);
-	return 0;
-}
-
 /* The CQ both queues complete into, with its completion channel if asked. */
 static int create_cq(struct resources *res)
 {
 	int cq_entries = resources_cq_entries(&res->sizes);
 	int ret;
 
-	if (res->sizes.comp_channel) {
-		ret = create_comp_channel(res);
+	/* -e: the completion channel its waits sleep on */
+	if (res->sizes.events) {
+		ret = res->sizes.events->open(res->ctx, &res->comp_channel,
+					      &res->trace);
 		if (ret)
 			return ret;
 	}
-	if (res->sizes.new_api) {
-		/*
-		 * --new-api: an extended CQ. Its completions are read field
-		 * by field after ibv_start_poll, and only the fields named
-		 * here beside wr_id, status, opcode and flags can be read.
-		 */
-		struct ibv_cq_init_attr_ex attr = {
-			.cqe = (uint32_t)cq_entries,
-			.channel = res->comp_channel,
-			.wc_flags = RESOURCES_WC_FLAGS,
-		};
-
-		res->cq_ex = ibv_create_cq_ex(res->ctx, &attr);
-		res->cq = res->cq_ex ? ibv_cq_ex_to_cq(res->cq_ex) : NULL;
-	} else {
-		res->cq = ibv_create_cq(res->ctx, cq_entries, NULL,
-					res->comp_channel, 0);
-	}
+	if (res->sizes.extended) /* --new-api: ibv_create_cq_ex */
+		return res->sizes.extended->create_cq(res, cq_entries);
+	res->cq =
+		ibv_create_cq(res->ctx, cq_entries, NULL, res->comp_channel, 0);
 	if (!res->cq) {
 		ret = -errno;
-		warnx("failed to create CQ of %d entries%s: %s", cq_entries,
-		      res->sizes.new_api ? " with ibv_create_cq_ex" : "",
+		warnx("failed to create CQ of %d entries: %s", cq_entries,
 		      strerror(-ret));
 		return ret;
 	}
-	trace_step(&res->trace, "created CQ with %d entries%s", res->cq->cqe,
-		   res->sizes.new_api ? " (ibv_create_cq_ex: byte_len, "
-					"imm_data, qp_num and src_qp "
-					"readable)"
-				      : "");
+	trace_step(&res->trace, "created CQ with %d entries", res->cq->cqe);
 	return 0;
 }
 
@@ -275,29 +226,6 @@ static int create_srq(struct resources *res)
 	return 0;
 }
 
-/*
- * --new-api: the work requests a QP of @transport posts with the ibv_wr_*
- * calls (ibv_create_qp_ex's send_ops_flags): SEND and WRITE, each also
- * with immediate data (UD: SEND only); on RC, READ and, if the device has
- * them, the atomics.
- */
-static uint64_t new_api_send_ops(const struct resources *res,
-				 enum transport transport)
-{
-	uint64_t ops = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
-
-	if (transport == TRANSPORT_UD)
-		return ops;
-	ops |= IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM;
-	if (transport != TRANSPORT_RC)
-		return ops;
-	ops |= IBV_QP_EX_WITH_RDMA_READ;
-	if (resources_have_atomics(res))
-		ops |= IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
-		       IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP;
-	return ops;
-}
-
 static int create_qp_on(struct resources *res, struct ibv_qp **qp)
 {
 	uint32_t sges = res->sizes.needs.max_sge > QP_MAX_SGE
@@ -320,28 +248,12 @@ static int create_qp_on(struct resources *res, struct ibv_qp **qp)
 			},
 	};
 
-	if (res->sizes.new_api) {
-		/*
-		 * --new-api: the same QP, made by ibv_create_qp_ex with the
-		 * work requests it will post with the ibv_wr_* calls
-		 * (send_ops_flags); it fails if the device cannot post one.
-		 */
-		struct ibv_qp_init_attr_ex ex = {
-			.send_cq = attr.send_cq,
-			.recv_cq = attr.recv_cq,
-			.srq = attr.srq,
-			.cap = attr.cap,
-			.qp_type = attr.qp_type,
-			.sq_sig_all = attr.sq_sig_all,
-			.comp_mask = IBV_QP_INIT_ATTR_PD |
-				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-			.pd = res->pd,
-			.send_ops_flags =
-				new_api_send_ops(res, res->sizes.transport),
-		};
+	if (res->sizes.extended) {
+		/* --new-api: ibv_create_qp_ex, with what it will post */
+		int ret = res->sizes.extended->create_qp(res, &attr, qp);
 
-		*qp = ibv_create_qp_ex(res->ctx, &ex);
-		attr.cap = ex.cap;
+		if (ret)
+			return ret;
 	} else {
 		*qp = ibv_create_qp(res->pd, &attr);
 		first_errno = errno;
@@ -357,19 +269,10 @@ static int create_qp_on(struct resources *res, struct ibv_qp **qp)
 	}
 	if (!*qp) {
 		/* The first refusal is the one that says what was asked. */
-		int ret = res->sizes.new_api ? -errno : -first_errno;
-
-		if (res->sizes.new_api)
-			warnx("failed to create %s QP with ibv_create_qp_ex (send_ops_flags 0x%" PRIx64
-			      "): %s; without --new-api the QP posts with ibv_post_send",
-			      transport_name(res->sizes.transport),
-			      new_api_send_ops(res, res->sizes.transport),
-			      strerror(-ret));
-		else
-			warnx("failed to create %s QP: %s",
-			      transport_name(res->sizes.transport),
-			      strerror(-ret));
-		return ret;
+		warnx("failed to create %s QP: %s",
+		      transport_name(res->sizes.transport),
+		      strerror(first_errno));
+		return -first_errno;
 	}
 	if (res->srq)
 		trace_step(
@@ -384,9 +287,8 @@ static int create_qp_on(struct resources *res, struct ibv_qp **qp)
 			transport_name(res->sizes.transport), (*qp)->qp_num,
 			attr.cap.max_send_wr, attr.cap.max_recv_wr,
 			attr.cap.max_send_sge,
-			res->sizes.new_api
-				? " with ibv_create_qp_ex: it posts with ibv_wr_*"
-				: "");
+			res->sizes.extended ? res->sizes.extended->qp_note
+					    : "");
 	return 0;
 }
 

@@ -48,6 +48,13 @@ int modify_ud_qp_to_rtr(struct ibv_qp *qp, const struct trace *tr);
 int modify_unacked_qp_to_rts(struct ibv_qp *qp, enum transport transport,
 			     uint32_t psn, const struct trace *tr);
 
+/*
+ * UD, once in INIT (by the TCP exchange's transition or RDMA_CM's): the
+ * client's receives, then RTR and RTS from our first PSN @psn.
+ */
+int ud_init_to_rts(struct resources *res, const struct config *cfg,
+		   uint32_t psn);
+
 /* UD: the client's receives for the server's SENDs, GRH area first. */
 int ud_post_early_receives(struct resources *res, const struct config *cfg);
 

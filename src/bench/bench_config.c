@@ -10,6 +10,8 @@
 
 #include "extras/config_rows.h"
 #include "extras/device_lessons.h"
+#include "extras/cq_events.h"
+#include "variants/new_api.h"
 #include "bench_config.h"
 #include "bench_perftest.h"
 #include "bench_stats.h"
@@ -919,9 +921,10 @@ void bench_size_resources(const struct bench_config *bc,
 		bc->inline_set ? bc->inline_size : inline_wanted(bc);
 	/* Each work request says itself whether it wants a completion. */
 	sizes->sq_sig_all = false;
-	/* --new-api: ibv_create_cq_ex and ibv_create_qp_ex (resources.c). */
-	sizes->new_api = bc->new_api;
-	sizes->comp_channel = sizes->comp_channel || bench_sleeps(bc);
+	/* --new-api: ibv_create_cq_ex and ibv_create_qp_ex (src/variants/new_api.c) */
+	sizes->extended = bc->new_api ? &new_api_verbs : NULL;
+	if (bench_sleeps(bc))
+		sizes->events = &cq_events;
 	/* As many READs and atomics as both devices allow (8 bits on the
 	 * wire). */
 	sizes->max_rd_atomic = UINT8_MAX;

@@ -23,6 +23,7 @@
 #include "completion.h"
 #include "common/cq_wait.h"
 #include "common/interrupt.h"
+#include "extras/cq_events.h"
 
 /* Completions taken per ibv_poll_cq call. */
 #define BENCH_POLL_BATCH 16

@@ -18,6 +18,7 @@
 #include "extras/report.h"
 #include "config.h"
 #include "qp.h"
+#include "extras/cq_events.h"
 #include "resources.h"
 #include "sock.h"
 
@@ -26,6 +27,9 @@ static void plan_sizes(const struct config *cfg, const struct bench_config *bc,
 		       struct resources_sizes *sizes)
 {
 	resources_default_sizes(sizes, cfg);
+	/* -e: the CQ's completion channel, which bench_size_resources may
+	 * ask for too */
+	sizes->events = cfg->use_events ? &cq_events : NULL;
 	bench_size_resources(bc, sizes);
 }
 

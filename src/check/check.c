@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check_priv.h"
+#include "extras/cq_events.h"
 #include "extras/report.h"
 #include "ops/ops.h"
 
@@ -24,6 +25,7 @@ static const struct ops_list check_ops = {
 static void plan_check(const struct config *cfg, struct resources_sizes *sizes)
 {
 	resources_default_sizes(sizes, cfg);
+	sizes->events = cfg->use_events ? &cq_events : NULL; /* -e */
 	sizes->early_receives = ops_receives_before_rtr(&check_ops);
 }
 

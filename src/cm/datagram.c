@@ -53,12 +53,7 @@ static int ud_qp_to_rts(struct cm *cm, const struct config *cfg,
 
 	ret = ud_modify_qp_to_init(cm, res, qkey);
 	if (!ret)
-		ret = ud_post_early_receives(res, cfg);
-	if (!ret)
-		ret = modify_ud_qp_to_rtr(res->qp, &res->trace);
-	if (!ret)
-		ret = modify_unacked_qp_to_rts(res->qp, TRANSPORT_UD,
-					       conn->local.psn, &res->trace);
+		ret = ud_init_to_rts(res, cfg, conn->local.psn);
 	return ret;
 }
 

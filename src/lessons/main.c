@@ -14,6 +14,7 @@
 
 #include "cm/cm.h"
 #include "config.h"
+#include "extras/cq_events.h"
 #include "common/interrupt.h"
 #include "common/program.h"
 #include "ops/manual_info.h"
@@ -23,6 +24,7 @@
 #include "resources.h"
 #include "serve/serve.h"
 #include "sock.h"
+#include "variants/new_api.h"
 #include "variants/uc_ud.h"
 
 /* What main holds, from the command line to the teardown. */
@@ -42,9 +44,12 @@ struct run {
 static void plan_run(struct run *run)
 {
 	resources_default_sizes(&run->sizes, &run->cfg);
+	/* -e: the CQ's completion channel, and the waits sleep on it */
+	run->sizes.events = run->cfg.use_events ? &cq_events : NULL;
 	run->sizes.early_receives = ops_receives_before_rtr(&run->lessons.ops);
 	ops_device_needs(&run->lessons.ops, &run->sizes.needs);
-	run->sizes.new_api = run->lessons.new_api;
+	/* --new-api: the extended verbs in the steps */
+	run->sizes.extended = run->lessons.new_api ? &new_api_verbs : NULL;
 	resources_set_transport(&run->sizes, run->lessons.transport);
 	/* --manual-peer: connect_qp trades the manual's connection data */
 	if (run->lessons.manual_peer)

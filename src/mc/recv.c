@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mc/mc_trace.h"
+#include "extras/cq_events.h"
 #include "mc/mc_xfer.h"
 
 /* Longest message text printed; the rest of a larger payload is zeros. */
@@ -77,7 +78,8 @@ int mc_receive_messages(struct mc_resources *res, const struct mc_config *cfg)
 	mc_step("waiting for %u messages on group %s (at most %u s each)",
 		cfg->count, cfg->group_str, cfg->timeout_s);
 	for (got = 0; got < cfg->count; got++) {
-		ret = cq_wait(res->cq, mc_timeout_ms(cfg), -1, &wc, NULL);
+		ret = cq_wait(res->cq, &cq_events, mc_timeout_ms(cfg), -1, &wc,
+			      NULL);
 		if (ret == -ETIMEDOUT)
 			report_timeout(cfg, got);
 		if (ret)

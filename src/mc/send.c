@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "mc/mc_trace.h"
+#include "extras/cq_events.h"
 #include "mc/mc_xfer.h"
 
 /*
@@ -70,7 +71,7 @@ static int send_one(struct mc_resources *res, const struct mc_group *group,
 	ret = mc_post_send(res, group, cfg);
 	if (ret)
 		return ret;
-	ret = cq_wait(res->cq, mc_timeout_ms(cfg), -1, &wc, NULL);
+	ret = cq_wait(res->cq, &cq_events, mc_timeout_ms(cfg), -1, &wc, NULL);
 	if (ret == -ETIMEDOUT)
 		warnx("failed to complete send of message %u to group %s within %u s: %s",
 		      seq, cfg->group_str, cfg->timeout_s, strerror(-ret));

@@ -325,8 +325,8 @@ static int write_through(struct op_ctx *ctx, const struct op_area *win,
 	if (ret)
 		return ret;
 	/* A failed completion is the point here: the caller judges it. */
-	ret = cq_wait(ctx->res->cq, ctx->timeout_ms, ctx->sock, wc,
-		      &ctx->res->trace);
+	ret = cq_wait(ctx->res->cq, ctx->res->sizes.events, ctx->timeout_ms,
+		      ctx->sock, wc, &ctx->res->trace);
 	return completion_wait_failed(ret, ctx->timeout_ms);
 }
 

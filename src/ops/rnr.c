@@ -88,8 +88,8 @@ int op_rnr_client(struct op_ctx *ctx)
 	if (ret)
 		return ret;
 	/* A failed completion is the point here: judge it ourselves. */
-	ret = cq_wait(ctx->res->cq, ctx->timeout_ms, ctx->sock, &wc,
-		      &ctx->res->trace);
+	ret = cq_wait(ctx->res->cq, ctx->res->sizes.events, ctx->timeout_ms,
+		      ctx->sock, &wc, &ctx->res->trace);
 	if (ret)
 		return completion_wait_failed(ret, ctx->timeout_ms);
 	ret = check_rnr(ctx, &wc);

@@ -142,8 +142,8 @@ static int access_through(struct op_ctx *ctx, enum ibv_wr_opcode opcode,
 	if (ret)
 		return ret;
 	/* A failed completion is the point of the last one: callers judge. */
-	ret = cq_wait(ctx->res->cq, ctx->timeout_ms, ctx->sock, wc,
-		      &ctx->res->trace);
+	ret = cq_wait(ctx->res->cq, ctx->res->sizes.events, ctx->timeout_ms,
+		      ctx->sock, wc, &ctx->res->trace);
 	return completion_wait_failed(ret, ctx->timeout_ms);
 }
 

@@ -134,6 +134,20 @@ int modify_unacked_qp_to_rts(struct ibv_qp *qp, enum transport transport,
 	return 0;
 }
 
+int ud_init_to_rts(struct resources *res, const struct config *cfg,
+		   uint32_t psn)
+{
+	int ret;
+
+	ret = ud_post_early_receives(res, cfg);
+	if (!ret)
+		ret = modify_ud_qp_to_rtr(res->qp, &res->trace);
+	if (!ret)
+		ret = modify_unacked_qp_to_rts(res->qp, TRANSPORT_UD, psn,
+					       &res->trace);
+	return ret;
+}
+
 int ud_post_early_receives(struct resources *res, const struct config *cfg)
 {
 	/* A UD receive fills the 40 bytes of the GRH area before the msg. */
@@ -184,12 +198,7 @@ static int ud_bring_up(struct resources *res, const struct config *cfg,
 
 	ret = modify_ud_qp_to_init(res->qp, cfg->ib_port, &res->trace);
 	if (!ret)
-		ret = ud_post_early_receives(res, cfg);
-	if (!ret)
-		ret = modify_ud_qp_to_rtr(res->qp, &res->trace);
-	if (!ret)
-		ret = modify_unacked_qp_to_rts(res->qp, TRANSPORT_UD,
-					       conn->local.psn, &res->trace);
+		ret = ud_init_to_rts(res, cfg, conn->local.psn);
 	if (!ret)
 		ret = qp_create_peer_ah(res, &ah);
 	conn->remote_qkey = UD_QKEY;

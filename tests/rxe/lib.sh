@@ -141,6 +141,7 @@ fi
 # /lib/modules of its own; the guest kernel's module tree is where rxe-vm
 # unpacked it.
 _rxe_cache=${RXE_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/rdma-rc-example/rxe-vm}
+# shellcheck disable=SC2034 # for the scenarios that source this
 RXE_MODPROBE="modprobe -d '$(sed -n 's|^KERNEL=\(.*\)/boot/.*|\1|p' \
 	"$_rxe_cache/current" 2>/dev/null)'"
 

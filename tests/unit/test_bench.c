@@ -35,6 +35,7 @@
 #include "bench/bench_wait.h"
 #include "config.h"
 #include "parse_args.h"
+#include "variants/new_api.h"
 
 /* Figures are doubles computed from integers: equal to well within this. */
 #define EPSILON 1e-9
@@ -815,14 +816,14 @@ static void bench_new_api_reaches_the_resources(void **state)
 	assert_int_equal(r.ret, 0);
 	assert_true(r.bench.new_api);
 	bench_size_resources(&r.bench, &sizes);
-	assert_true(sizes.new_api);
+	assert_ptr_equal(sizes.extended, &new_api_verbs);
 	free_result(&r);
 	r = parse_bench("lat", "--use_old_post_send", (char *)NULL);
 	assert_int_equal(r.ret, 0);
 	assert_false(r.bench.new_api);
 	sizes = (struct resources_sizes){0};
 	bench_size_resources(&r.bench, &sizes);
-	assert_false(sizes.new_api);
+	assert_null(sizes.extended);
 	free_result(&r);
 	expect_usage_error(
 		parse_bench("bw", "--new-api", "--use_old_post_send",
