@@ -113,10 +113,6 @@ uint8_t qp_rnr_retry(const struct config *cfg);
 int qp_modify_failed(const struct ibv_qp *qp, const struct ibv_qp_attr *attr,
 		     int err, const char *kind);
 
-/* ibv_modify_qp, then qp_modify_failed if it refused (RDMA_CM's path). */
-int qp_modify(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
-	      const char *kind);
-
 /*
  * Pure, unit tested: what a transition to @state refused with errno @err
  * (positive) most likely means, for its error line; NULL if nothing.

@@ -39,14 +39,6 @@ int qp_modify_failed(const struct ibv_qp *qp, const struct ibv_qp_attr *attr,
 	return -err;
 }
 
-int qp_modify(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
-	      const char *kind)
-{
-	int ret = ibv_modify_qp(qp, attr, mask);
-
-	return ret ? qp_modify_failed(qp, attr, ret, kind) : 0;
-}
-
 int modify_qp_to_init(struct ibv_qp *qp, uint8_t port, unsigned int access,
 		      const struct trace *tr)
 {

@@ -29,12 +29,9 @@ int async_events_init(struct ibv_context *ctx);
 int async_events_drain(struct ibv_context *ctx);
 
 /*
- * Wait at most @timeout_ms for an event of type @expected, printing and
- * acknowledging every event that arrives meanwhile. 0 if it came;
- * -ETIMEDOUT, without a line, if not: whether that is a failure is the
- * caller's to say; another -errno after one line.
+ * Read one event if there is one, print and acknowledge it: 1 with *@type
+ * set, 0 if none, -errno after one line.
  */
-int async_events_wait(struct ibv_context *ctx, enum ibv_event_type expected,
-		      int timeout_ms);
+int async_event_take(struct ibv_context *ctx, enum ibv_event_type *type);
 
 #endif

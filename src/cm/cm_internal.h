@@ -71,4 +71,8 @@ static inline bool cm_is_ud(const struct cm *cm)
 int cm_ud_connect(struct cm *cm, const struct config *cfg,
 		  struct resources *res, struct connection *conn);
 
+/* ibv_modify_qp, then qp_modify_failed if it refused (RDMA_CM's path). */
+int qp_modify(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
+	      const char *kind);
+
 #endif

@@ -3,12 +3,10 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/async.h"
-#include "common/interrupt.h"
 
 int async_events_init(struct ibv_context *ctx)
 {
@@ -65,8 +63,7 @@ static void print_event(const struct ibv_async_event *event)
 	fflush(stdout);
 }
 
-/* Read one event if there is one: 1 with *@type set, 0 if none, -errno. */
-static int read_one(struct ibv_context *ctx, enum ibv_event_type *type)
+int async_event_take(struct ibv_context *ctx, enum ibv_event_type *type)
 {
 	struct ibv_async_event event;
 
@@ -89,44 +86,7 @@ int async_events_drain(struct ibv_context *ctx)
 	enum ibv_event_type type;
 	int ret, count = 0;
 
-	while ((ret = read_one(ctx, &type)) > 0)
+	while ((ret = async_event_take(ctx, &type)) > 0)
 		count++;
 	return ret < 0 ? ret : count;
-}
-
-int async_events_wait(struct ibv_context *ctx, enum ibv_event_type expected,
-		      int timeout_ms)
-{
-	long long deadline = now_ms() + timeout_ms;
-	struct pollfd pfd = {.fd = ctx->async_fd, .events = POLLIN};
-	/* set by every read_one that returns 1; the analyzer cannot tell */
-	enum ibv_event_type type = IBV_EVENT_COMM_EST;
-	long long left;
-	int ret;
-
-	for (;;) {
-		while ((ret = read_one(ctx, &type)) > 0)
-			if (type == expected)
-				return 0;
-		if (ret < 0)
-			return ret;
-		left = deadline - now_ms();
-		if (left <= 0)
-			break;
-		ret = interruptible_poll(&pfd, 1, (int)left);
-		if (ret == -EINTR && !interrupted())
-			continue; /* another signal: wait on */
-		if (ret < 0) {
-			warnx("failed to wait for async events: %s",
-			      strerror(-ret));
-			return ret;
-		}
-		/* POLLERR alone: the device is gone, no event will come */
-		if (ret > 0 && poll_fds_closed(&pfd, 1)) {
-			warnx("failed to wait for async events: the device's event queue was closed (device removed?): %s",
-			      strerror(EIO));
-			return -EIO;
-		}
-	}
-	return -ETIMEDOUT;
 }

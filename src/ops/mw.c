@@ -27,6 +27,7 @@
 
 #include "op_halves.h"
 #include "common/async.h"
+#include "extras/async_wait.h"
 #include "completion.h"
 #include "post.h"
 #include "resources.h"

@@ -16,6 +16,7 @@
 
 #include "serve_priv.h"
 #include "common/async.h"
+#include "extras/async_wait.h"
 #include "post.h"
 
 static struct ibv_sge slot_sge(const struct recv_pool *pool, uint32_t slot)

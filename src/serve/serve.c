@@ -15,6 +15,7 @@
 #include "serve/serve.h"
 #include "serve_priv.h"
 #include "common/async.h"
+#include "extras/async_wait.h"
 #include "common/interrupt.h"
 #include "sock.h"
 #include "variants/srq.h"
