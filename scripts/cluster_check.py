@@ -158,7 +158,8 @@ def options(argv):
                    help="the GID index (default: rdma_check's choice)")
     p.add_argument("-p", "--port", type=positive(int), default=19700,
                    help="the first TCP port of the pairs (default 19700); "
-                   "a run uses 6 per pair of a round")
+                   f"each pair of a round takes {plan.PORTS_PER_PAIR}, in "
+                   "two banks that the rounds take turns on")
     p.add_argument("--bw-min", type=bandwidth_floor, metavar="MIBS|PCT%",
                    help="the bandwidth floor of a pair (its slower way): "
                    "MiB/s, or a share of the slower port's rate")

@@ -444,6 +444,14 @@ class BadInput(unittest.TestCase):
                            capture_output=True, text=True, timeout=60)
         return r.returncode, r.stdout, r.stderr
 
+    def test_help_names_the_ports_a_pair_takes(self):
+        # what the plan gives each pair, in the words of docs/cluster-check.md
+        status, out, err = self.run_check("--help")
+        self.assertEqual(status, 0, err)
+        self.assertIn(f"each pair of a round takes {plan.PORTS_PER_PAIR}, in",
+                      " ".join(out.split()))
+        self.assertEqual(plan.PORTS_PER_PAIR, 4)
+
     def test_refusals(self):
         for args, line in (
             (["node[01-"], "cluster_check: invalid NODESET 'node[01-': "),
