@@ -9,6 +9,14 @@
 void json_write_string(FILE *out, const char *s);
 
 /*
+ * Whether the JSON file at @path could be written once a run ends, asked
+ * before it starts: 0; or the errno (positive) that says why not. Nothing
+ * is created or truncated: an existing file must be writable, a new one's
+ * folder writable.
+ */
+int json_path_writable(const char *path);
+
+/*
  * Open the JSON file at @path for writing, into *@f: 0, or -errno after a
  * line naming the file.
  */

@@ -2,14 +2,12 @@
 /* The bench options: parsing, defaults, the checks that need all of them. */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "extras/config_rows.h"
 #include "extras/device_lessons.h"
+#include "extras/json.h"
 #include "extras/cq_events.h"
 #include "variants/new_api.h"
 #include "bench_config.h"
@@ -619,45 +617,22 @@ static uint32_t default_cq_mod(const struct bench_config *bc,
 }
 
 /*
- * The client writes --out_json_file after the run: refuse, before it starts, a path
- * it could not write then. Nothing is created or truncated here: an
- * existing file must be writable, a new one's folder writable.
+ * The client writes --out_json_file after the run: refuse, before it
+ * starts, a path it could not write then.
  */
 static int check_json_path(const struct bench_config *bc,
 			   const struct config *cfg, FILE *err)
 {
-	const char *path = bc->json_path;
-	char folder[PATH_MAX];
-	const char *slash;
-	struct stat st;
-	int ret = 0;
+	int ret;
 
-	if (!path || !cfg->server_name)
+	if (!bc->json_path || !cfg->server_name)
 		return 0;
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
-			ret = EISDIR;
-		else if (access(path, W_OK))
-			ret = errno;
-	} else if (errno != ENOENT) {
-		ret = errno;
-	} else {
-		slash = strrchr(path, '/');
-		if (!slash)
-			snprintf(folder, sizeof(folder), ".");
-		else if (slash == path)
-			snprintf(folder, sizeof(folder), "/");
-		else
-			snprintf(folder, sizeof(folder), "%.*s",
-				 (int)(slash - path), path);
-		if (access(folder, W_OK | X_OK))
-			ret = errno;
-	}
+	ret = json_path_writable(bc->json_path);
 	if (!ret)
 		return 0;
 	fprintf(err,
 		"%s: invalid --out_json_file value '%s' (cannot write it: %s)\n",
-		BENCH_PROGRAM, path, strerror(ret));
+		BENCH_PROGRAM, bc->json_path, strerror(ret));
 	return -EINVAL;
 }
 

@@ -2,9 +2,11 @@
 /* rdma_check's command line: its table, --pair and --json. */
 #include <errno.h>
 #include <getopt.h>
+#include <string.h>
 
 #include "check_priv.h"
 #include "extras/config_rows.h"
+#include "extras/json.h"
 
 /* rdma_check's own options, past the shared ones. */
 enum check_option {
@@ -56,10 +58,19 @@ static int finish_settings(void *settings, struct config *cfg, FILE *out,
 			   FILE *err)
 {
 	const struct check_config *cc = settings;
+	int ret;
 
 	(void)out;
 	if (config_fit_path(cfg, err))
 		return -EINVAL;
+	/* The report goes there once every check ran: refuse it now. */
+	ret = cc->json_path ? json_path_writable(cc->json_path) : 0;
+	if (ret) {
+		fprintf(err,
+			"%s: invalid --json value '%s' (cannot write it: %s)\n",
+			CHECK_PROGRAM, cc->json_path, strerror(ret));
+		return -EINVAL;
+	}
 	if (cc->pair && cfg->server_name) {
 		fprintf(err,
 			"%s: option --pair makes this side the server: give it no SERVER\n",

@@ -48,6 +48,22 @@ static void feature_xrc(struct check_report *r,
 			"no XRC: each QP receives on its own queue or an SRQ");
 }
 
+/*
+ * DC, the dynamically connected transport: mlx5's own, made with
+ * mlx5dv_create_qp; @mlx5 is mlx5dv_is_supported's answer for the device.
+ */
+static void feature_dc(struct check_report *r, bool mlx5)
+{
+	if (mlx5)
+		check_add_feature(
+			r, "dc", true,
+			"DC (mlx5dv_create_qp: DCI and DCT): one QP sends to many peers, each named by its DCT number, instead of a connected QP per peer");
+	else
+		check_add_feature(
+			r, "dc", false,
+			"no DC (mlx5's dynamically connected transport): a connected QP per peer, or UD");
+}
+
 static void feature_odp(struct check_report *r,
 			const struct ibv_device_attr_ex *attr)
 {
@@ -148,9 +164,11 @@ static void feature_dmabuf(struct check_report *r, int dmabuf_err)
 }
 
 void check_features(struct check_report *r,
-		    const struct ibv_device_attr_ex *attr, int dmabuf_err)
+		    const struct ibv_device_attr_ex *attr, int dmabuf_err,
+		    bool mlx5)
 {
 	feature_xrc(r, attr);
+	feature_dc(r, mlx5);
 	feature_odp(r, attr);
 	feature_timestamps(r, attr);
 	feature_device_memory(r, attr);

@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <infiniband/mlx5dv.h>
+
 #include "check_priv.h"
 #include "common/device_caps.h"
 #include "extras/device_lessons.h"
@@ -756,11 +758,12 @@ static int dmabuf_probe(struct ibv_context *ctx)
 /*
  * What the device adds beyond the lessons, for check_features: its
  * extended attributes (all zeros from a provider without the extended
- * query: it has none of them) and the dma-buf probe's errno; false
- * when no device was opened.
+ * query: it has none of them), the dma-buf probe's errno and whether it
+ * is an mlx5 device; false when no device was opened.
  */
 static bool query_features(const struct local *l,
-			   struct ibv_device_attr_ex *attr, int *dmabuf_err)
+			   struct ibv_device_attr_ex *attr, int *dmabuf_err,
+			   bool *mlx5)
 {
 	memset(attr, 0, sizeof(*attr));
 	if (!l->ctx)
@@ -768,6 +771,8 @@ static bool query_features(const struct local *l,
 	if (ibv_query_device_ex(l->ctx, NULL, attr))
 		memset(attr, 0, sizeof(*attr));
 	*dmabuf_err = dmabuf_probe(l->ctx);
+	/* DC is mlx5's, through its direct verbs: any mlx5 device has it */
+	*mlx5 = mlx5dv_is_supported(l->ctx->device);
 	return true;
 }
 
@@ -885,7 +890,7 @@ void check_local(struct check_report *r, const struct config *cfg,
 	struct local l = {0};
 	struct ibv_device_attr_ex features;
 	int dmabuf_err = EOPNOTSUPP;
-	bool opened;
+	bool opened, mlx5 = false;
 
 	*host = (struct check_host){0};
 	check_uverbs(r, &l);
@@ -901,7 +906,7 @@ void check_local(struct check_report *r, const struct config *cfg,
 	check_mw(r, &l);
 	check_sge(r, &l);
 	check_srq(r, &l);
-	opened = query_features(&l, &features, &dmabuf_err);
+	opened = query_features(&l, &features, &dmabuf_err, &mlx5);
 	if (l.ctx) {
 		host->is_roce = l.port.link_layer == IBV_LINK_LAYER_ETHERNET;
 		ibv_close_device(l.ctx);
@@ -913,5 +918,5 @@ void check_local(struct check_report *r, const struct config *cfg,
 	check_rdma_cm(r, cfg);
 	/* Last: none of them is needed by the lessons. */
 	if (opened)
-		check_features(r, &features, dmabuf_err);
+		check_features(r, &features, dmabuf_err, mlx5);
 }

@@ -37,7 +37,7 @@ struct check_item {
  * What a device adds beyond what the lessons need (check_features.c):
  * present or not, neither a pass nor a failure, so not a check.
  */
-#define CHECK_FEATURES_MAX 8
+#define CHECK_FEATURES_MAX 8 /* the 7 of check_features, and room */
 struct check_feature {
 	char name[CHECK_NAME_MAX];
 	bool present;
@@ -76,10 +76,12 @@ void check_add_feature(struct check_report *r, const char *name, bool present,
  * @attr: XRC, on-demand paging, completion timestamps and the clock,
  * device memory, tag matching; and dma-buf, from @dmabuf_err, the errno
  * ibv_reg_dmabuf_mr gave for no file at all (EOPNOTSUPP: the provider
- * has none; another: it has, and refused the file).
+ * has none; another: it has, and refused the file); and DC, from @mlx5,
+ * whether mlx5's direct verbs serve the device (mlx5dv_is_supported).
  */
 void check_features(struct check_report *r,
-		    const struct ibv_device_attr_ex *attr, int dmabuf_err);
+		    const struct ibv_device_attr_ex *attr, int dmabuf_err,
+		    bool mlx5);
 
 /* "PASS", "WARN", "FAIL". */
 const char *check_status_name(enum check_status status);

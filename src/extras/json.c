@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include <err.h>
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "extras/json.h"
 
@@ -17,6 +20,31 @@ void json_write_string(FILE *out, const char *s)
 			fputc(*s, out);
 	}
 	fputc('"', out);
+}
+
+int json_path_writable(const char *path)
+{
+	char folder[PATH_MAX];
+	const char *slash;
+	struct stat st;
+
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return EISDIR;
+		return access(path, W_OK) ? errno : 0;
+	}
+	if (errno != ENOENT)
+		return errno;
+	/* A new file: its folder must take it. */
+	slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(folder, sizeof(folder), ".");
+	else if (slash == path)
+		snprintf(folder, sizeof(folder), "/");
+	else
+		snprintf(folder, sizeof(folder), "%.*s", (int)(slash - path),
+			 path);
+	return access(folder, W_OK | X_OK) ? errno : 0;
 }
 
 int json_file_open(const char *path, FILE **f)

@@ -92,6 +92,13 @@ static void check_bad_combinations(void **state)
 	expect_refused(
 		parse_check("--json", "", (char *)NULL),
 		"rdma_check: invalid --json value '' (expected a file name)\n");
+	/* a file it could not write at the end is refused before any check */
+	expect_refused(
+		parse_check("--json", "/nonexistent/c.json", (char *)NULL),
+		"rdma_check: invalid --json value '/nonexistent/c.json' (cannot write it: No such file or directory)\n");
+	expect_refused(
+		parse_check("--json", "/", (char *)NULL),
+		"rdma_check: invalid --json value '/' (cannot write it: Is a directory)\n");
 }
 
 static void check_help_lists_the_mode(void **state)
@@ -259,18 +266,19 @@ static struct ibv_device_attr_ex e810(void)
 	return a;
 }
 
-static char *features_of(const struct ibv_device_attr_ex *attr, int dmabuf_err)
+static char *features_of(const struct ibv_device_attr_ex *attr, int dmabuf_err,
+			 bool mlx5)
 {
 	struct check_report r;
 	struct printed p;
 
 	printed_open(&p);
 	check_report_init(&r, p.f);
-	check_features(&r, attr, dmabuf_err);
+	check_features(&r, attr, dmabuf_err, mlx5);
 	printed_close(&p);
 	/* not checks: the verdict counts none of them */
 	assert_int_equal(r.count, 0);
-	assert_int_equal(r.feature_count, 6);
+	assert_int_equal(r.feature_count, 7);
 	return p.text;
 }
 
@@ -280,20 +288,22 @@ static void features_of_real_nics(void **state)
 	char *text;
 
 	(void)state;
-	text = features_of(&cx6, EBADF);
+	text = features_of(&cx6, EBADF, true);
 	assert_string_equal(
 		text,
 		"HAS  xrc         XRC (ibv_open_xrcd): one receive queue serves the QPs of several processes\n"
+		"HAS  dc          DC (mlx5dv_create_qp: DCI and DCT): one QP sends to many peers, each named by its DCT number, instead of a connected QP per peer\n"
 		"HAS  odp         on-demand paging (IBV_ACCESS_ON_DEMAND, and implicit: the whole address space): memory registered unpinned, paged in as the device touches it; RC: send, recv, write, read, atomic, srq; UD: send\n"
 		"HAS  timestamps  completion timestamps (IBV_WC_EX_WITH_COMPLETION_TIMESTAMP): when the device completed each request, 63 bits, its clock 156250 kHz\n"
 		"HAS  device-mem  device memory (ibv_alloc_dm): 128 KiB on the device itself, registered and used as any buffer\n"
 		"HAS  tag-match   tag matching (ibv_post_srq_ops): the device matches up to 127 MPI tags to receives, on RC\n"
 		"HAS  dma-buf     dma-buf (ibv_reg_dmabuf_mr): another driver's memory, a GPU's, registered by its file descriptor\n");
 	free(text);
-	text = features_of(&ice, EOPNOTSUPP);
+	text = features_of(&ice, EOPNOTSUPP, false);
 	assert_non_null(strstr(
 		text,
-		"NONE xrc         no XRC: each QP receives on its own queue or an SRQ\n"));
+		"NONE xrc         no XRC: each QP receives on its own queue or an SRQ\n"
+		"NONE dc          no DC (mlx5's dynamically connected transport): a connected QP per peer, or UD\n"));
 	assert_non_null(strstr(
 		text,
 		"HAS  timestamps  completion timestamps (IBV_WC_EX_WITH_COMPLETION_TIMESTAMP): when the device completed each request, 17 bits, no clock rate: raw counts, not times\n"));
@@ -303,7 +313,7 @@ static void features_of_real_nics(void **state)
 	free(text);
 	/* a provider without the extended query: none at all */
 	memset(&none, 0, sizeof(none));
-	text = features_of(&none, EOPNOTSUPP);
+	text = features_of(&none, EOPNOTSUPP, false);
 	assert_null(strstr(text, "HAS "));
 	assert_non_null(strstr(
 		text,
@@ -319,7 +329,7 @@ static void features_in_the_json(void **state)
 
 	(void)state;
 	check_report_init(&r, NULL);
-	check_features(&r, &ice, EOPNOTSUPP);
+	check_features(&r, &ice, EOPNOTSUPP, false);
 	printed_open(&p);
 	check_write_json(&r, "this host", p.f);
 	printed_close(&p);
