@@ -17,6 +17,7 @@
 #include "extras/cm_event.h"
 #include "cm_internal.h"
 #include "sock.h"
+#include "common/cq_wait.h"
 #include "common/device_caps.h"
 #include "common/interrupt.h"
 #include "common/trace.h"
@@ -74,7 +75,13 @@ int cm_take_event(struct cm *cm, long long deadline,
 		ret = interruptible_poll(pfd, cm->watch_peer ? 2 : 1,
 					 ms_left(deadline));
 	while (ret == -EINTR && !interrupted());
-	if (ret > 0 && !(pfd[0].revents & POLLIN)) {
+	/*
+	 * The peer closed its connection. A peer that refused us
+	 * (rdma_reject) closes it at once, and the CM's event that says so
+	 * may come just behind: wait a CQ's grace for it.
+	 */
+	if (ret > 0 && !(pfd[0].revents & POLLIN) &&
+	    interruptible_poll(pfd, 1, CQ_PEER_GONE_GRACE_MS) <= 0) {
 		snprintf(
 			why, why_len,
 			"%s; the peer closed its connection: it ended or failed, and its own output says why",
