@@ -197,6 +197,25 @@ struct config_option {
 	"without SERVER, run as the server and wait for a client"
 
 /*
+ * An option of one of the programs, for the line that refuses it in
+ * another ("option -o (--ops) is rdma_lessons's, not rdma_rc_example's",
+ * or "option --gid-idx is spelled -x, --gid-index here"). The table is
+ * made by the build from every program's own table (src/owners/), so
+ * that no file lists another program's options.
+ */
+struct config_option_owner {
+	const char *name; /* the long name, without "--" */
+	int letter;	  /* a short letter some program gives it, or 0 */
+	int id;		  /* a shared option's enum config_option_id, else 0 */
+	unsigned int owners; /* 1u << enum program_id of each that has it */
+	/* of those, each that gives it this letter */
+	unsigned int letter_owners;
+};
+
+extern const struct config_option_owner config_option_owners[];
+extern const size_t config_option_owners_count;
+
+/*
  * A program's command line, as its main hands it to config_parse: its
  * table (the shared rows among its own), and what to do with the options
  * config.c does not apply. @settings is the program's own struct.

@@ -369,6 +369,59 @@ static void typed_option(char *const argv[], char *name, size_t len,
 	*letter = optopt;
 }
 
+/* Another program's option typed as @name (without "--") or @letter. */
+static const struct config_option_owner *
+other_programs_option(const struct config *cfg, const char *name, int letter)
+{
+	size_t i;
+
+	for (i = 0; i < config_option_owners_count; i++) {
+		const struct config_option_owner *o = &config_option_owners[i];
+
+		if (name[0] && !(o->owners & (1u << cfg->program)) &&
+		    strcmp(name, o->name) == 0)
+			return o;
+		if (!name[0] && letter && letter == o->letter &&
+		    !(o->letter_owners & (1u << cfg->program)))
+			return o;
+	}
+	return NULL;
+}
+
+/*
+ * An option getopt rejected that is another program's: one line saying
+ * whose it is, or how this program spells the same setting; true if so.
+ */
+static bool refused_as_others(const struct config *cfg,
+			      const struct config_tool *tool, const char *name,
+			      int letter, FILE *err)
+{
+	const struct config_option_owner *o =
+		other_programs_option(cfg, name, letter);
+	const struct config_option *here =
+		o && o->id ? row_of(tool, o->id) : NULL;
+	char typed[64], owners[96];
+
+	if (!o)
+		return false;
+	if (name[0])
+		snprintf(typed, sizeof(typed), "--%s", name);
+	else
+		snprintf(typed, sizeof(typed), "-%c (--%s)", letter, o->name);
+	if (here && here->letter)
+		fprintf(err, "%s: option %s is spelled -%c, --%s here\n",
+			NAME(cfg), typed, here->letter, here->name);
+	else if (here)
+		fprintf(err, "%s: option %s is spelled --%s here\n", NAME(cfg),
+			typed, here->name);
+	else
+		fprintf(err, "%s: option %s is %s, not %s's\n", NAME(cfg),
+			typed,
+			program_owners_text(o->owners, owners, sizeof(owners)),
+			NAME(cfg));
+	return true;
+}
+
 /*
  * Report what getopt rejected, in one line: whose option it is when it is
  * not this program's (perftest's, through the program's refuse hook, or
@@ -387,7 +440,7 @@ static void report_bad_option(const struct config *cfg,
 		typed_option(argv, name, sizeof(name), &letter);
 		if (tool->refuse && tool->refuse(name, letter, err))
 			return;
-		if (program_option_refused(cfg->program, name, letter, err))
+		if (refused_as_others(cfg, tool, name, letter, err))
 			return;
 	}
 	opt_error_text(text, sizeof(text), opt, argv, table);

@@ -50,11 +50,10 @@ int program_of_magic(uint32_t magic, uint8_t *program);
 const char *program_mismatch(uint8_t local, uint8_t remote);
 
 /*
- * An option typed to @program (@name without "--", or @letter) that is not
- * its own but another program's: print "PROGRAM: option '--NAME' is
- * OWNER's ..." on @err and return true; false if no other program has it.
+ * "rdma_lessons's, rdma_check's and rdma_bench's" for @owners (1u <<
+ * enum program_id of each), into @buf: the example's lessons first, as a
+ * learner looks for them there.
  */
-bool program_option_refused(enum program_id program, const char *name,
-			    int letter, FILE *err);
+const char *program_owners_text(unsigned int owners, char *buf, size_t len);
 
 #endif

@@ -62,3 +62,12 @@ int cm_note_gid(struct cm *cm, struct resources *res,
 		   res->gid.index, gid_type_str(res->gid.type));
 	return 0;
 }
+
+/* ibv_modify_qp, then qp_modify_failed if it refused. */
+int qp_modify(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
+	      const char *kind)
+{
+	int ret = ibv_modify_qp(qp, attr, mask);
+
+	return ret ? qp_modify_failed(qp, attr, ret, kind) : 0;
+}

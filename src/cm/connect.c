@@ -81,15 +81,6 @@ static int wait_request(struct cm *cm, const struct config *cfg,
 	return ret;
 }
 
-/* ibv_modify_qp, then qp_modify_failed if it refused. */
-int qp_modify(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
-	      const char *kind)
-{
-	int ret = ibv_modify_qp(qp, attr, mask);
-
-	return ret ? qp_modify_failed(qp, attr, ret, kind) : 0;
-}
-
 /*
  * RESET -> INIT: the CM's port and pkey index, with our access rights
  * (the CM grants what the connection's READ depth implies, not what our
