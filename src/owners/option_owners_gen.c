@@ -10,35 +10,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/bench.h"
-#include "check/check.h"
 #include "config.h"
-#include "ops/options.h"
-#include "options.h"
+#include "owners/tables.h"
 
 /* This program is the one that refuses nothing: the table is empty here. */
 const struct config_option_owner config_option_owners[1];
 const size_t config_option_owners_count;
-
-/* The rows of @program's table. */
-static const struct config_option *table_of(enum program_id program)
-{
-	static struct lessons lessons;
-	static struct ops_options ops;
-	static struct bench_config bench;
-	static struct check_config check;
-	struct config_tool tool;
-
-	if (program == PROGRAM_LESSONS)
-		ops_config_tool(&ops, &lessons, &tool);
-	else if (program == PROGRAM_BENCH)
-		bench_config_tool(&bench, &tool);
-	else if (program == PROGRAM_CHECK)
-		check_config_tool(&check, &tool);
-	else
-		example_config_tool(&tool);
-	return tool.options;
-}
 
 /*
  * The bit of each program that has a row named @name, with help; with
@@ -50,7 +27,8 @@ static unsigned int owners_of(const char *name, int letter)
 	const struct config_option *o;
 
 	for (p = 0; p < PROGRAM_COUNT; p++)
-		for (o = table_of((enum program_id)p); o->name || o->help; o++)
+		for (o = owners_table_of((enum program_id)p);
+		     o->name || o->help; o++)
 			if (o->name && o->help && strcmp(o->name, name) == 0 &&
 			    (letter < 0 || o->letter == letter))
 				owners |= 1u << p;
@@ -96,7 +74,7 @@ int main(int argc, char **argv)
 	/* Each name and letter once, in the order of the first program
 	 * that has them. */
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		for (o = table_of(order[i]); o->name || o->help; o++) {
+		for (o = owners_table_of(order[i]); o->name || o->help; o++) {
 			if (!o->name || !o->help ||
 			    printed_before(i, o->name, o->letter))
 				continue;

@@ -16,33 +16,13 @@
 #include <cmocka.h>
 
 #include "config.h"
+#include "owners/tables.h"
 #include "parse_args.h"
 
 /* Each program's table, as its main hands it to config_parse. */
 static const struct config_option *table_of(enum program_id program)
 {
-	static struct lessons lessons;
-	static struct ops_options ops;
-	static struct bench_config bench;
-	static struct check_config check;
-	struct config_tool tool;
-
-	switch (program) {
-	case PROGRAM_RC_EXAMPLE:
-		example_config_tool(&tool);
-		break;
-	case PROGRAM_LESSONS:
-		ops_config_tool(&ops, &lessons, &tool);
-		break;
-	case PROGRAM_BENCH:
-		bench_config_tool(&bench, &tool);
-		break;
-	case PROGRAM_CHECK:
-	default:
-		check_config_tool(&check, &tool);
-		break;
-	}
-	return tool.options;
+	return owners_table_of(program);
 }
 
 static const struct config_option *row_named(const struct config_option *t,
