@@ -22,6 +22,9 @@ struct gid_choice {
 	/* RoCE without -g: chosen when connecting, by the address of the TCP
 	 * connection to the peer (device_choose_peer_gid); index -1 until */
 	bool by_peer;
+	/* by_peer, and that address has no GID here (TCP over another
+	 * network): the port's one routable RoCE v2 GID was taken */
+	bool tcp_elsewhere;
 	uint32_t ndev_ifindex; /* RoCE: the netdev under the GID; 0: none */
 };
 
@@ -84,9 +87,11 @@ int device_choose_gid(struct ibv_context *ctx, uint8_t port,
  * @sock, this host's TCP connection to the peer (the client's source, the
  * address the server was reached on), RoCE v2 before v1, as RDMA_CM binds.
  * A loopback connection (the peer on this host) takes the first RoCE v2
- * IPv4-mapped GID. Says which GID in one line, and with -v the port's GID
- * table; when no GID carries the address, one line naming it, the port's
- * GIDs and the fix.
+ * IPv4-mapped GID. When no GID carries the address (TCP over another
+ * network), the port's one routable RoCE v2 GID (out->tcp_elsewhere).
+ * Says which GID and why in one line, and with -v the port's GID table;
+ * when nothing decides, one line naming the address, the candidates (or
+ * the port's GIDs) and the fix.
  */
 int device_choose_peer_gid(struct ibv_context *ctx, uint8_t port,
 			   const struct gid_table *table, int sock,
@@ -137,6 +142,13 @@ bool gid_is_ipv4_mapped(const union ibv_gid *gid);
 /* The entry of GID index @index among @entries, or NULL if it is empty. */
 const struct ibv_gid_entry *gid_entry_find(const struct ibv_gid_entry *entries,
 					   size_t count, int index);
+
+/*
+ * The index of the one RoCE v2 entry whose address is routable (IPv4
+ * outside 169.254.0.0/16, IPv6 outside fe80::/10): -ENOENT if there is
+ * none, -E2BIG if there are several.
+ */
+int gid_pick_only_routable(const struct ibv_gid_entry *entries, size_t count);
 
 /* Index (gid_index) of the first RoCE v2 IPv4-mapped entry, or -ENOENT. */
 int gid_pick_roce_v2_ipv4(const struct ibv_gid_entry *entries, size_t count);

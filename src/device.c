@@ -204,6 +204,40 @@ int gid_pick_by_address(const struct ibv_gid_entry *entries, size_t count,
 	return -ENOENT;
 }
 
+/*
+ * True for the GID of an address a router forwards: IPv4 outside
+ * 169.254.0.0/16, IPv6 outside fe80::/10 (link-local addresses stay on
+ * one link).
+ */
+static bool gid_is_routable(const union ibv_gid *gid)
+{
+	if (gid_is_ipv4_mapped(gid))
+		return !(gid->raw[12] == 169 && gid->raw[13] == 254);
+	return !(gid->raw[0] == 0xfe && (gid->raw[1] & 0xc0) == 0x80);
+}
+
+/* A GID a connection over another network can fall back on. */
+static bool gid_is_candidate(const struct ibv_gid_entry *entry)
+{
+	return entry->gid_type == IBV_GID_TYPE_ROCE_V2 &&
+	       gid_is_routable(&entry->gid);
+}
+
+int gid_pick_only_routable(const struct ibv_gid_entry *entries, size_t count)
+{
+	int found = -ENOENT;
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		if (!gid_is_candidate(&entries[i]))
+			continue;
+		if (found >= 0)
+			return -E2BIG;
+		found = (int)entries[i].gid_index;
+	}
+	return found;
+}
+
 int mtu_choose(const struct ibv_port_attr *attr)
 {
 	if (attr->active_mtu < IBV_MTU_256 || attr->active_mtu > IBV_MTU_4096)
@@ -373,8 +407,12 @@ static int take_chosen_gid(struct ibv_context *ctx, uint8_t port,
 /* Room for the port's GIDs in the line that finds none for an address. */
 #define GID_LIST_MAX 1024
 
-/* " 3 ::ffff:10.0.0.1 (RoCE v2, eth0); ...": the GIDs, for the line. */
-static void list_gids(char *buf, size_t len, const struct gid_table *table)
+/*
+ * "3 ::ffff:10.0.0.1 (RoCE v2, eth0); ...": the GIDs, for the line; with
+ * @candidates, the routable RoCE v2 ones alone, as "-g 3 ...".
+ */
+static void list_gids(char *buf, size_t len, const struct gid_table *table,
+		      bool candidates)
 {
 	char text[INET6_ADDRSTRLEN], netdev[IF_NAMESIZE];
 	size_t used = 0, i;
@@ -384,11 +422,14 @@ static void list_gids(char *buf, size_t len, const struct gid_table *table)
 		const struct ibv_gid_entry *e = &table->entries[i];
 		int n;
 
+		if (candidates && !gid_is_candidate(e))
+			continue;
 		if (!e->ndev_ifindex ||
 		    !if_indextoname(e->ndev_ifindex, netdev))
 			snprintf(netdev, sizeof(netdev), "no netdev");
-		n = snprintf(buf + used, len - used, "%s%u %s (%s, %s)",
-			     i ? "; " : "", e->gid_index,
+		n = snprintf(buf + used, len - used, "%s%s%u %s (%s, %s)",
+			     used ? "; " : "", candidates ? "-g " : "",
+			     e->gid_index,
 			     gid_to_str(&e->gid, text, sizeof(text)),
 			     gid_type_str(e->gid_type), netdev);
 		if (n < 0)
@@ -434,8 +475,22 @@ static int choose_by_address(struct ibv_context *ctx, uint8_t port,
 	if (!index)
 		index = gid_pick_by_address(table->entries, table->count,
 					    &want);
+	/*
+	 * TCP over another network (a management NIC, a tunnel): the port's
+	 * own addresses decide when one alone can leave the link.
+	 */
 	if (index < 0) {
-		list_gids(gids, sizeof(gids), table);
+		index = gid_pick_only_routable(table->entries, table->count);
+		out->tcp_elsewhere = index >= 0;
+	}
+	if (index == -E2BIG) {
+		list_gids(gids, sizeof(gids), table, true);
+		warnx("failed to choose a GID of %s port %u: the TCP connection to the peer uses %s, an address of no GID of this port, and the port has several routable RoCE v2 GIDs (%s); give the -g of the one the peer can reach",
+		      ibv_get_device_name(ctx->device), port, where, gids);
+		return -ENOENT;
+	}
+	if (index < 0) {
+		list_gids(gids, sizeof(gids), table, false);
 		warnx("failed to find the GID of %s, the address this host's TCP connection to the peer uses, on %s port %u (its GIDs: %s); give -g N of a GID the peer can reach, or connect to an address of this port",
 		      where, ibv_get_device_name(ctx->device), port, gids);
 		return -ENOENT;
@@ -449,7 +504,7 @@ int device_choose_peer_gid(struct ibv_context *ctx, uint8_t port,
 			   const struct gid_table *table, int sock,
 			   struct gid_choice *out, const struct trace *tr)
 {
-	char text[INET6_ADDRSTRLEN];
+	char text[INET6_ADDRSTRLEN], tcp[INET6_ADDRSTRLEN];
 	struct sockaddr_storage local;
 	socklen_t len = sizeof(local);
 	int ret;
@@ -467,12 +522,17 @@ int device_choose_peer_gid(struct ibv_context *ctx, uint8_t port,
 		ret = take_chosen_gid(ctx, port, table, out);
 	if (ret)
 		return ret;
-	printf("using GID index %d (%s, %s), %s\n", out->index,
+	printf("using GID index %d (%s, %s), ", out->index,
 	       gid_type_str(out->type),
-	       gid_to_str(&out->gid, text, sizeof(text)),
-	       address_is_loopback((struct sockaddr *)&local)
-		       ? "the first RoCE v2 IPv4 GID: the peer is on this host (loopback)"
-		       : "the address of the TCP connection to the peer");
+	       gid_to_str(&out->gid, text, sizeof(text)));
+	address_text((struct sockaddr *)&local, tcp, sizeof(tcp));
+	if (address_is_loopback((struct sockaddr *)&local))
+		printf("the first RoCE v2 IPv4 GID: the peer is on this host (loopback)\n");
+	else if (out->tcp_elsewhere)
+		printf("the port's one routable RoCE v2 GID: the TCP connection to the peer uses %s, an address of another network\n",
+		       tcp);
+	else
+		printf("the address of the TCP connection to the peer\n");
 	trace_step(tr, "GID index %d: %s, type %s", out->index, text,
 		   gid_type_str(out->type));
 	return 0;

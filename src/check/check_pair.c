@@ -246,7 +246,8 @@ static bool check_gid_pair(struct check_report *r, const struct pair *p)
  * TCP connection to the peer goes from? That address reached the peer;
  * another one may lie in another subnet or VLAN, on a path that does not
  * (a run then ends in retry exceeded). A warning with the -g that would
- * take the TCP connection's path; nothing to judge on one host.
+ * take the TCP connection's path; nothing to judge on one host. Without
+ * -g, when TCP runs over another network: which GID was taken instead.
  */
 static void check_gid_path(struct check_report *r, const struct pair *p)
 {
@@ -256,7 +257,8 @@ static void check_gid_path(struct check_report *r, const struct pair *p)
 	union ibv_gid want;
 	int index;
 
-	if (p->res.gid.automatic || p->res.gid.index < 0 ||
+	if ((p->res.gid.automatic && !p->res.gid.tcp_elsewhere) ||
+	    p->res.gid.index < 0 ||
 	    p->res.port_attr.link_layer != IBV_LINK_LAYER_ETHERNET ||
 	    getsockname(p->sock, (struct sockaddr *)&local, &len) ||
 	    address_is_loopback((struct sockaddr *)&local) ||
@@ -266,7 +268,13 @@ static void check_gid_path(struct check_report *r, const struct pair *p)
 				    &want);
 	gid_address_text(&p->res.gid.gid, ours, sizeof(ours));
 	gid_address_text(&want, tcp, sizeof(tcp));
-	if (index == p->res.gid.index) {
+	if (p->res.gid.tcp_elsewhere) {
+		/* The transfers that follow prove the path RDMA takes. */
+		check_add(
+			r, "gid-path", CHECK_PASS, NULL,
+			"the TCP connection to the peer goes from %s, an address of no GID of this port: TCP runs over another network than RDMA, which takes GID index %d, %s, the port's one routable RoCE v2 GID",
+			tcp, p->res.gid.index, ours);
+	} else if (index == p->res.gid.index) {
 		check_add(
 			r, "gid-path", CHECK_PASS, NULL,
 			"-g %d is %s, the address of the TCP connection to the peer",

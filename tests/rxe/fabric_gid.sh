@@ -14,7 +14,12 @@
 #                address, the three programs take the VLAN address's GID
 #                and pass; connected to its untagged address, a run fails;
 #   IPv6 only    the port holds fd00:99::N alone: the three programs
-#                connect to it and take its RoCE v2 GID.
+#                connect to it and take its RoCE v2 GID;
+#   a management network  an ipip tunnel between the guests, 198.18.0.N
+#                at its ends, a netdev with no GID on rxe0: connected over
+#                it, the three programs take the port's one routable RoCE
+#                v2 GID and pass; while the port has two, each side names
+#                both with their -g and stops.
 # At the end each port's table is as before: GID 1 the IPv4 RoCE v2 one.
 . "$(dirname "$0")/lib.sh"
 
@@ -41,13 +46,21 @@ declare -A v4hex=([a]=c000:0201 [b]=c000:0202)
 for g in a b; do
 	N=${n[$g]}
 	# Undone however the script ends: the rig's one address, no filter.
-	rxe_step --on $g "trap 'tc qdisc del dev eth0 ingress 2>/dev/null; ip link del eth0.100 2>/dev/null; if ip addr show dev eth0 | grep -q -e 10.99.0 -e fd00:99 || ! ip addr show dev eth0 | grep -q \"inet 192.0.2.$N/24\"; then ip addr flush dev eth0 scope global; ip addr add 192.0.2.$N/24 dev eth0; fi' EXIT
+	rxe_step --on $g "trap 'tc qdisc del dev eth0 ingress 2>/dev/null; ip link del eth0.100 2>/dev/null; ip link del mgmt0 2>/dev/null; if ip addr show dev eth0 | grep -q -e 10.99.0 -e fd00:99 || ! ip addr show dev eth0 | grep -q \"inet 192.0.2.$N/24\"; then ip addr flush dev eth0 scope global; ip addr add 192.0.2.$N/24 dev eth0; fi' EXIT
 trap 'exit 143' TERM"
 	# The other subnet first in the GID table, the shared one after it.
 	rxe_step --on $g "ip addr del 192.0.2.$N/24 dev eth0 && ip addr add 10.99.0.$N/24 dev eth0 && ip addr add 192.0.2.$N/24 dev eth0 && $(wait_gid "ffff:${v4hex[$g]}\$")"
 	rxe_step --on $g "$mp sch_ingress && $mp cls_u32 && $mp act_gact && tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip src 10.99.0.0/24 match ip protocol 17 0xff match ip dport 4791 0xffff action drop"
 	rxe_step --on $g "for i in 0 1 2 3 4 5; do echo \"\$i \$(cat $gids/\$i)\"; done >$R/table.$g.txt"
 done
+# The management network: an ipip tunnel between the 192.0.2 addresses.
+declare -A other=([a]=2 [b]=1)
+for g in a b; do
+	rxe_step --on $g "$mp ipip && ip link add mgmt0 type ipip local 192.0.2.${n[$g]} remote 192.0.2.${other[$g]} && ip addr add 198.18.0.${n[$g]}/24 dev mgmt0 && ip link set mgmt0 up"
+done
+# TCP over it while the port has two routable GIDs: nothing decides.
+rxe_pair mgmt_two --on a b "$P -p 20072 --accept-timeout 60" \
+	"$P -p 20072 --connect-timeout 60 198.18.0.1"
 # -g 1, the 10.99 RoCE v2 GID on both sides: its RoCE is dropped. The
 # server waits longer than the client, so that the client's own bound
 # ends the run, not the server closing first.
@@ -97,6 +110,8 @@ for g in a b; do
 	N=${n[$g]}
 	rxe_step --on $g "ip addr flush dev eth0 scope global && ip addr add 192.0.2.$N/24 dev eth0 && $(wait_gid "ffff:${v4hex[$g]}\$") && cat $gids/1 >$R/gid1.$g.txt"
 done
+# TCP over the tunnel, the port's one routable GID its 192.0.2 one.
+programs m 20074 198.18.0.1
 rxe_go fabric_gid 300
 R=$RXE_RUNS
 
@@ -164,6 +179,30 @@ for s in server:1 client:2; do
 done
 expect_line "$R/rc6.client.out" "Remote GID = fd00:99::1"
 expect_line "$R/rc6.server.out" "Remote GID = fd00:99::2"
+
+echo "--- a management network: TCP over a tunnel, RDMA over eth0"
+# Two routable GIDs: each side names both, and neither connects a QP.
+for s in server:1 client:2; do
+	side=${s%:*} N=${s#*:}
+	expect_rc "$R/mgmt_two.$side.rc" 1
+	expect_line "$R/mgmt_two.$side.err" "rdma_rc_example: failed to choose a GID of rxe0 port 1: the TCP connection to the peer uses 198.18.0.$N, an address of no GID of this port, and the port has several routable RoCE v2 GIDs (-g 1 ::ffff:10.99.0.$N (RoCE v2, eth0); -g 2 ::ffff:192.0.2.$N (RoCE v2, eth0)); give the -g of the one the peer can reach"
+	expect_no_text "$R/mgmt_two.$side.out" "using GID index"
+done
+# One: the three programs take it, say why, and pass.
+for s in server:1 client:2; do
+	side=${s%:*} N=${s#*:}
+	why="using GID index 1 (RoCE v2, ::ffff:192.0.2.$N), the port's one routable RoCE v2 GID: the TCP connection to the peer uses 198.18.0.$N, an address of another network"
+	expect_rc "$R/rcm.$side.rc" 0
+	expect_line "$R/rcm.$side.out" "$why"
+	expect_rc "$R/benchm.$side.rc" 0
+	expect_line "$R/benchm.$side.out" "$why"
+	expect_rc "$R/checkm.$side.rc" 0
+	expect_regex "$R/checkm.$side.out" "^PASS gid-path +the TCP connection to the peer goes from 198\.18\.0\.$N, an address of no GID of this port: TCP runs over another network than RDMA, which takes GID index 1, 192\.0\.2\.$N, the port's one routable RoCE v2 GID$"
+	expect_regex "$R/checkm.$side.out" "^verdict: PASS"
+done
+expect_line "$R/rcm.client.out" "Contents of server's buffer: 'RDMA read operation'"
+expect_line "$R/rcm.server.out" "Contents of server buffer: 'RDMA write operation'"
+expect_regex "$R/benchm.client.out" "^ 2 +200 +[0-9.]+ "
 
 echo "--- the rig's table again"
 for g in a b; do

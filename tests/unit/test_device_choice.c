@@ -81,6 +81,47 @@ static void test_pick_none(void **state)
 	assert_int_equal(gid_pick_roce_v2_ipv4(table, 0), -ENOENT);
 }
 
+/*
+ * TCP over another network: the one RoCE v2 GID a router forwards; a
+ * link-local address (fe80::/10, 169.254/16) or a RoCE v1 GID is none;
+ * two such GIDs decide nothing.
+ */
+static void test_pick_only_routable(void **state)
+{
+	static const uint8_t ipv4_link_local[16] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 169, 254, 7, 1};
+	static const uint8_t ipv6_global[16] = {0xfd, 0, 0x99, 0, 0, 0, 0, 0,
+						0,    0, 0,    0, 0, 0, 0, 2};
+	const struct ibv_gid_entry rxe[] = {
+		entry(0, IBV_GID_TYPE_ROCE_V2, link_local),
+		entry(1, IBV_GID_TYPE_ROCE_V2, ipv4_mapped),
+	};
+	const struct ibv_gid_entry mlx5[] = {
+		entry(0, IBV_GID_TYPE_ROCE_V1, link_local),
+		entry(1, IBV_GID_TYPE_ROCE_V2, link_local),
+		entry(2, IBV_GID_TYPE_ROCE_V1, ipv4_mapped),
+		entry(3, IBV_GID_TYPE_ROCE_V2, ipv4_mapped),
+		entry(4, IBV_GID_TYPE_ROCE_V2, ipv4_link_local),
+	};
+	const struct ibv_gid_entry two[] = {
+		entry(0, IBV_GID_TYPE_ROCE_V2, link_local),
+		entry(1, IBV_GID_TYPE_ROCE_V2, ipv4_mapped),
+		entry(2, IBV_GID_TYPE_ROCE_V2, ipv6_global),
+	};
+	const struct ibv_gid_entry v1_only[] = {
+		entry(0, IBV_GID_TYPE_ROCE_V1, link_local),
+		entry(1, IBV_GID_TYPE_ROCE_V1, ipv4_mapped),
+	};
+
+	(void)state;
+	assert_int_equal(gid_pick_only_routable(rxe, 2), 1);
+	assert_int_equal(gid_pick_only_routable(mlx5, 5), 3);
+	assert_int_equal(gid_pick_only_routable(two, 3), -E2BIG);
+	assert_int_equal(gid_pick_only_routable(two, 2), 1);
+	assert_int_equal(gid_pick_only_routable(v1_only, 2), -ENOENT);
+	assert_int_equal(gid_pick_only_routable(rxe, 1), -ENOENT);
+}
+
 /* A GID index is found only when its entry is there (not an empty slot). */
 static void test_entry_find(void **state)
 {
@@ -233,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_pick_roce_v2_ipv4),
 		cmocka_unit_test(test_pick_rxe_table),
 		cmocka_unit_test(test_pick_none),
+		cmocka_unit_test(test_pick_only_routable),
 		cmocka_unit_test(test_gid_of_address),
 		cmocka_unit_test(test_pick_by_address),
 		cmocka_unit_test(test_entry_find),
