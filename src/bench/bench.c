@@ -18,7 +18,7 @@
 
 #include "bench_clock.h"
 #include "bench_config.h"
-#include "bench_counters.h"
+#include "extras/port_counters.h"
 #include "bench_loops.h"
 #include "bench_peer.h"
 #include "bench_post.h"

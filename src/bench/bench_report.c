@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "bench_config.h"
-#include "bench_counters.h"
+#include "extras/port_counters.h"
 #include "bench_report.h"
 #include "bench_run.h"
 #include "bench_stats.h"
@@ -434,8 +434,8 @@ static void write_test_info(FILE *f, const struct bench_config *bc,
  */
 static void write_counters(FILE *f, const struct bench_test_info *info)
 {
-	struct port_counter moved[BENCH_COUNTERS_MAX];
-	uint64_t resent;
+	struct port_counter moved[PORT_COUNTERS_MAX];
+	struct port_counters_loss loss;
 	size_t i, n;
 
 	fputs(", \"counters\": {", f);
@@ -445,14 +445,14 @@ static void write_counters(FILE *f, const struct bench_test_info *info)
 		return;
 	}
 	n = port_counters_moved(info->counters_before, info->counters_after,
-				moved, &resent);
+				moved, &loss);
 	fputs(", \"moved\": {", f);
 	for (i = 0; i < n; i++) {
 		fputs(i ? ", " : "", f);
 		json_write_string(f, moved[i].name);
 		fprintf(f, ": %llu", (unsigned long long)moved[i].value);
 	}
-	fprintf(f, "}, \"resent\": %llu}", (unsigned long long)resent);
+	fprintf(f, "}, \"resent\": %llu}", (unsigned long long)loss.resent);
 }
 
 int bench_write_json(const struct bench_config *bc, const char *path,

@@ -122,7 +122,10 @@ bench_extras bw_qps_bidir bidir "$R/bw_qps_bidir.client.out" "$R/bw_qps_bidir.js
 expect_regex "$R/bw_qps_send.server.out" '^QPs: 4, each with the iterations and the tx depth above:( 0x[0-9a-f]{6}){4}$'
 # The lossy path: the client went back and sent again, and says so.
 expect_regex "$R/bw_lossy.client.out" '^  completer_retry_err +\+[1-9][0-9]*  times this side went back and sent again'
-expect_regex "$R/bw_lossy.client.out" '^resent: this side sent packets again [1-9][0-9]* time\(s\): packets were lost on the way$'
+expect_regex "$R/bw_lossy.client.out" '^resent: this side sent packets again [1-9][0-9]* time\(s\) \(after an ack timeout or a sequence NAK\)$'
 bench_extras bw_lossy counters "$R/bw_lossy.server.out" out_of_seq_request 1
+# The server saw the gaps the lost packets left.
+expect_regex "$R/bw_lossy.server.out" '^out of sequence: [1-9][0-9]* packet\(s\) came after a gap: one before them was lost on the way here$'
+expect_line "$R/bw_lossy.client.out" "out of sequence: none"
 expect_regex "$R/bw_lossy.json" '"resent": [1-9][0-9]*\}'
 finish

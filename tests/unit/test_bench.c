@@ -25,7 +25,7 @@
 #include "bench/bench.h"
 #include "bench/bench_clock.h"
 #include "bench/bench_config.h"
-#include "bench/bench_counters.h"
+#include "extras/port_counters.h"
 #include "bench/bench_patience.h"
 #include "bench/bench_post.h"
 #include "bench/bench_report.h"
@@ -192,8 +192,8 @@ static void counters_read_from_both_folders(void **state)
 {
 	char root[] = "/tmp/test_bench_portXXXXXX", ib[512], hw[512];
 	static struct port_counters before, after;
-	struct port_counter moved[BENCH_COUNTERS_MAX];
-	uint64_t resent;
+	struct port_counter moved[PORT_COUNTERS_MAX];
+	struct port_counters_loss loss;
 	size_t n;
 
 	(void)state;
@@ -205,25 +205,35 @@ static void counters_read_from_both_folders(void **state)
 	write_file(ib, "port_xmit_packets", "100\n");
 	write_file(hw, "sent_pkts", "7\n");
 	write_file(hw, "completer_retry_err", "0\n");
+	write_file(hw, "out_of_seq_request", "1\n");
+	write_file(hw, "duplicate_request", "4\n");
 	write_file(hw, "lifespan", "not a number\n");
 	port_counters_read(root, &before);
 	assert_int_equal(before.folders, 2);
-	assert_int_equal(before.count, 3);
+	assert_int_equal(before.count, 5);
 	assert_string_equal(before.c[0].name, "completer_retry_err");
-	assert_string_equal(before.c[2].name, "sent_pkts");
+	assert_string_equal(before.c[4].name, "sent_pkts");
 	write_file(hw, "sent_pkts", "2007\n");
 	write_file(hw, "completer_retry_err", "5\n");
+	write_file(hw, "out_of_seq_request", "4\n");
 	port_counters_read(root, &after);
-	n = port_counters_moved(&before, &after, moved, &resent);
-	assert_int_equal(n, 2);
+	n = port_counters_moved(&before, &after, moved, &loss);
+	assert_int_equal(n, 3);
 	assert_string_equal(moved[0].name, "completer_retry_err");
 	assert_int_equal(moved[0].value, 5);
-	assert_string_equal(moved[1].name, "sent_pkts");
-	assert_int_equal(moved[1].value, 2000);
-	assert_int_equal(resent, 5);
+	assert_string_equal(moved[1].name, "out_of_seq_request");
+	assert_int_equal(moved[1].value, 3);
+	assert_string_equal(moved[2].name, "sent_pkts");
+	assert_int_equal(moved[2].value, 2000);
+	/* the duplicates did not move: none this run */
+	assert_int_equal(loss.resent, 5);
+	assert_int_equal(loss.out_of_seq, 3);
+	assert_int_equal(loss.duplicate, 0);
 	remove_file(ib, "port_xmit_packets");
 	remove_file(hw, "sent_pkts");
 	remove_file(hw, "completer_retry_err");
+	remove_file(hw, "out_of_seq_request");
+	remove_file(hw, "duplicate_request");
 	remove_file(hw, "lifespan");
 	assert_int_equal(rmdir(ib), 0);
 	assert_int_equal(rmdir(hw), 0);

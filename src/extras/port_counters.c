@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * --report-counters: what the port's counters moved over the run, as
- * perftest's --report-counters shows. The kernel keeps them in sysfs,
+ * What a port's counters moved over a run: rdma_bench's --report-counters
+ * (as perftest's shows them), and the resends rdma_check --pair judges.
+ * The kernel keeps them in sysfs,
  * under /sys/class/infiniband/DEV/ports/N/: counters (the InfiniBand
  * port counters, where the driver has them) and hw_counters (the
  * driver's own: rxe counts packets, retries and NAKs there; mlx5 its
@@ -17,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_counters.h"
+#include "extras/port_counters.h"
 
 /* The subfolders of a port that hold counters. */
 static const char *const counter_dirs[] = {"counters", "hw_counters"};
@@ -27,36 +28,48 @@ static const char *const counter_dirs[] = {"counters", "hw_counters"};
  * give them (rxe's in drivers/infiniband/sw/rxe/rxe_hw_counters.c, mlx5's
  * and the InfiniBand port counters as rdma-core's docs name them).
  */
+/* What a counter tells of loss (struct port_counters_loss). */
+enum counter_kind {
+	COUNTER_OTHER,
+	COUNTER_RESENT,	    /* this side sent packets again */
+	COUNTER_OUT_OF_SEQ, /* a packet came after a gap */
+	COUNTER_DUPLICATE,  /* a packet came twice */
+};
+
 static const struct {
 	const char *name;
 	const char *meaning;
-	bool resent; /* this side sent packets again */
+	enum counter_kind kind;
 } known[] = {
-	{"port_xmit_packets", "packets sent", false},
-	{"port_rcv_packets", "packets received", false},
-	{"sent_pkts", "packets sent", false},
-	{"rcvd_pkts", "packets received", false},
+	{"port_xmit_packets", "packets sent", COUNTER_OTHER},
+	{"port_rcv_packets", "packets received", COUNTER_OTHER},
+	{"sent_pkts", "packets sent", COUNTER_OTHER},
+	{"rcvd_pkts", "packets received", COUNTER_OTHER},
 	{"completer_retry_err",
-	 "times this side went back and sent again (ack timeout or NAK)", true},
+	 "times this side went back and sent again (ack timeout or NAK)",
+	 COUNTER_RESENT},
 	{"local_ack_timeout_err",
-	 "ack timeouts: this side sent again after waiting", true},
+	 "ack timeouts: this side sent again after waiting", COUNTER_RESENT},
 	{"packet_seq_err", "sequence NAKs received: this side sent again",
-	 true},
-	{"roce_adp_retrans", "adaptive retransmissions", true},
+	 COUNTER_RESENT},
+	{"roce_adp_retrans", "adaptive retransmissions", COUNTER_RESENT},
 	{"rcvd_seq_err", "sequence NAKs received (a packet of ours was lost)",
-	 false},
+	 COUNTER_OTHER},
 	{"out_of_seq_request",
-	 "requests received out of sequence (one before was lost)", false},
+	 "requests received out of sequence (one before was lost)",
+	 COUNTER_OUT_OF_SEQ},
 	{"out_of_sequence",
-	 "packets received out of sequence (one before was lost)", false},
+	 "packets received out of sequence (one before was lost)",
+	 COUNTER_OUT_OF_SEQ},
 	{"duplicate_request", "requests received twice (the peer sent again)",
-	 false},
+	 COUNTER_DUPLICATE},
 	{"rcvd_rnr_err", "RNR NAKs received (the peer had no receive posted)",
-	 false},
-	{"send_rnr_err", "RNR NAKs sent (no receive posted here)", false},
-	{"rnr_nak_retry_err", "RNR retries exceeded", false},
-	{"retry_exceeded_err", "transport retries exceeded", false},
-	{"retry_rnr_exceeded_err", "RNR retries exceeded", false},
+	 COUNTER_OTHER},
+	{"send_rnr_err", "RNR NAKs sent (no receive posted here)",
+	 COUNTER_OTHER},
+	{"rnr_nak_retry_err", "RNR retries exceeded", COUNTER_OTHER},
+	{"retry_exceeded_err", "transport retries exceeded", COUNTER_OTHER},
+	{"retry_rnr_exceeded_err", "RNR retries exceeded", COUNTER_OTHER},
 };
 
 static int compare_names(const void *a, const void *b)
@@ -83,7 +96,7 @@ static int read_number(const char *path, uint64_t *value)
 	return errno || (*end != '\n' && *end != '\0') ? -1 : 0;
 }
 
-/* Every number in @dir into @pc, up to BENCH_COUNTERS_MAX in all. */
+/* Every number in @dir into @pc, up to PORT_COUNTERS_MAX in all. */
 static void read_dir(const char *dir, struct port_counters *pc)
 {
 	char path[PATH_MAX];
@@ -97,7 +110,7 @@ static void read_dir(const char *dir, struct port_counters *pc)
 		const char *name = names[i]->d_name;
 		struct port_counter *c = &pc->c[pc->count];
 
-		if (pc->count < BENCH_COUNTERS_MAX && name[0] != '.' &&
+		if (pc->count < PORT_COUNTERS_MAX && name[0] != '.' &&
 		    strlen(name) < sizeof(c->name) &&
 		    snprintf(path, sizeof(path), "%s/%s", dir, name) <
 			    (int)sizeof(path) &&
@@ -130,27 +143,28 @@ void port_counters_path(const char *device, unsigned int port, char *out,
 	snprintf(out, len, "/sys/class/infiniband/%s/ports/%u", device, port);
 }
 
-static const char *meaning_of(const char *name, bool *resent)
+static const char *meaning_of(const char *name, enum counter_kind *kind)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		if (strcmp(known[i].name, name) == 0) {
-			*resent = known[i].resent;
+			*kind = known[i].kind;
 			return known[i].meaning;
 		}
-	*resent = false;
+	*kind = COUNTER_OTHER;
 	return "";
 }
 
 size_t port_counters_moved(const struct port_counters *before,
 			   const struct port_counters *after,
-			   struct port_counter *moved, uint64_t *resent)
+			   struct port_counter *moved,
+			   struct port_counters_loss *loss)
 {
 	size_t i, j, n = 0;
-	bool again;
+	enum counter_kind kind;
 
-	*resent = 0;
+	*loss = (struct port_counters_loss){0};
 	for (i = 0; i < after->count; i++) {
 		const struct port_counter *a = &after->c[i];
 
@@ -162,9 +176,13 @@ size_t port_counters_moved(const struct port_counters *before,
 			continue;
 		moved[n] = *a;
 		moved[n].value = a->value - before->c[j].value;
-		meaning_of(a->name, &again);
-		if (again)
-			*resent += moved[n].value;
+		meaning_of(a->name, &kind);
+		if (kind == COUNTER_RESENT)
+			loss->resent += moved[n].value;
+		else if (kind == COUNTER_OUT_OF_SEQ)
+			loss->out_of_seq += moved[n].value;
+		else if (kind == COUNTER_DUPLICATE)
+			loss->duplicate += moved[n].value;
 		n++;
 	}
 	return n;
@@ -173,10 +191,10 @@ size_t port_counters_moved(const struct port_counters *before,
 void port_counters_print(const struct port_counters *before,
 			 const struct port_counters *after, FILE *out)
 {
-	struct port_counter moved[BENCH_COUNTERS_MAX];
-	uint64_t resent;
+	struct port_counter moved[PORT_COUNTERS_MAX];
+	struct port_counters_loss loss;
+	enum counter_kind kind;
 	size_t i, n;
-	bool again;
 
 	if (!before->folders) {
 		fprintf(out,
@@ -184,21 +202,35 @@ void port_counters_print(const struct port_counters *before,
 			before->port_dir);
 		return;
 	}
-	n = port_counters_moved(before, after, moved, &resent);
+	n = port_counters_moved(before, after, moved, &loss);
 	fprintf(out, "port counters of this side (%s), moved over the run:\n",
 		before->port_dir);
 	for (i = 0; i < n; i++)
 		fprintf(out, "  %-24s %+12" PRId64 "  %s\n", moved[i].name,
 			(int64_t)moved[i].value,
-			meaning_of(moved[i].name, &again));
+			meaning_of(moved[i].name, &kind));
 	if (!n)
 		fprintf(out, "  (none moved)\n");
-	if (resent)
+	if (loss.resent)
 		fprintf(out,
 			"resent: this side sent packets again %" PRIu64
-			" time(s): packets were lost on the way\n",
-			resent);
+			" time(s) (after an ack timeout or a sequence NAK)\n",
+			loss.resent);
 	else
 		fprintf(out, "resent: none\n");
+	if (loss.out_of_seq)
+		fprintf(out,
+			"out of sequence: %" PRIu64
+			" packet(s) came after a gap: one before them was lost on the way here\n",
+			loss.out_of_seq);
+	else
+		fprintf(out, "out of sequence: none\n");
+	if (loss.duplicate)
+		fprintf(out,
+			"twice: %" PRIu64
+			" packet(s) came twice: the peer sent again what had arrived (its ack came late, or was lost)\n",
+			loss.duplicate);
+	else
+		fprintf(out, "twice: none\n");
 	fflush(out);
 }
