@@ -29,6 +29,8 @@
 struct check_config {
 	bool pair;	       /* --pair: be the server of a pair check */
 	const char *json_path; /* --json FILE, NULL: none */
+	/* --max-lost N: the packets the pair may lose before it fails */
+	unsigned long max_lost;
 };
 
 /* Set @cc to the defaults and @tool to rdma_check's, for config_parse. */

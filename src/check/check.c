@@ -53,7 +53,7 @@ int check_run(const struct config *cfg, const struct check_config *cc,
 	check_local(r, cfg, &sizes, &host);
 	/* A host that failed has nothing to offer a peer: no wait for one. */
 	if (with_peer && check_passed(r) && host.usable)
-		check_pair(r, cfg, &sizes);
+		check_pair(r, cfg, &sizes, cc->max_lost);
 	check_print_verdict(r, scope, out);
 	*passed = check_passed(r);
 	if (cc->json_path)

@@ -12,7 +12,11 @@
 enum check_option {
 	CHECK_OPT_PAIR = CONFIG_OPT_PROGRAM,
 	CHECK_OPT_JSON,
+	CHECK_OPT_MAX_LOST,
 };
+
+/* Past any loss a pair check's few messages could have. */
+#define MAX_LOST_LIMIT 1000000000UL
 
 /*
  * What connecting needs, spelled as the manual's example spells it, and
@@ -28,6 +32,11 @@ static const struct config_option check_options[] = {
 	{"pair", 0, no_argument, CHECK_OPT_PAIR, NULL,
 	 "with no SERVER: then wait for one client,\n"
 	 "as the server of the pair check"},
+	{"max-lost", 0, required_argument, CHECK_OPT_MAX_LOST, "N",
+	 "the packets the pair's transfers may lose,\n"
+	 "either way (by the ports' counters), before\n"
+	 "the loss check fails; up to N, a warning\n"
+	 "(default 0)"},
 	{"json", 0, required_argument, CHECK_OPT_JSON, "FILE",
 	 "write the checks and the verdict as JSON"},
 	{0},
@@ -41,6 +50,9 @@ static int parse_setting(void *settings, int id, const char *arg, FILE *err)
 	case CHECK_OPT_PAIR:
 		cc->pair = true;
 		return 0;
+	case CHECK_OPT_MAX_LOST:
+		return config_parse_number(PROGRAM_CHECK, "--max-lost", arg, 0,
+					   MAX_LOST_LIMIT, &cc->max_lost, err);
 	case CHECK_OPT_JSON:
 		if (arg[0] == '\0') {
 			fprintf(err,

@@ -2,10 +2,13 @@
 /*
  * The pair's checks: the manual's steps between the two hosts, each timed
  * and judged: TCP, the QP-info exchange, the GIDs of both sides, the path
- * MTU, then one SEND, READ, WRITE and atomic.
+ * MTU, then one SEND, READ, WRITE and atomic, and the packets either side
+ * sent again over them.
  */
 #include <arpa/inet.h>
+#include <endian.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <string.h>
@@ -15,6 +18,7 @@
 #include "check_priv.h"
 #include "cm/cm.h"
 #include "common/interrupt.h"
+#include "extras/port_counters.h"
 #include "ops/ops.h"
 #include "qp.h"
 #include "sock.h"
@@ -29,6 +33,8 @@ struct pair {
 	struct connection conn;
 	int sock;
 	bool client;
+	/* the port's counters once TCP connected, before any RDMA */
+	struct port_counters before;
 };
 
 static void check_tcp(struct check_report *r, struct pair *p, int ret,
@@ -365,23 +371,149 @@ static bool check_op(struct check_report *r, struct pair *p, enum op_id id,
 	return true;
 }
 
-static void check_ops(struct check_report *r, struct pair *p)
+/* The pair's operations; true if none failed. */
+static bool check_ops(struct check_report *r, struct pair *p)
 {
 	unsigned int both = p->conn.local.flags & p->conn.remote.flags;
 
 	if (!check_op(r, p, OP_SEND, "send") ||
 	    !check_op(r, p, OP_READ, "read") ||
 	    !check_op(r, p, OP_WRITE, "write"))
-		return;
+		return false;
 	if (both & QP_INFO_HAS_ATOMICS)
-		check_op(r, p, OP_FETCH_ADD, "atomic");
-	else
+		return check_op(r, p, OP_FETCH_ADD, "atomic");
+	check_add(
+		r, "atomic", CHECK_WARN,
+		"use devices with remote atomics on both sides for those lessons",
+		"not run: %s device has no remote atomics",
+		p->conn.local.flags & QP_INFO_HAS_ATOMICS ? "the peer's"
+							  : "this");
+	return true;
+}
+
+/* The port's counters now, into @pc. */
+static void read_port_counters(const struct pair *p, struct port_counters *pc)
+{
+	char dir[256];
+
+	port_counters_path(ibv_get_device_name(p->res.ctx->device),
+			   p->cfg->ib_port, dir, sizeof(dir));
+	port_counters_read(dir, pc);
+}
+
+/* What a side's port counters moved over the transfers, as sent. */
+struct loss_count {
+	uint64_t counted; /* 1 if the port has counters, else 0 */
+	struct port_counters_loss moved;
+};
+
+/*
+ * How many of @from's packets toward @to's side were lost, by both
+ * sides' counts: a gap @to saw in the sequence is a loss for sure (each
+ * resend of @from's then mended one); else a resend whose first copy @to
+ * did not get twice. A resend @to got twice was no loss of @from's: an
+ * ack came late (a busy peer) or was lost the other way.
+ */
+static uint64_t lost_toward(const struct loss_count *from,
+			    const struct loss_count *to)
+{
+	const struct port_counters_loss *f = &from->moved, *t = &to->moved;
+
+	if (!to->counted)
+		return f->resent;
+	if (t->out_of_seq)
+		return f->resent > t->out_of_seq ? f->resent : t->out_of_seq;
+	return f->resent > t->duplicate ? f->resent - t->duplicate : 0;
+}
+
+/* Trade @mine for the peer's counts over TCP, in network byte order. */
+static int trade_loss(const struct pair *p, const struct loss_count *mine,
+		      struct loss_count *theirs)
+{
+	uint64_t out[4] = {htobe64(mine->counted), htobe64(mine->moved.resent),
+			   htobe64(mine->moved.out_of_seq),
+			   htobe64(mine->moved.duplicate)};
+	uint64_t in[4];
+	int ret = sock_sync_data(p->sock, out, in, sizeof(out),
+				 config_timeout_ms(p->cfg));
+
+	if (ret)
+		return ret;
+	theirs->counted = be64toh(in[0]);
+	theirs->moved = (struct port_counters_loss){
+		.resent = be64toh(in[1]),
+		.out_of_seq = be64toh(in[2]),
+		.duplicate = be64toh(in[3]),
+	};
+	return 0;
+}
+
+/*
+ * The packets lost either way over the pair's transfers, from both
+ * sides' port counters (rdma_bench --report-counters reads the same),
+ * traded so that each side names both directions. RoCE wants a lossless
+ * link: more than @max_lost lost in all fails; fewer warn.
+ */
+static void check_loss(struct check_report *r, struct pair *p,
+		       unsigned long max_lost)
+{
+	static const char *const fix =
+		"look at the link from the side whose packets were lost: the cable, the switch port's error and discard counters, PFC or ECN (ethtool -S)";
+	struct port_counter moved[PORT_COUNTERS_MAX];
+	struct port_counters after;
+	struct loss_count mine = {0}, theirs;
+	uint64_t out, in;
+	char text[CHECK_FIX_MAX];
+	int ret;
+
+	read_port_counters(p, &after);
+	if (p->before.folders) {
+		mine.counted = 1;
+		port_counters_moved(&p->before, &after, moved, &mine.moved);
+	}
+	ret = trade_loss(p, &mine, &theirs);
+	if (ret) {
+		check_add(r, "loss", CHECK_WARN, NULL,
+			  "not known: the peer's counts did not come: %s",
+			  strerror(-ret));
+		return;
+	}
+	if (!mine.counted && !theirs.counted) {
 		check_add(
-			r, "atomic", CHECK_WARN,
-			"use devices with remote atomics on both sides for those lessons",
-			"not run: %s device has no remote atomics",
-			p->conn.local.flags & QP_INFO_HAS_ATOMICS ? "the peer's"
-								  : "this");
+			r, "loss", CHECK_PASS, NULL,
+			"not measured: neither port has counters (soft-iWARP keeps none)");
+		return;
+	}
+	out = lost_toward(&mine, &theirs);
+	in = lost_toward(&theirs, &mine);
+	if (!out && !in) {
+		check_add(
+			r, "loss", CHECK_PASS, NULL,
+			"none either way over the pair's transfers (%s; resends: this side %" PRIu64
+			", the peer %" PRIu64 ")",
+			mine.counted && theirs.counted ? "both ports' counters"
+			: mine.counted
+				? "this port's counters; the peer's has none"
+				: "the peer's port counters; this one has none",
+			mine.moved.resent, theirs.moved.resent);
+		return;
+	}
+	if (out + in > max_lost)
+		snprintf(text, sizeof(text),
+			 "%s; to accept this many, --max-lost %" PRIu64, fix,
+			 out + in);
+	else
+		snprintf(text, sizeof(text),
+			 " (at most %lu allowed by --max-lost)", max_lost);
+	check_add(r, "loss", out + in > max_lost ? CHECK_FAIL : CHECK_WARN,
+		  out + in > max_lost ? text : fix,
+		  "packets lost: %" PRIu64
+		  " of this side's toward the peer, %" PRIu64
+		  " of the peer's toward this side (resends: this side %" PRIu64
+		  ", the peer %" PRIu64
+		  "), by the ports' counters over the pair's transfers%s",
+		  out, in, mine.moved.resent, theirs.moved.resent,
+		  out + in > max_lost ? "" : text);
 }
 
 /*
@@ -419,7 +551,8 @@ static bool check_cm_connect(struct check_report *r, const struct pair *p,
 
 /* -R: the pair round as main's run_rdma_cm makes it; TCP for the syncs. */
 static void check_pair_cm(struct check_report *r, struct pair *p,
-			  const struct resources_sizes *sizes)
+			  const struct resources_sizes *sizes,
+			  unsigned long max_lost)
 {
 	long long start;
 	struct cm cm;
@@ -439,8 +572,12 @@ static void check_pair_cm(struct check_report *r, struct pair *p,
 		start = now_ms();
 		ret = cm_connect_qp(&cm, &p->res, p->cfg, sizes, p->sock,
 				    &p->conn);
-		if (check_cm_connect(r, p, ret, now_ms() - start))
-			check_ops(r, p);
+		/* RDMA_CM opened the device as it connected: counters now */
+		if (!ret)
+			read_port_counters(p, &p->before);
+		if (check_cm_connect(r, p, ret, now_ms() - start) &&
+		    check_ops(r, p))
+			check_loss(r, p, max_lost);
 		if (!ret) {
 			cm_disconnect(&cm);
 			resources_destroy(&p->res);
@@ -451,7 +588,7 @@ static void check_pair_cm(struct check_report *r, struct pair *p,
 }
 
 void check_pair(struct check_report *r, const struct config *cfg,
-		const struct resources_sizes *sizes)
+		const struct resources_sizes *sizes, unsigned long max_lost)
 {
 	struct pair p = {
 		.cfg = cfg,
@@ -461,7 +598,7 @@ void check_pair(struct check_report *r, const struct config *cfg,
 	int ret;
 
 	if (cfg->use_rdma_cm) {
-		check_pair_cm(r, &p, sizes);
+		check_pair_cm(r, &p, sizes, max_lost);
 		return;
 	}
 	ret = resources_create(&p.res, cfg, sizes, NULL);
@@ -474,8 +611,9 @@ void check_pair(struct check_report *r, const struct config *cfg,
 	ret = sock_connect(cfg, &p.sock);
 	check_tcp(r, &p, ret, now_ms() - start);
 	if (!ret) {
-		if (check_connect(r, &p))
-			check_ops(r, &p);
+		read_port_counters(&p, &p.before);
+		if (check_connect(r, &p) && check_ops(r, &p))
+			check_loss(r, &p, max_lost);
 		close(p.sock);
 	}
 	resources_destroy(&p.res);

@@ -136,9 +136,11 @@ void check_local(struct check_report *r, const struct config *cfg,
 
 /*
  * The pair's checks, with the peer that @cfg names (the client) or the
- * one that connects to us (the server): @cfg runs the check's operations.
+ * one that connects to us (the server): @cfg runs the check's operations,
+ * and more than @max_lost packets lost over them (both sides' port
+ * counters) fail the loss check.
  */
 void check_pair(struct check_report *r, const struct config *cfg,
-		const struct resources_sizes *sizes);
+		const struct resources_sizes *sizes, unsigned long max_lost);
 
 #endif

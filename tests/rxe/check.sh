@@ -6,7 +6,9 @@
 #          GIDs of two IP families, RoCE packets dropped (no path: retry
 #          exceeded), nothing listening, SYNs dropped (a tc
 #          filter on guest a drops TCP to the port: the rig has no
-#          iptables or nft, and tc filters need no netfilter);
+#          iptables or nft, and tc filters need no netfilter), every
+#          second RoCE packet of b's dropped at a (a lossy link: the
+#          loss check fails, or warns under --max-lost);
 #   a:     port DOWN, rdma_ucm unloaded with -R, no RDMA device, then
 #          siw0 ahead of rxe0 in the device list;
 #   b:     netdev MTU too small, -g at an empty index, locked memory.
@@ -64,6 +66,14 @@ rxe_step --on b "$mp sch_ingress && $mp cls_u32 && $mp act_gact && tc qdisc add 
 rxe_pair no_path --on a b "$P --pair -t 6 -p 19985 --accept-timeout 60" \
 	"$P -t 4 -p 19985 --connect-timeout 60 $peer"
 rxe_step --on b "tc qdisc del dev eth0 ingress"
+# a drops every second RoCE packet from b: each request of b's gets
+# through when sent again, and the loss check counts what was lost.
+rxe_step --on a "$mp sch_ingress && $mp cls_u32 && $mp act_gact && tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip src 192.0.2.2/32 match ip protocol 17 0xff match ip dport 4791 0xffff action gact pass random determ drop 2"
+rxe_pair lossy --on a b "$P --pair -p 19986 --accept-timeout 60" \
+	"$P -p 19986 --connect-timeout 60 $peer"
+rxe_pair lossy_allowed --on a b "$P --pair --max-lost 1000 -p 19987 --accept-timeout 60" \
+	"$P --max-lost 1000 -p 19987 --connect-timeout 60 $peer"
+rxe_step --on a "tc qdisc del dev eth0 ingress"
 
 # Guest a: port DOWN, rdma_ucm unloaded with -R, no RDMA device.
 rxe_step --on a "ip link set eth0 down; sleep 1"
@@ -105,7 +115,7 @@ for side in server client; do
 	out=$R/pair.$side.out
 	expect_rc "$R/pair.$side.rc" 0
 	expect_no_text "$out" "FAIL "
-	for c in uverbs devices device transport port link-layer gid-table gid mtu memlock atomics mem-window sge srq resources transports rdma-cm tcp exchange gid-pair path-mtu connect send read write atomic; do
+	for c in uverbs devices device transport port link-layer gid-table gid mtu memlock atomics mem-window sge srq resources transports rdma-cm tcp exchange gid-pair path-mtu connect send read write atomic loss; do
 		expect_regex "$out" "^PASS $c +[^ ]"
 	done
 	expect_regex "$out" "^verdict: PASS: these two hosts can do RDMA with these options"
@@ -120,6 +130,9 @@ expect_regex "$R/pair.client.out" "^PASS send +send done in [0-9]+ ms$"
 # What soft-RoCE offers for SGE lists and shared receive queues.
 expect_regex "$R/pair.client.out" "^PASS sge +max_sge 32 a work request: rdma_lessons --ops sge posts 3$"
 expect_regex "$R/pair.client.out" "^PASS srq +max_srq [1-9][0-9]*, up to [1-9][0-9]* receives each \\(max_srq_wr\\): rdma_lessons --srq$"
+# Both ports count: no packet lost either way on the rig's link (a resend
+# the peer got twice, a busy guest's late ack, is none).
+expect_regex "$R/pair.client.out" "^PASS loss +none either way over the pair's transfers \(both ports' counters; resends: this side [0-9]+, the peer [0-9]+\)$"
 # The steps' own lines (the remote address, the messages) stay out.
 expect_no_text "$R/pair.client.out" "Remote address"
 
@@ -127,6 +140,7 @@ for side in server client; do
 	expect_rc "$R/cm.$side.rc" 0
 	expect_regex "$R/cm.$side.out" "^PASS connect +RDMA_CM connected QP 0x[0-9a-f]{6} and synced in [0-9]+ ms$"
 	expect_regex "$R/cm.$side.out" "^PASS atomic "
+	expect_regex "$R/cm.$side.out" "^PASS loss +none either way "
 	expect_regex "$R/cm.$side.out" "^verdict: PASS: these two hosts can do RDMA with these options"
 done
 expect_regex "$R/cm.client.out" "^PASS gid-pair +RDMA_CM resolved the path: ours ::ffff:192.0.2.2, the peer's ::ffff:192.0.2.1$"
@@ -157,6 +171,20 @@ for side in server client; do
 	expect_regex "$R/no_path.$side.out" "^PASS connect "
 	expect_no_text "$R/no_path.$side.out" "PASS read"
 	expect_regex "$R/no_path.$side.out" "^verdict: FAIL: these two hosts cannot do RDMA with these options \(failed: send;"
+done
+# A lossy link: every operation passes (RC sends again), and both sides
+# name the packets b lost toward a, each from its own side; with
+# --max-lost above the count, a warning.
+lost="([1-9][0-9]*)"
+expect_rc "$R/lossy.client.rc" 1
+expect_regex "$R/lossy.client.out" "^PASS atomic "
+expect_regex "$R/lossy.client.out" "^FAIL loss +packets lost: $lost of this side's toward the peer, 0 of the peer's toward this side \(resends: this side $lost, the peer [0-9]+\), by the ports' counters over the pair's transfers; fix: look at the link from the side whose packets were lost: .*; to accept this many, --max-lost $lost$"
+expect_rc "$R/lossy.server.rc" 1
+expect_regex "$R/lossy.server.out" "^FAIL loss +packets lost: 0 of this side's toward the peer, $lost of the peer's toward this side "
+expect_regex "$R/lossy.server.out" "^verdict: FAIL: these two hosts cannot do RDMA with these options \(failed: loss;"
+for side in server client; do
+	expect_rc "$R/lossy_allowed.$side.rc" 0
+	expect_regex "$R/lossy_allowed.$side.out" "^WARN loss +packets lost: .*, by the ports' counters over the pair's transfers \(at most 1000 allowed by --max-lost\); fix: "
 done
 # The side whose wait ends first says why; the other hears its connection
 # close then, not -t later, and points at its peer's lines.

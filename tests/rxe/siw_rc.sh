@@ -7,7 +7,8 @@
 # each QP at depth; each lesson iWARP cannot do
 # refused, with its line and status, by the server and by the client
 # before any connection, and so is UD (-c ud -R); -d siw0 without -R
-# refused with the iWARP line.
+# refused with the iWARP line; rdma_check's pair round, whose loss check
+# has no counters to read on siw.
 # One guest's cases run on b while the two-guest ones run from a to b.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rc_common.sh"
@@ -66,6 +67,12 @@ siw_pair lat_send_two 20030 a b "--op send -n 20" "$B lat"
 # through RDMA_CM (the only way iWARP connects a QP).
 siw_pair bw_qps_read 20046 a b \
 	"--op read -n 20 -q 3 -v --out_json_file '$RXE_RUNS/bw_qps_read.json'" "$B bw"
+# rdma_check's pair round over iWARP: siw keeps no port counters, and
+# the loss check says it measured nothing rather than pass a count.
+# shellcheck disable=SC2016 # expanded in the guest
+rxe_pair check_two --on a b \
+	"'$RDMA_CHECK' -R -d siw0 --pair -p 20048 --accept-timeout 60" \
+	"'$RDMA_CHECK' -R -d siw0 -p 20048 --connect-timeout 60 \"\$RXE_SIW_PEER_ADDR\""
 # Each side alone (servers on a, clients on b, at once): the server
 # refuses before it listens, the client once its address resolved to
 # siw0, before it connects.
@@ -90,6 +97,12 @@ rxe_solo example_siw --on b "'$RDMA_RC_EXAMPLE' -d siw0 -p 20028"
 rxe_solo siw_limits --on b "ibv_devinfo -v -d siw0"
 rxe_go siw_rc 240
 R=$RXE_RUNS
+
+for side in server client; do
+	expect_rc "$R/check_two.$side.rc" 0
+	expect_line "$R/check_two.$side.out" "PASS loss        not measured: neither port has counters (soft-iWARP keeps none)"
+	expect_regex "$R/check_two.$side.out" "^verdict: PASS: these two hosts can do RDMA with these options"
+done
 
 # The manual's flow, as a learner compares it, and what iWARP shows of
 # the connection: siw0, GID index 0 (the MAC-based entry).
