@@ -82,6 +82,14 @@ def positive(kind):
     return parse
 
 
+def count(text):
+    """A whole number, 0 or more."""
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number "
+                                         "of 0 or more")
+    return int(text)
+
+
 def bandwidth_floor(text):
     """--bw-min: MiB/s, or a share of the port's rate ("90%")."""
     share = text.endswith("%")
@@ -166,6 +174,10 @@ def options(argv):
     p.add_argument("--lat-max", type=positive(float), metavar="USEC",
                    help="the latency ceiling of a pair: the median of 2-byte "
                    "SENDs, in microseconds")
+    p.add_argument("--max-lost", type=count, default=0, metavar="N",
+                   help="the packets a pair may lose, either way, by its "
+                   "ports' counters, before it fails; up to N, a warning "
+                   "(default 0: a lossy link fails)")
     p.add_argument("--lat-iters", type=positive(int), metavar="N",
                    help="iterations of the latency run (rdma_bench's "
                    "default: 1000)")
@@ -431,7 +443,7 @@ def pair_phase(a, runner, results, rounds, progress):
             addr = a.address.replace("%h", server)
             cmd_s, cmd_c = plan.pair_commands(
                 a.rdma_check, a.rdma_bench, common_args(a), ports, addr,
-                waits, (a.lat_iters, a.bw_iters))
+                waits, (a.lat_iters, a.bw_iters), a.max_lost)
             running.append((server, client,
                             runner.start(server, cmd_s, a.round_timeout),
                             runner.start(client, cmd_c, a.round_timeout)))
@@ -443,7 +455,8 @@ def pair_phase(a, runner, results, rounds, progress):
             ok_c, out_c, _ = Runner.result(wc, client)
             rate, unknown = slower_rate(results, server, client)
             p = plan.judge_pair(server, client, out_s, out_c,
-                                ok_s and ok_c, limits, rate, unknown)
+                                ok_s and ok_c, limits, rate, unknown,
+                                a.max_lost)
             failed += p["status"] == "FAIL"
             progress.pairs.append(plan.settle(p))
         took = time.monotonic() - started
@@ -458,11 +471,13 @@ def draw_heat_map(a, results, pairs, path):
     """The bandwidth matrix as a PNG heat map, drawn by gnuplot: each
     pair's figure in colour; failed pairs black, pairs skipped because a
     host failed alone grey, pairs outside the pattern pale, pairs under a
-    floor framed in magenta, each with a legend entry."""
+    floor framed in magenta, pairs that lost packets in green, each with a
+    legend entry."""
     n = len(a.hosts)
     tics = ", ".join(f'"{h}" {i}' for i, h in
                      enumerate(plan.heat_tics(a.hosts, results)))
     fills, frames = plan.heat_cells(a.hosts, pairs)
+    lossy = plan.heat_lossy(a.hosts, pairs)
     matrix = plan.heat_data(a.hosts, pairs)
     measured = any(w != "NaN" for w in matrix.split())
     with tempfile.TemporaryDirectory() as tmp:
@@ -472,6 +487,8 @@ def draw_heat_map(a, results, pairs, path):
                                  f'0x{plan.CELL_LOOK[k][2][1:]}\n'
                                  for x, y, k in fills) or "NaN NaN 0 \"\" 0\n",
                  "frame": "".join(f"{x} {y}\n" for x, y in frames)
+                 or "NaN NaN\n",
+                 "lossy": "".join(f"{x} {y}\n" for x, y in lossy)
                  or "NaN NaN\n"}
         for name, text in files.items():
             with open(os.path.join(tmp, name), "w") as f:
@@ -489,6 +506,8 @@ def draw_heat_map(a, results, pairs, path):
             "notitle",
             f"'{d['frame']}' using 1:2:(0.45):(0.45) with boxxyerror "
             f"fs empty lw 3 lc rgb '{plan.FLOOR_FRAME}' notitle",
+            f"'{d['lossy']}' using 1:2:(0.38):(0.38) with boxxyerror "
+            f"fs empty lw 3 lc rgb '{plan.LOSS_FRAME}' notitle",
         ]
         # The legend names what the picture shows, and nothing else.
         shown = plan.heat_kinds(fills, frames)
@@ -501,6 +520,9 @@ def draw_heat_map(a, results, pairs, path):
         if "floor" in shown:
             plots.append(f"keyentry with boxes fs empty lw 3 lc rgb "
                          f"'{plan.FLOOR_FRAME}' title 'under a floor'")
+        if lossy:
+            plots.append(f"keyentry with boxes fs empty lw 3 lc rgb "
+                         f"'{plan.LOSS_FRAME}' title 'packets lost'")
         title = ("RDMA bandwidth of each pair, MiB/s (the slower way)"
                  if measured else "No pair measured a bandwidth")
         script = f"""
@@ -514,7 +536,7 @@ set yrange [{n - 0.5}:-0.5]
 set palette defined (0 '#b2182b', 0.5 '#fddbc7', 1 '#2166ac')
 set cbrange [0:*]
 {'' if measured else 'unset colorbox'}
-{'set key outside right top box' if shown else 'unset key'}
+{'set key outside right top box' if shown or lossy else 'unset key'}
 set style fill solid 1.0
 set datafile missing 'NaN'
 plot {", ".join(plots)}

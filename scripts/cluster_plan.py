@@ -25,8 +25,10 @@ PORTS_PER_PAIR = 4
 # slower direction).
 # The iterations are rdma_bench's defaults unless --lat-iters and
 # --bw-iters say otherwise.
-LAT_ARGS = ["lat", "--op", "send", "-s", "2"]
-BW_ARGS = ["bw", "--op", "write", "-b", "-s", "65536"]
+# Each run reports what its port's counters moved: the resends and the
+# gaps that name a lossy link (judge_loss).
+LAT_ARGS = ["lat", "--op", "send", "-s", "2", "--report-counters"]
+BW_ARGS = ["bw", "--op", "write", "-b", "-s", "65536", "--report-counters"]
 # When the bandwidth run fails, the pair tries SENDs of every power of two
 # up to 4 KiB, back and forth: the first size that does not arrive is the
 # frame size the path loses (a switch port with a smaller MTU than the
@@ -203,7 +205,7 @@ def bench_args(check_args):
 
 
 def pair_commands(check, bench, check_args, ports, server_addr, waits,
-                  iters=(None, None)):
+                  iters=(None, None), max_lost=0):
     """The server's and the client's command for one pair: the pair
     check, then (when it passed) the latency and the bandwidth runs.
 
@@ -211,23 +213,28 @@ def pair_commands(check, bench, check_args, ports, server_addr, waits,
     them (rdma_bench gets them as it spells them, bench_args).
     WAITS: (connect, accept, each) seconds: how long a client retries
     its connect, a server waits for its client, and every wait after.
+    MAX_LOST: the pair check's bound on lost packets, as the runs'
+    (judge_loss).
     """
     connect, accept, each = waits
     lat = LAT_ARGS + (["-n", str(iters[0])] if iters[0] else [])
     bw = BW_ARGS + (["-n", str(iters[1])] if iters[1] else [])
     side = ["--accept-timeout", str(accept), "-t", str(each)]
     client = ["--connect-timeout", str(connect), "-t", str(each)]
+    bound = ["--max-lost", str(max_lost)] if max_lost else []
     b_args = bench_args(check_args)
     b_side = bench_args(side)
     b_client = bench_args(client)
     p_check, p_lat, p_bw, p_probe = (str(p) for p in ports)
     steps_s = [
-        ("check", [check, "--pair", "-p", p_check] + check_args + side),
+        ("check", [check, "--pair", "-p", p_check] + check_args + bound
+         + side),
         ("lat", [bench] + lat + ["-p", p_lat] + b_args + b_side),
         ("bw", [bench] + bw + ["-p", p_bw] + b_args + b_side),
     ]
     steps_c = [
-        ("check", [check, "-p", p_check] + check_args + client + [server_addr]),
+        ("check", [check, "-p", p_check] + check_args + bound + client
+         + [server_addr]),
         ("lat", [bench] + lat + ["-p", p_lat] + b_args + b_client
          + [server_addr]),
         ("bw", [bench] + bw + ["-p", p_bw] + b_args + b_client
@@ -344,6 +351,43 @@ def parse_bench(text):
             figures["bw"] = min(figures["bw_c2s"], figures["bw_s2c"])
             header = None
     return figures
+
+
+LOSS_LINES = {
+    "resent": re.compile(r"^resent: this side sent packets again (\d+) ", re.M),
+    "out_of_seq": re.compile(r"^out of sequence: (\d+) ", re.M),
+    "duplicate": re.compile(r"^twice: (\d+) ", re.M),
+}
+
+
+def parse_loss(text):
+    """What rdma_bench --report-counters says of its side's run: how many
+    times it sent packets again, how many packets came after a gap in the
+    sequence, how many came twice (0 for a "none" line); None when the
+    port has no counters (soft-iWARP)."""
+    if "port counters of this side" not in text:
+        return None
+    counts = {}
+    for name, line in LOSS_LINES.items():
+        m = line.search(text)
+        counts[name] = int(m.group(1)) if m else 0
+    return counts
+
+
+def lost_toward(sender, receiver):
+    """How many of SENDER's packets toward RECEIVER were lost, by both
+    sides' parse_loss counts (as rdma_check --pair judges them): a gap
+    the receiver saw is a loss for sure; else a resend whose first copy
+    the receiver did not get twice (one it got twice was an ack that came
+    late, from a busy peer, or was lost the other way). None when the
+    sender's port has no counters."""
+    if sender is None:
+        return None
+    if receiver is None:
+        return sender["resent"]
+    if receiver["out_of_seq"]:
+        return max(sender["resent"], receiver["out_of_seq"])
+    return max(0, sender["resent"] - receiver["duplicate"])
 
 
 def parse_probe(text):
@@ -500,17 +544,19 @@ def failure_line(out_part, rest):
 
 
 def judge_pair(server, client, out_s, out_c, answered, floors, rate_gbps,
-               unknown_rate=()):
+               unknown_rate=(), max_lost=0):
     """One pair's result from both sides' output.
 
     FLOORS: (bw_min MiB/s or None, bw_min_share of the port's rate or
     None, lat_max usec or None); RATE_GBPS: the slower port's rate, None
-    when UNKNOWN_RATE names a host whose rate rdma_check did not give.
+    when UNKNOWN_RATE names a host whose rate rdma_check did not give;
+    MAX_LOST: the packets a pair may lose before it fails (judge_loss).
     """
     pair = {"server": server, "client": client, "status": "PASS",
             "checks": {"server": [], "client": []}, "figures": {},
             "failed": None, "problem": None, "fix": None, "floor": None,
             "warnings": [], "probe": None, "cause": None, "gids": {},
+            "lost": {"server": None, "client": None},
             "output": {"server": out_s, "client": out_c}}
     if not answered:
         pair["status"] = "FAIL"
@@ -576,7 +622,50 @@ def judge_pair(server, client, out_s, out_c, answered, floors, rate_gbps,
             return pair
     pair["figures"].update(parse_bench(pc["lat"][0]))
     pair["figures"].update(parse_bench(pc["bw"][0]))
-    return apply_floors(pair, floors, rate_gbps, unknown_rate)
+    # Each run's two sides' counts, for each way: the server's packets
+    # toward the client, the client's toward the server.
+    for side, other, a, b in (("server", "client", ps, pc),
+                              ("client", "server", pc, ps)):
+        lost = [lost_toward(parse_loss(a[step][0]), parse_loss(b[step][0]))
+                for step in ("lat", "bw")]
+        pair["lost"][side] = None if None in lost else sum(lost)
+    apply_floors(pair, floors, rate_gbps, unknown_rate)
+    judge_loss(pair, max_lost)
+    return pair
+
+
+def judge_loss(pair, max_lost):
+    """Packets the pair's link lost either way over the latency and
+    bandwidth runs (pair["lost"], from the ports' counters). More than
+    MAX_LOST in all fails the pair; fewer, or a pair that failed a floor
+    already (a shaped link drops what it cannot carry), a warning; none,
+    nothing. RoCE is meant for a lossless fabric: a loss is the first
+    thing to look at."""
+    lost = {side: n for side, n in pair["lost"].items() if n}
+    if not lost:
+        return
+    host = {"server": pair["server"], "client": pair["client"]}
+    other = {"server": "client", "client": "server"}
+    ways = ", ".join(f"{n} of {host[side]}'s toward {host[other[side]]}"
+                     for side, n in lost.items())
+    problem = (f"packets lost: {ways}, by the ports' counters over the "
+               "latency and bandwidth runs")
+    fix = ("look at the link from the side whose packets were lost: the "
+           "cable, the switch port's error and discard counters, PFC or "
+           "ECN (ethtool -S)")
+    total = sum(lost.values())
+    if total <= max_lost:
+        pair["warnings"].append(f"{problem} (at most {max_lost} allowed "
+                                f"by --max-lost); fix: {fix}")
+        return
+    if pair["status"] == "FAIL":
+        pair["warnings"].append(f"{problem}; fix: {fix}")
+        return
+    pair["status"] = "FAIL"
+    pair["failed"] = "loss"
+    pair["cause"] = "a lossy link (RoCE needs a lossless one)"
+    pair["problem"] = problem
+    pair["fix"] = f"{fix}; to accept this many, --max-lost {total}"
 
 
 # What a failed pair check line points to, by the check that failed.
@@ -587,6 +676,7 @@ CHECK_CAUSES = {
                 "problem",
     "gid-path": "a GID or a route problem",
     "connect": "the QP could not be connected",
+    "loss": "a lossy link (RoCE needs a lossless one)",
 }
 
 
@@ -758,7 +848,7 @@ def diagnose(hosts, results, pairs):
         a, b = p["server"], p["client"]
         if a in broken or b in broken:
             continue
-        if p["failed"] in ("bandwidth", "latency", "floor"):
+        if p["failed"] in ("bandwidth", "latency", "floor", "loss"):
             lines.append(f"pair {a}-{b}: {with_cause(p)}")
         elif len(by_host[a]) < 2 or len(by_host[b]) < 2:
             lines.append(f"pair {a}-{b}: {step_words(p['failed'])} fails "
@@ -798,6 +888,8 @@ def cell(p):
     if p["status"] == "SKIP":
         return "skip"
     bw = p["figures"].get("bw")
+    if p["status"] == "FAIL" and p["failed"] == "loss":
+        return f"LOSS {bw:.1f}" if bw is not None else "LOSS"
     if p["status"] == "FAIL":
         return f"FAIL {bw:.1f}" if p["failed"] == "bandwidth" and bw else "FAIL"
     return f"{bw:.1f}" if bw is not None else "PASS"
@@ -879,7 +971,7 @@ def heat_data(hosts, pairs):
     by = {}
     for p in pairs:
         bw = p["figures"].get("bw")
-        if p["status"] == "PASS" or p["failed"] == "bandwidth":
+        if p["status"] == "PASS" or p["failed"] in ("bandwidth", "loss"):
             by[(p["server"], p["client"])] = bw
             by[(p["client"], p["server"])] = bw
     rows = []
@@ -899,6 +991,9 @@ CELL_LOOK = {
     "fail": ("#202020", "FAIL", "#ffffff"),
 }
 FLOOR_FRAME = "#ff00ff"
+# A pair that lost packets (judge_loss): a green frame, also a colour the
+# palette has not.
+LOSS_FRAME = "#00c000"
 
 
 def heat_kinds(fills, frames):
@@ -929,12 +1024,23 @@ def heat_cells(hosts, pairs):
                 fills.append((x, y, "outside"))
             elif p["status"] == "SKIP":
                 fills.append((x, y, "skip"))
-            elif p["status"] == "FAIL":
+            elif p["status"] == "FAIL" and p["failed"] != "loss":
                 if p["figures"].get("bw") is not None:
                     frames.append((x, y))
                 else:
                     fills.append((x, y, "fail"))
     return fills, frames
+
+
+def heat_lossy(hosts, pairs):
+    """The (column, row) of each pair that lost packets, failed or warned
+    (judge_loss): the picture frames them in LOSS_FRAME, over their
+    figure."""
+    lossy = {(p["server"], p["client"]) for p in pairs
+             if any(p.get("lost", {}).values())}
+    lossy |= {(b, a) for a, b in lossy}
+    return [(x, y) for y, a in enumerate(hosts)
+            for x, b in enumerate(hosts) if (a, b) in lossy]
 
 
 def heat_tics(hosts, results):

@@ -22,6 +22,14 @@
 #                the program: each named as what it is; c's rdma_check
 #                gives no port rate, so a share floor fails its pair;
 #   usage        -g -1: rdma_check's own usage line, once, exit 2;
+#   loss         one RoCE packet in 200 from a dropped at b (tc gact's
+#                determ drop), pair a-b alone: b's port counters see the
+#                gaps, a's the resends; the pair fails as a lossy link
+#                with the count of a's packets lost toward b, framed green
+#                in the picture; with --max-lost above the count, a
+#                warning and exit 0.  The healthy run above loses no
+#                packet on any pair (a resend its peer got twice, a late
+#                ack of a busy guest, is no loss);
 #   routed       not the cluster check: a RoCE v2 path through a router,
 #                on the same boot (a in 10.1.0.0/24, b in 10.2.0.0/24, d
 #                routing): rdma_rc_example, rdma_bench and rdma_check
@@ -93,14 +101,27 @@ for p in json.load(open(sys.argv[1]))["pairs"]:
 PY
 }
 
+# lost NAME: each pair of NAME.json as "SERVER-CLIENT S C": how many of
+# its server's packets toward the client were lost, and of the client's
+# toward the server.
+lost() {
+	python3 - "$R/$1.json" >"$R/$1.lost" <<'PY'
+import json, sys
+for p in json.load(open(sys.argv[1]))["pairs"]:
+    n = p.get("lost", {})
+    print(f"{p['server']}-{p['client']}", n.get("server"), n.get("client"))
+PY
+	cat "$R/$1.lost"
+}
+
 # colours NAME: how many pixels of NAME.png are of each fault's colour
-# (scripts/cluster_plan.py's CELL_LOOK and FLOOR_FRAME), one "KIND N"
+# (scripts/cluster_plan.py's CELL_LOOK, FLOOR_FRAME and LOSS_FRAME), one "KIND N"
 # line each, in NAME.colours.  The legend shows a colour only when a cell
 # has it, so a picture without that fault has none of its pixels.
 colours() {
 	python3 "$SOURCE_DIR/tests/rxe/png_colours.py" "$R/$1.png" \
-		202020 bababa ff00ff |
-		sed 's/^202020/fail/; s/^bababa/skip/; s/^ff00ff/frame/' >"$R/$1.colours"
+		202020 bababa ff00ff 00c000 |
+		sed 's/^202020/fail/; s/^bababa/skip/; s/^ff00ff/frame/; s/^00c000/loss/' >"$R/$1.colours"
 	cat "$R/$1.colours"
 	# A 50-pixel cell is about 2500 pixels, a frame about 1500; the text's
 	# anti-aliasing hits a colour exactly a few dozen times at most.
@@ -131,6 +152,11 @@ colours healthy
 expect_line "$R/healthy.seen" "fail none"
 expect_line "$R/healthy.seen" "skip none"
 expect_line "$R/healthy.seen" "frame none"
+expect_line "$R/healthy.seen" "loss none"
+# A clean link: no pair lost a packet, by its ports' counters.
+lost healthy
+grep -c '^192\.0\.2\.[1-4]-192\.0\.2\.[1-4] 0 0$' "$R/healthy.lost" >"$R/healthy.clean"
+expect_line "$R/healthy.clean" 6
 
 # --- clush itself, with the rig's command as its exec worker ------------
 # clush joins its words into one shell line: the guest's command is
@@ -252,6 +278,28 @@ expect_regex "$R/usage.said" "^$P: rdma_check refused its options on every host:
 wc -l <"$R/usage.said" >"$R/usage.lines"
 expect_line "$R/usage.lines" 1
 expect_empty "$R/usage.out"
+
+# --- loss: a link that loses RoCE packets, a and b alone ----------------
+# b drops every 200th RoCE packet that comes from a, as a link with errors
+# or a congested switch port that drops would: the runs still pass (RC
+# sends again), and only the ports' counters tell.
+on $B "tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip src $A/32 match ip protocol 17 0xff match ip dport 4791 0xffff action gact pass random determ drop 200"
+NODES="192.0.2.[1-2]" check loss --pattern "$A:$B" --png "$R/loss.png"
+NODES="192.0.2.[1-2]" check lossok --pattern "$A:$B" --max-lost 1000000
+on $B "tc qdisc del dev eth0 ingress"
+expect_rc "$R/loss.rc" 1
+pairs loss
+expect_line "$R/loss.pairs" "$A-$B FAIL loss"
+lost loss
+expect_regex "$R/loss.lost" "^$A-$B [1-9][0-9]* 0$"
+expect_regex "$R/loss.out" "^pair $A-$B: a lossy link \(RoCE needs a lossless one\): packets lost: [1-9][0-9]* of $A's toward $B, by the ports' counters over the latency and bandwidth runs; fix: look at the link from the side whose packets were lost: .*; to accept this many, --max-lost [1-9][0-9]*$"
+expect_regex "$R/loss.out" "^192\.0\.2\.1 +- +LOSS [0-9]+\.[0-9]$"
+colours loss
+expect_line "$R/loss.seen" "loss shown"
+expect_line "$R/loss.seen" "frame none"
+expect_rc "$R/lossok.rc" 0
+expect_regex "$R/lossok.out" "^warning: pair $A-$B: packets lost: [1-9][0-9]* of $A's toward $B, .* \(at most 1000000 allowed by --max-lost\); fix: "
+expect_regex "$R/lossok.out" "^verdict: PASS: 2 hosts, 1 of 1 pairs? run in 1 round, 1 warning, [0-9]+ s$"
 
 # --- routed: a RoCE v2 path through a router (the same four guests) -----
 # a in 10.1.0.0/24 and b in 10.2.0.0/24, each with a route to the other
@@ -393,11 +441,16 @@ else
 fi
 
 # --- the docs: every host, link and verdict line docs/cluster-check.md
-# shows in its examples is a line of these runs (times masked) -----------
+# shows in its examples is a line of these runs (times and the counts of
+# a loss masked) -----------------------------------------------------------
 python3 - "$SOURCE_DIR/docs/cluster-check.md" "$R" >"$R/docs.txt" <<'PY'
 import glob, re, sys
 page, runs = sys.argv[1], sys.argv[2]
-mask = lambda line: re.sub(r"\b\d+ (ms|s)\b", r"N \1", line)
+def mask(line):
+    # times, and the counts of a loss, which differ from run to run
+    line = re.sub(r"\b\d+ (ms|s)\b", r"N \1", line)
+    line = re.sub(r"\b\d+ of (\S+)'s toward", r"N of \1's toward", line)
+    return re.sub(r"--max-lost \d+", "--max-lost N", line)
 seen = set()
 for f in glob.glob(runs + "/*.out"):
     seen.update(mask(l.rstrip("\n")) for l in open(f))

@@ -206,6 +206,74 @@ class Verdicts(unittest.TestCase):
         self.assertEqual((p["status"], p["failed"]), ("FAIL", "floor"))
         self.assertEqual(p["problem"], "the floor 90% of the port's rate cannot be applied: rdma_check on b gave no port rate")
 
+    def test_loss(self):
+        # What --report-counters prints: each side's resends, the packets
+        # it saw after a gap, and those it got twice.
+        def counts(resent=0, gap=0, twice=0):
+            return ("port counters of this side (/sys/class/infiniband/rxe0/ports/1), moved over the run:\n"
+                    "  sent_pkts                 +120  packets sent\n"
+                    + (f"resent: this side sent packets again {resent} time(s) (after an ack timeout or a sequence NAK)\n" if resent else "resent: none\n")
+                    + (f"out of sequence: {gap} packet(s) came after a gap: one before them was lost on the way here\n" if gap else "out of sequence: none\n")
+                    + (f"twice: {twice} packet(s) came twice: the peer sent again what had arrived (its ack came late, or was lost)\n" if twice else "twice: none\n"))
+        siw = "port counters: none (no counters or hw_counters in /sys/class/infiniband/siw0/ports/1)\n"
+        self.assertEqual(plan.parse_loss(counts(7, 3, 1)),
+                         {"resent": 7, "out_of_seq": 3, "duplicate": 1})
+        self.assertEqual(plan.parse_loss(counts()),
+                         {"resent": 0, "out_of_seq": 0, "duplicate": 0})
+        self.assertIsNone(plan.parse_loss(siw))
+        self.assertIsNone(plan.parse_loss(LAT))
+        # A gap at the receiver is a loss; a resend it got twice is none.
+        self.assertEqual(plan.lost_toward(plan.parse_loss(counts(5)),
+                                          plan.parse_loss(counts(gap=40))), 40)
+        self.assertEqual(plan.lost_toward(plan.parse_loss(counts(50)),
+                                          plan.parse_loss(counts(gap=40))), 50)
+        self.assertEqual(plan.lost_toward(plan.parse_loss(counts(1)),
+                                          plan.parse_loss(counts(twice=1))), 0)
+        self.assertEqual(plan.lost_toward(plan.parse_loss(counts(3)),
+                                          plan.parse_loss(counts(twice=1))), 2)
+        self.assertEqual(plan.lost_toward(plan.parse_loss(counts(3)), None), 3)
+        self.assertIsNone(plan.lost_toward(None, plan.parse_loss(counts())))
+        out = lambda lat, bw: pair_output(lat=LAT + lat, bw=BW + bw)
+        # A clean pair, and one whose resends each arrived twice (a busy
+        # peer's late acks): no loss, no word of it.
+        for server, client in ((out(counts(), counts()), out(counts(), counts())),
+                               (out(counts(1), counts()), out(counts(twice=1), counts()))):
+            p = plan.judge_pair("a", "b", server, client, True, NO_FLOORS, 2.5)
+            self.assertEqual((p["status"], p["lost"], p["warnings"]),
+                             ("PASS", {"server": 0, "client": 0}, []))
+        # b lost packets toward a: a saw the gaps, b sent again.
+        server = out(counts(gap=2), counts(gap=25))
+        client = out(counts(2), counts(30))
+        p = plan.judge_pair("a", "b", server, client, True, NO_FLOORS, 2.5)
+        self.assertEqual((p["status"], p["failed"], p["lost"]),
+                         ("FAIL", "loss", {"server": 0, "client": 32}))
+        self.assertEqual(p["problem"], "packets lost: 32 of b's toward a, by the ports' counters over the latency and bandwidth runs")
+        self.assertTrue(p["fix"].endswith("; to accept this many, --max-lost 32"))
+        self.assertEqual(plan.cell(p), "LOSS 4.3")
+        lines = plan.diagnose(["a", "b"], result(["a", "b"]), [p])
+        self.assertEqual(lines, ["pair a-b: a lossy link (RoCE needs a lossless one): " + p["problem"] + "; fix: " + p["fix"]])
+        self.assertEqual(plan.heat_lossy(["a", "b", "c"], [p]), [(1, 0), (0, 1)])
+        self.assertEqual(plan.heat_cells(["a", "b"], [p]), ([(0, 0, "diagonal"), (1, 1, "diagonal")], []))
+        # Up to the operator's bound, a warning and a pass.
+        p = plan.judge_pair("a", "b", server, client, True, NO_FLOORS, 2.5,
+                            max_lost=40)
+        self.assertEqual(p["status"], "PASS")
+        self.assertEqual(len(p["warnings"]), 1)
+        self.assertIn("32 of b's toward a", p["warnings"][0])
+        self.assertIn("(at most 40 allowed by --max-lost)", p["warnings"][0])
+        self.assertEqual(plan.heat_lossy(["a", "b"], [p]), [(1, 0), (0, 1)])
+        # Under a floor as well: the floor names the pair, the loss warns.
+        p = plan.judge_pair("a", "b", server, client, True, (5.0, None, None),
+                            2.5)
+        self.assertEqual((p["status"], p["failed"]), ("FAIL", "bandwidth"))
+        self.assertEqual(p["warnings"], ["packets lost: 32 of b's toward a, by the ports' counters over the latency and bandwidth runs; fix: look at the link from the side whose packets were lost: the cable, the switch port's error and discard counters, PFC or ECN (ethtool -S)"])
+        # A port without counters (soft-iWARP): its own way unknown; the
+        # other side's resends are losses then.
+        p = plan.judge_pair("a", "b", out(siw, siw), client, True, NO_FLOORS,
+                            2.5)
+        self.assertEqual((p["status"], p["lost"]),
+                         ("FAIL", {"server": None, "client": 32}))
+
     def test_pair_check_fails(self):
         client = ("PASS tcp         connected to 192.0.2.1 port 19700 in 8 ms\n"
                   "FAIL send        send failed after 7512 ms: retry exceeded; fix: check the GIDs\n"
@@ -459,6 +527,7 @@ class BadInput(unittest.TestCase):
             (["--pattern", "n1:n9", "n[1-3]"], "cluster_check: invalid --pattern 'n1:n9': n9 (in 'n1:n9') is not one of the hosts (see --help)"),
             (["--bw-min", "120%", "n[1-3]"], "cluster_check: argument --bw-min: '120%' is more than 100% (see --help)"),
             (["--bw-min", "fast", "n[1-3]"], "cluster_check: argument --bw-min: 'fast' is not a number (see --help)"),
+            (["--max-lost", "-1", "n[1-3]"], "cluster_check: argument --max-lost: '-1' is not a whole number of 0 or more (see --help)"),
             (["--timeout", "0", "n[1-3]"], "cluster_check: argument --timeout: '0' is not above 0 (see --help)"),
             (["-p", "65531", "n[1-3]"], "cluster_check: invalid --port 65531: the widest round (1 pair) needs ports up to 65538"),
         ):
@@ -475,9 +544,20 @@ class Commands(unittest.TestCase):
                                   (19700, 19701, 19702, 19703), "n01-ib",
                                   (30, 40, 50), (100, 40))
         self.assertTrue(s.startswith("rdma_check --pair -p 19700 -d rxe0 --accept-timeout 40 -t 50; rc=$?; "))
-        self.assertIn("rdma_bench lat --op send -s 2 -n 100 -p 19701 -d rxe0 --connect-timeout 30 --timeout 50 n01-ib;", c)
-        self.assertIn("rdma_bench bw --op write -b -s 65536 -n 40 -p 19702 -d rxe0 --connect-timeout 30 --timeout 50 n01-ib;", c)
+        self.assertIn("rdma_bench lat --op send -s 2 --report-counters -n 100 -p 19701 -d rxe0 --connect-timeout 30 --timeout 50 n01-ib;", c)
+        self.assertIn("rdma_bench bw --op write -b -s 65536 --report-counters -n 40 -p 19702 -d rxe0 --connect-timeout 30 --timeout 50 n01-ib;", c)
         self.assertIn(f'echo "{MARK} bw $rc"; if [ $rc -ne 0 ]; then rdma_bench lat --op send -a -s 4096 -n 20 -p 19703 -d rxe0 --connect-timeout 30 --timeout 50 n01-ib; echo "{MARK} probe $?"; fi; exit $rc', c)
+
+    def test_pair_commands_bound_the_check_s_losses_as_the_runs(self):
+        s, c = plan.pair_commands("rdma_check", "rdma_bench", ["-d", "rxe0"],
+                                  (19700, 19701, 19702, 19703), "n01-ib",
+                                  (30, 40, 50), max_lost=25)
+        self.assertTrue(s.startswith("rdma_check --pair -p 19700 -d rxe0 --max-lost 25 --accept-timeout 40 -t 50; rc=$?; "))
+        self.assertTrue(c.startswith("rdma_check -p 19700 -d rxe0 --max-lost 25 --connect-timeout 30 -t 50 n01-ib; rc=$?; "))
+        for cmd in (s, c):
+            for step in cmd.split("; "):
+                if step.startswith("rdma_bench"):
+                    self.assertNotIn("--max-lost", step)
 
     def test_pair_commands_spell_each_program_s_options(self):
         # rdma_check's -g and -t are rdma_bench's -x and --timeout (its -g
@@ -487,9 +567,9 @@ class Commands(unittest.TestCase):
                                   (19700, 19701, 19702, 19703), "n01-ib",
                                   (30, 40, 50))
         self.assertTrue(s.startswith("rdma_check --pair -p 19700 -d rxe0 -i 1 -g 3 --accept-timeout 40 -t 50; rc=$?; "))
-        self.assertIn("rdma_bench lat --op send -s 2 -p 19701 -d rxe0 -i 1 -x 3 --accept-timeout 40 --timeout 50;", s)
+        self.assertIn("rdma_bench lat --op send -s 2 --report-counters -p 19701 -d rxe0 -i 1 -x 3 --accept-timeout 40 --timeout 50;", s)
         self.assertTrue(c.startswith("rdma_check -p 19700 -d rxe0 -i 1 -g 3 --connect-timeout 30 -t 50 n01-ib; rc=$?; "))
-        self.assertIn("rdma_bench bw --op write -b -s 65536 -p 19702 -d rxe0 -i 1 -x 3 --connect-timeout 30 --timeout 50 n01-ib;", c)
+        self.assertIn("rdma_bench bw --op write -b -s 65536 --report-counters -p 19702 -d rxe0 -i 1 -x 3 --connect-timeout 30 --timeout 50 n01-ib;", c)
         for cmd in (s, c):
             for step in cmd.split("; "):
                 if step.startswith("rdma_bench"):
