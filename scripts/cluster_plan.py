@@ -677,6 +677,8 @@ CHECK_CAUSES = {
     "gid-path": "a GID or a route problem",
     "connect": "the QP could not be connected",
     "loss": "a lossy link (RoCE needs a lossless one)",
+    "path": "an MTU black hole: the path loses frames that the hosts' MTU "
+            "allows",
 }
 
 

@@ -32,6 +32,10 @@ static const struct config_option check_options[] = {
 	{"pair", 0, no_argument, CHECK_OPT_PAIR, NULL,
 	 "with no SERVER: then wait for one client,\n"
 	 "as the server of the pair check"},
+	{"mtu", 'm', required_argument, CONFIG_OPT_MTU, "BYTES",
+	 "path MTU of the pair: 256, 512, 1024, 2048 or\n"
+	 "4096, at most this port's active MTU (default:\n"
+	 "the smaller of the two ports' active MTU)"},
 	{"max-lost", 0, required_argument, CHECK_OPT_MAX_LOST, "N",
 	 "the packets the pair's transfers may lose,\n"
 	 "either way (by the ports' counters), before\n"

@@ -2,8 +2,8 @@
 /*
  * The pair's checks: the manual's steps between the two hosts, each timed
  * and judged: TCP, the QP-info exchange, the GIDs of both sides, the path
- * MTU, then one SEND, READ, WRITE and atomic, and the packets either side
- * sent again over them.
+ * MTU, then one SEND, READ, WRITE and atomic, frames of every size each
+ * way (check_path.c), and the packets lost over them.
  */
 #include <arpa/inet.h>
 #include <endian.h>
@@ -18,24 +18,12 @@
 #include "check_priv.h"
 #include "cm/cm.h"
 #include "common/interrupt.h"
-#include "extras/port_counters.h"
 #include "ops/ops.h"
 #include "qp.h"
 #include "sock.h"
 
 /* The RoCE v2 UDP port: the route check aims at it, sends nothing. */
 #define ROCE_V2_UDP_PORT 4791
-
-/* What the pair round shares between its checks. */
-struct pair {
-	const struct config *cfg;
-	struct resources res;
-	struct connection conn;
-	int sock;
-	bool client;
-	/* the port's counters once TCP connected, before any RDMA */
-	struct port_counters before;
-};
 
 static void check_tcp(struct check_report *r, struct pair *p, int ret,
 		      long long ms)
@@ -308,7 +296,12 @@ static void check_path_mtu(struct check_report *r, const struct pair *p)
 	int ours = mtu_to_bytes((enum ibv_mtu)p->conn.local.mtu);
 	int theirs = mtu_to_bytes((enum ibv_mtu)p->conn.remote.mtu);
 
-	if (ours == theirs)
+	if (p->cfg->path_mtu)
+		check_add(r, "path-mtu", CHECK_PASS, NULL,
+			  "%d bytes, as -m asks (this port's active MTU: %d)",
+			  mtu_to_bytes(p->res.mtu),
+			  mtu_to_bytes(p->res.port_attr.active_mtu));
+	else if (ours == theirs)
 		check_add(r, "path-mtu", CHECK_PASS, NULL,
 			  "%d bytes, both ports' active MTU", ours);
 	else
@@ -576,7 +569,7 @@ static void check_pair_cm(struct check_report *r, struct pair *p,
 		if (!ret)
 			read_port_counters(p, &p->before);
 		if (check_cm_connect(r, p, ret, now_ms() - start) &&
-		    check_ops(r, p))
+		    check_ops(r, p) && check_path(r, p))
 			check_loss(r, p, max_lost);
 		if (!ret) {
 			cm_disconnect(&cm);
@@ -594,14 +587,17 @@ void check_pair(struct check_report *r, const struct config *cfg,
 		.cfg = cfg,
 		.client = cfg->server_name != NULL,
 	};
+	/* a run's, and the path check's area after the buffer */
+	struct resources_sizes pair_sizes = *sizes;
 	long long start;
 	int ret;
 
+	pair_sizes.buf_size = CHECK_PAIR_BUF_SIZE;
 	if (cfg->use_rdma_cm) {
-		check_pair_cm(r, &p, sizes, max_lost);
+		check_pair_cm(r, &p, &pair_sizes, max_lost);
 		return;
 	}
-	ret = resources_create(&p.res, cfg, sizes, NULL);
+	ret = resources_create(&p.res, cfg, &pair_sizes, NULL);
 	if (ret) {
 		check_add(r, "resources", CHECK_FAIL, NULL,
 			  "resources_create for the pair: %s", strerror(-ret));
@@ -612,7 +608,8 @@ void check_pair(struct check_report *r, const struct config *cfg,
 	check_tcp(r, &p, ret, now_ms() - start);
 	if (!ret) {
 		read_port_counters(&p, &p.before);
-		if (check_connect(r, &p) && check_ops(r, &p))
+		if (check_connect(r, &p) && check_ops(r, &p) &&
+		    check_path(r, &p))
 			check_loss(r, &p, max_lost);
 		close(p.sock);
 	}

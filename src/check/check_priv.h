@@ -10,6 +10,8 @@
 
 #include "check/check.h"
 #include "config.h"
+#include "extras/port_counters.h"
+#include "qp.h"
 #include "resources.h"
 
 enum check_status {
@@ -21,8 +23,8 @@ enum check_status {
 #define CHECK_NAME_MAX	16
 #define CHECK_VALUE_MAX 320
 #define CHECK_FIX_MAX	240
-/* More checks than a run makes: 14 on the host, 10 for the pair. */
-#define CHECK_ITEMS_MAX 32
+/* More checks than a run makes: about 18 on the host, 13 for the pair. */
+#define CHECK_ITEMS_MAX 40
 
 /* One check: its name, what it found, and for WARN or FAIL the fix. */
 struct check_item {
@@ -133,6 +135,35 @@ struct check_host {
  */
 void check_local(struct check_report *r, const struct config *cfg,
 		 const struct resources_sizes *sizes, struct check_host *host);
+
+/* What the pair round shares between its checks. */
+struct pair {
+	const struct config *cfg;
+	struct resources res;
+	struct connection conn;
+	int sock;
+	bool client;
+	/* the port's counters once TCP connected, before any RDMA */
+	struct port_counters before;
+};
+
+/*
+ * The registered buffer of a pair check: the operations' buffer, then
+ * the path check's area, where the client WRITEs and READs messages of
+ * every frame size up to the path MTU, and one of several frames.
+ */
+#define CHECK_PATH_AREA_OFFSET	4096
+#define CHECK_PATH_BURST_FRAMES 4
+#define CHECK_PATH_AREA_SIZE	(CHECK_PATH_BURST_FRAMES * 4096)
+#define CHECK_PAIR_BUF_SIZE	(CHECK_PATH_AREA_OFFSET + CHECK_PATH_AREA_SIZE)
+
+/*
+ * The path check (check_path.c): frames of each size from 256 bytes to
+ * the path MTU, one at a time, then several back to back, each way; a
+ * size that never arrives names the way and the largest size that did.
+ * True if every size crossed.
+ */
+bool check_path(struct check_report *r, struct pair *p);
 
 /*
  * The pair's checks, with the peer that @cfg names (the client) or the

@@ -7,8 +7,10 @@
 #          exceeded), nothing listening, SYNs dropped (a tc
 #          filter on guest a drops TCP to the port: the rig has no
 #          iptables or nft, and tc filters need no netfilter), every
-#          second RoCE packet of b's dropped at a (a lossy link: the
-#          loss check fails, or warns under --max-lost);
+#          fifth RoCE packet of b's dropped at a (a lossy link: the
+#          loss check fails, or warns under --max-lost), b's RoCE frames
+#          of 1024 bytes and more dropped at a (the path check names the
+#          way and -m 512, with which the pair passes);
 #   a:     port DOWN, rdma_ucm unloaded with -R, no RDMA device, then
 #          siw0 ahead of rxe0 in the device list;
 #   b:     netdev MTU too small, -g at an empty index, locked memory.
@@ -66,9 +68,19 @@ rxe_step --on b "$mp sch_ingress && $mp cls_u32 && $mp act_gact && tc qdisc add 
 rxe_pair no_path --on a b "$P --pair -t 6 -p 19985 --accept-timeout 60" \
 	"$P -t 4 -p 19985 --connect-timeout 60 $peer"
 rxe_step --on b "tc qdisc del dev eth0 ingress"
-# a drops every second RoCE packet from b: each request of b's gets
+# a drops the RoCE packets from b of 1024 to 2047 bytes (the IP header's
+# length), as a switch port or a tunnel with a smaller MTU would: the
+# operations' small messages pass, b's 1024-byte WRITEs do not; with -m
+# 512 the pair passes.
+rxe_step --on a "$mp sch_ingress && $mp cls_u32 && $mp act_gact && tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip src 192.0.2.2/32 match ip protocol 17 0xff match ip dport 4791 0xffff match u16 0x0400 0xfc00 at 2 action drop"
+rxe_pair mtu_hole --on a b "$P --pair -p 19988 --accept-timeout 60" \
+	"$P -p 19988 --connect-timeout 60 $peer"
+rxe_pair mtu_capped --on a b "$P --pair -m 512 -p 19989 --accept-timeout 60" \
+	"$P -m 512 -p 19989 --connect-timeout 60 $peer"
+rxe_step --on a "tc qdisc del dev eth0 ingress"
+# a drops every fifth RoCE packet from b: each request of b's gets
 # through when sent again, and the loss check counts what was lost.
-rxe_step --on a "$mp sch_ingress && $mp cls_u32 && $mp act_gact && tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip src 192.0.2.2/32 match ip protocol 17 0xff match ip dport 4791 0xffff action gact pass random determ drop 2"
+rxe_step --on a "$mp sch_ingress && $mp cls_u32 && $mp act_gact && tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip src 192.0.2.2/32 match ip protocol 17 0xff match ip dport 4791 0xffff action gact pass random determ drop 5"
 rxe_pair lossy --on a b "$P --pair -p 19986 --accept-timeout 60" \
 	"$P -p 19986 --connect-timeout 60 $peer"
 rxe_pair lossy_allowed --on a b "$P --pair --max-lost 1000 -p 19987 --accept-timeout 60" \
@@ -115,7 +127,7 @@ for side in server client; do
 	out=$R/pair.$side.out
 	expect_rc "$R/pair.$side.rc" 0
 	expect_no_text "$out" "FAIL "
-	for c in uverbs devices device transport port link-layer gid-table gid mtu memlock atomics mem-window sge srq resources transports rdma-cm tcp exchange gid-pair path-mtu connect send read write atomic loss; do
+	for c in uverbs devices device transport port link-layer gid-table gid mtu memlock atomics mem-window sge srq resources transports rdma-cm tcp exchange gid-pair path-mtu connect send read write atomic path loss; do
 		expect_regex "$out" "^PASS $c +[^ ]"
 	done
 	expect_regex "$out" "^verdict: PASS: these two hosts can do RDMA with these options"
@@ -171,6 +183,23 @@ for side in server client; do
 	expect_regex "$R/no_path.$side.out" "^PASS connect "
 	expect_no_text "$R/no_path.$side.out" "PASS read"
 	expect_regex "$R/no_path.$side.out" "^verdict: FAIL: these two hosts cannot do RDMA with these options \(failed: send;"
+done
+# The path check: every frame size crossed both ways on the healthy pair;
+# through the small-MTU filter the client's 1024-byte WRITEs never
+# arrived, and both sides name the way, the size that passed and -m.
+expect_regex "$R/pair.client.out" "^PASS path +frames of 256 to 1024 bytes \(the path MTU\) crossed both ways one at a time, and 4 frames back to back: WRITEs toward the server, READ responses toward the client$"
+hole="frames of 1024 bytes never arrived from %s toward %s, as WRITEs, while frames of 512 bytes did: the path carries a smaller MTU than the ports' 1024 one way, and every transfer that fills a frame fails; fix: -m 512 \\(rdma_check, rdma_bench\\), or give the switch ports, tunnel or VLAN on that way an MTU of 1116 bytes"
+# shellcheck disable=SC2059 # the format is ours
+expect_regex "$R/mtu_hole.client.out" "^FAIL path +$(printf "$hole" "this side \\(the client\\)" "the server")"
+# shellcheck disable=SC2059
+expect_regex "$R/mtu_hole.server.out" "^FAIL path +$(printf "$hole" "the client" "this side \\(the server\\)")"
+for side in server client; do
+	expect_rc "$R/mtu_hole.$side.rc" 1
+	expect_regex "$R/mtu_hole.$side.out" "^PASS write "
+	expect_regex "$R/mtu_hole.$side.out" "^verdict: FAIL: these two hosts cannot do RDMA with these options \(failed: path;"
+	expect_rc "$R/mtu_capped.$side.rc" 0
+	expect_regex "$R/mtu_capped.$side.out" "^PASS path-mtu +512 bytes, as -m asks \(this port's active MTU: 1024\)$"
+	expect_regex "$R/mtu_capped.$side.out" "^PASS path +frames of 256 to 512 bytes \(the path MTU\) crossed both ways"
 done
 # A lossy link: every operation passes (RC sends again), and both sides
 # name the packets b lost toward a, each from its own side; with

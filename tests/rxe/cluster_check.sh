@@ -16,8 +16,9 @@
 #                and a-b as a link;
 #   mtu          RoCE frames of 1024 bytes and more from a dropped at d
 #                (a switch port with a smaller MTU), c's MTU 700: a-d's
-#                bandwidth run fails and the probe names an MTU black
-#                hole at 1024 bytes; b-c passes with c's path-mtu warning;
+#                pair check fails its path check, which names an MTU
+#                black hole at 1024 bytes toward d and -m 512; b-c passes
+#                with c's path-mtu warning;
 #   reach        a fifth host the runner has no guest for, and d without
 #                the program: each named as what it is; c's rdma_check
 #                gives no port rate, so a share floor fails its pair;
@@ -226,8 +227,9 @@ expect_regex "$R/sweep.out" "^verdict: FAIL: 4 hosts, 6 of 6 pairs run in 3 roun
 # --- mtu: a path that loses full-size frames, and a host with a small MTU
 # d drops RoCE packets from a whose IP length is 1024 to 2047 bytes: a
 # packet of 1024 bytes of payload and more (the QP's path MTU is 1024),
-# as a switch port with a smaller MTU than the hosts' would.  c's MTU
-# 700 gives its port an active MTU of 512, which rdma_check's pair check
+# as a switch port with a smaller MTU than the hosts' would: the pair
+# check's READs of 1024 bytes never get their responses.  c's MTU 700
+# gives its port an active MTU of 512, which rdma_check's pair check
 # warns of.
 on $D "tc qdisc add dev eth0 ingress && tc filter add dev eth0 ingress protocol ip prio 1 u32 match ip src $A/32 match ip protocol 17 0xff match ip dport 4791 0xffff match u16 0x0400 0xfc00 at 2 action drop"
 on $C "ip link set eth0 mtu 700"
@@ -236,9 +238,9 @@ on $D "tc qdisc del dev eth0 ingress"
 on $C "ip link set eth0 mtu 1500"
 expect_rc "$R/mtu.rc" 1
 pairs mtu
-expect_line "$R/mtu.pairs" "$A-$D FAIL bw"
+expect_line "$R/mtu.pairs" "$A-$D FAIL path"
 expect_line "$R/mtu.pairs" "$B-$C PASS -"
-expect_regex "$R/mtu.out" "^pair $A-$D: the bandwidth run fails \(no other pair of theirs ran, so the fault may be either host's or the link's\): an MTU black hole: SENDs of up to 512 bytes arrive and of 1024 bytes do not, so the path loses frames that the hosts' MTU allows: a switch port, a tunnel or a VLAN on the way has a smaller MTU than the hosts: the (server|client)'s bw exited 1: rdma_bench: .*; fix: give the switch ports on the path an MTU at least the hosts' "
+expect_regex "$R/mtu.out" "^pair $A-$D: the pair check's path fails \(no other pair of theirs ran, so the fault may be either host's or the link's\): an MTU black hole: the path loses frames that the hosts' MTU allows: the client's path: frames of 1024 bytes never arrived from the server toward this side \(the client\), as READ responses, while frames of 512 bytes did: .*; fix: -m 512 \(rdma_check, rdma_bench\), or give the switch ports, tunnel or VLAN on that way an MTU of 1116 bytes "
 expect_regex "$R/mtu.out" "^warning: pair $B-$C: path-mtu: 512 bytes: ours (1024|512), the peer's (512|1024); the smaller one wins; fix: "
 expect_regex "$R/mtu.out" "^verdict: FAIL: 4 hosts, 2 of 2 pairs run in 1 round, 1 warning, [0-9]+ s$"
 

@@ -322,6 +322,19 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(p["probe"], {"passed": 512, "failed": None})
         self.assertIn("the path loses data under load", p["cause"])
 
+    def test_path_check_names_the_black_hole(self):
+        # rdma_check's own path check found it: the pair fails there, with
+        # the check's way, size and -m, and no run after it.
+        line = ("FAIL path        frames of 1024 bytes never arrived from the server toward this side (the client), as READ responses, while frames of 512 bytes did: the path carries a smaller MTU than the ports' 1024 one way, and every transfer that fills a frame fails; "
+                "fix: -m 512 (rdma_check, rdma_bench), or give the switch ports, tunnel or VLAN on that way an MTU of 1116 bytes (1024 of payload and a RoCE packet's headers)\n")
+        client = f"{CHECK_PASS}{line}{MARK} check 1\n"
+        p = plan.judge_pair("a", "b", client.replace("this side (the client)", "the client"),
+                            client, True, NO_FLOORS, 2.5)
+        self.assertEqual((p["status"], p["failed"]), ("FAIL", "path"))
+        self.assertEqual(p["cause"], "an MTU black hole: the path loses frames that the hosts' MTU allows")
+        self.assertTrue(p["problem"].startswith("the client's path: frames of 1024 bytes never arrived from the server toward this side (the client)"), p["problem"])
+        self.assertTrue(p["fix"].startswith("-m 512 "), p["fix"])
+
     def test_gids_each_host_used(self):
         line = "PASS gid-pair    both RoCE v2 IPv4: ours ::ffff:192.0.2.2, the peer's ::ffff:192.0.2.1, routed from 192.0.2.2\n"
         check = CHECK_PASS.replace("verdict:", line + "verdict:")
