@@ -357,14 +357,18 @@ LOSS_LINES = {
     "resent": re.compile(r"^resent: this side sent packets again (\d+) ", re.M),
     "out_of_seq": re.compile(r"^out of sequence: (\d+) ", re.M),
     "duplicate": re.compile(r"^twice: (\d+) ", re.M),
+    # soft-RoCE's count of its own packets, among the counters that moved
+    "sent": re.compile(r"^  sent_pkts +\+(\d+) ", re.M),
+    "received": re.compile(r"^  rcvd_pkts +\+(\d+) ", re.M),
 }
 
 
 def parse_loss(text):
     """What rdma_bench --report-counters says of its side's run: how many
     times it sent packets again, how many packets came after a gap in the
-    sequence, how many came twice (0 for a "none" line); None when the
-    port has no counters (soft-iWARP)."""
+    sequence, how many came twice (0 for a "none" line), and where the
+    driver counts its RoCE packets apart (soft-RoCE), how many it sent
+    and received; None when the port has no counters (soft-iWARP)."""
     if "port counters of this side" not in text:
         return None
     counts = {}
@@ -376,15 +380,18 @@ def parse_loss(text):
 
 def lost_toward(sender, receiver):
     """How many of SENDER's packets toward RECEIVER were lost, by both
-    sides' parse_loss counts (as rdma_check --pair judges them): a gap
-    the receiver saw is a loss for sure; else a resend whose first copy
-    the receiver did not get twice (one it got twice was an ack that came
-    late, from a busy peer, or was lost the other way). None when the
-    sender's port has no counters."""
+    sides' parse_loss counts (as rdma_check --pair judges them): where
+    both count their RoCE packets apart, those sent and never received;
+    else a gap the receiver saw is a loss for sure, and so is a resend
+    whose first copy the receiver did not get twice (one it got twice
+    was an ack that came late, from a busy peer, or was lost the other
+    way). None when the sender's port has no counters."""
     if sender is None:
         return None
     if receiver is None:
         return sender["resent"]
+    if sender["sent"] and receiver["received"]:
+        return max(0, sender["sent"] - receiver["received"])
     if receiver["out_of_seq"]:
         return max(sender["resent"], receiver["out_of_seq"])
     return max(0, sender["resent"] - receiver["duplicate"])

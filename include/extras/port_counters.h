@@ -33,13 +33,21 @@ void port_counters_read(const char *port_dir, struct port_counters *pc);
  * What the counters that tell of loss moved, summed over the drivers'
  * names for each: this side sending again (after an ack timeout or a
  * sequence NAK), packets that arrived after a gap in the sequence (one
- * before them was lost on the way here), and packets that arrived twice
- * (the peer sent again what had come: its ack was late, or lost).
+ * before them was lost on the way here), packets that arrived twice
+ * (the peer sent again what had come: its ack was late, or lost), and
+ * the packets sent and received.
  */
 struct port_counters_loss {
 	uint64_t resent;
 	uint64_t out_of_seq;
 	uint64_t duplicate;
+	/*
+	 * The RoCE packets sent and received, where the driver counts them
+	 * apart from the netdev's other traffic (soft-RoCE's sent_pkts and
+	 * rcvd_pkts); 0 where it does not.
+	 */
+	uint64_t sent;
+	uint64_t received;
 };
 
 /*

@@ -402,10 +402,12 @@ struct loss_count {
 
 /*
  * How many of @from's packets toward @to's side were lost, by both
- * sides' counts: a gap @to saw in the sequence is a loss for sure (each
- * resend of @from's then mended one); else a resend whose first copy @to
- * did not get twice. A resend @to got twice was no loss of @from's: an
- * ack came late (a busy peer) or was lost the other way.
+ * sides' counts. Where both count their RoCE packets apart (soft-RoCE),
+ * those @from sent that @to never received. Else: a gap @to saw in the
+ * sequence is a loss for sure (each resend of @from's then mended one);
+ * and a resend whose first copy @to did not get twice. A resend @to got
+ * twice was no loss of @from's: an ack came late (a busy peer) or was
+ * lost the other way.
  */
 static uint64_t lost_toward(const struct loss_count *from,
 			    const struct loss_count *to)
@@ -414,6 +416,8 @@ static uint64_t lost_toward(const struct loss_count *from,
 
 	if (!to->counted)
 		return f->resent;
+	if (f->sent && t->received)
+		return f->sent > t->received ? f->sent - t->received : 0;
 	if (t->out_of_seq)
 		return f->resent > t->out_of_seq ? f->resent : t->out_of_seq;
 	return f->resent > t->duplicate ? f->resent - t->duplicate : 0;
@@ -423,10 +427,11 @@ static uint64_t lost_toward(const struct loss_count *from,
 static int trade_loss(const struct pair *p, const struct loss_count *mine,
 		      struct loss_count *theirs)
 {
-	uint64_t out[4] = {htobe64(mine->counted), htobe64(mine->moved.resent),
-			   htobe64(mine->moved.out_of_seq),
-			   htobe64(mine->moved.duplicate)};
-	uint64_t in[4];
+	uint64_t out[6] = {
+		htobe64(mine->counted),		 htobe64(mine->moved.resent),
+		htobe64(mine->moved.out_of_seq), htobe64(mine->moved.duplicate),
+		htobe64(mine->moved.sent),	 htobe64(mine->moved.received)};
+	uint64_t in[6];
 	int ret = sock_sync_data(p->sock, out, in, sizeof(out),
 				 config_timeout_ms(p->cfg));
 
@@ -437,6 +442,8 @@ static int trade_loss(const struct pair *p, const struct loss_count *mine,
 		.resent = be64toh(in[1]),
 		.out_of_seq = be64toh(in[2]),
 		.duplicate = be64toh(in[3]),
+		.sent = be64toh(in[4]),
+		.received = be64toh(in[5]),
 	};
 	return 0;
 }

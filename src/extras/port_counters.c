@@ -34,6 +34,8 @@ enum counter_kind {
 	COUNTER_RESENT,	    /* this side sent packets again */
 	COUNTER_OUT_OF_SEQ, /* a packet came after a gap */
 	COUNTER_DUPLICATE,  /* a packet came twice */
+	COUNTER_SENT,	    /* RoCE packets sent (soft-RoCE's own count) */
+	COUNTER_RECEIVED,   /* RoCE packets received (soft-RoCE's) */
 };
 
 static const struct {
@@ -43,8 +45,8 @@ static const struct {
 } known[] = {
 	{"port_xmit_packets", "packets sent", COUNTER_OTHER},
 	{"port_rcv_packets", "packets received", COUNTER_OTHER},
-	{"sent_pkts", "packets sent", COUNTER_OTHER},
-	{"rcvd_pkts", "packets received", COUNTER_OTHER},
+	{"sent_pkts", "packets sent", COUNTER_SENT},
+	{"rcvd_pkts", "packets received", COUNTER_RECEIVED},
 	{"completer_retry_err",
 	 "times this side went back and sent again (ack timeout or NAK)",
 	 COUNTER_RESENT},
@@ -183,6 +185,10 @@ size_t port_counters_moved(const struct port_counters *before,
 			loss->out_of_seq += moved[n].value;
 		else if (kind == COUNTER_DUPLICATE)
 			loss->duplicate += moved[n].value;
+		else if (kind == COUNTER_SENT)
+			loss->sent += moved[n].value;
+		else if (kind == COUNTER_RECEIVED)
+			loss->received += moved[n].value;
 		n++;
 	}
 	return n;

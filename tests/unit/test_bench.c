@@ -229,6 +229,9 @@ static void counters_read_from_both_folders(void **state)
 	assert_int_equal(loss.resent, 5);
 	assert_int_equal(loss.out_of_seq, 3);
 	assert_int_equal(loss.duplicate, 0);
+	/* soft-RoCE's count of its own packets */
+	assert_int_equal(loss.sent, 2000);
+	assert_int_equal(loss.received, 0);
 	remove_file(ib, "port_xmit_packets");
 	remove_file(hw, "sent_pkts");
 	remove_file(hw, "completer_retry_err");

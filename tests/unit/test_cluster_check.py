@@ -209,17 +209,25 @@ class Verdicts(unittest.TestCase):
     def test_loss(self):
         # What --report-counters prints: each side's resends, the packets
         # it saw after a gap, and those it got twice.
-        def counts(resent=0, gap=0, twice=0):
-            return ("port counters of this side (/sys/class/infiniband/rxe0/ports/1), moved over the run:\n"
-                    "  sent_pkts                 +120  packets sent\n"
+        def counts(resent=0, gap=0, twice=0, sent=None, received=None):
+            return ("port counters of this side (/sys/class/infiniband/mlx5_0/ports/1), moved over the run:\n"
+                    + (f"  rcvd_pkts                 +{received}  packets received\n" if received else "")
+                    + (f"  sent_pkts                 +{sent}  packets sent\n" if sent else "")
                     + (f"resent: this side sent packets again {resent} time(s) (after an ack timeout or a sequence NAK)\n" if resent else "resent: none\n")
                     + (f"out of sequence: {gap} packet(s) came after a gap: one before them was lost on the way here\n" if gap else "out of sequence: none\n")
                     + (f"twice: {twice} packet(s) came twice: the peer sent again what had arrived (its ack came late, or was lost)\n" if twice else "twice: none\n"))
         siw = "port counters: none (no counters or hw_counters in /sys/class/infiniband/siw0/ports/1)\n"
         self.assertEqual(plan.parse_loss(counts(7, 3, 1)),
-                         {"resent": 7, "out_of_seq": 3, "duplicate": 1})
-        self.assertEqual(plan.parse_loss(counts()),
-                         {"resent": 0, "out_of_seq": 0, "duplicate": 0})
+                         {"resent": 7, "out_of_seq": 3, "duplicate": 1,
+                          "sent": 0, "received": 0})
+        self.assertEqual(plan.parse_loss(counts(sent=975, received=970)),
+                         {"resent": 0, "out_of_seq": 0, "duplicate": 0,
+                          "sent": 975, "received": 970})
+        # Soft-RoCE counts its packets: those sent and never received.
+        self.assertEqual(plan.lost_toward(plan.parse_loss(counts(1, sent=980)),
+                                          plan.parse_loss(counts(twice=3, received=979))), 1)
+        self.assertEqual(plan.lost_toward(plan.parse_loss(counts(1, sent=980)),
+                                          plan.parse_loss(counts(twice=1, received=980))), 0)
         self.assertIsNone(plan.parse_loss(siw))
         self.assertIsNone(plan.parse_loss(LAT))
         # A gap at the receiver is a loss; a resend it got twice is none.
