@@ -598,6 +598,33 @@ static void print_banner(const struct bench_config *bc,
 	printf("waits: %s (%s)\n", wait, bench_wait_reason(run));
 }
 
+/*
+ * A size failed with no acknowledgement or no completion right where its
+ * frames first fill the path MTU, after the smaller sizes passed: a
+ * switch port or a tunnel on the way that carries less than the ports is
+ * the likely cause, more than a dead path or a dead peer. One more line
+ * says so, with the -m to try.
+ */
+static void hint_path_mtu(const struct resources *res, const uint32_t *sizes,
+			  size_t done, int err)
+{
+	uint32_t mtu = (uint32_t)mtu_to_bytes(res->mtu), passed, fits;
+
+	if (!done || (err != -EHOSTUNREACH && err != -ETIMEDOUT))
+		return;
+	passed = sizes[done - 1];
+	if (passed >= mtu || sizes[done] < mtu)
+		return;
+	for (fits = 256; fits * 2 <= passed; fits *= 2)
+		;
+	if (passed < 256)
+		warnx("the path MTU is the likely cause: messages of %u bytes passed and of %u bytes, which fill frames of the path MTU %u, did not: a switch port or a tunnel on the way carries less than the ports; rdma_check --pair names the way and the largest size that crosses",
+		      passed, sizes[done], mtu);
+	else
+		warnx("the path MTU is the likely cause: messages of %u bytes passed and of %u bytes, which fill frames of the path MTU %u, did not: a switch port or a tunnel on the way carries less than the ports; try -m %u, and rdma_check --pair names the way",
+		      passed, sizes[done], mtu, fits);
+}
+
 /* What the JSON's test_info says of the run: the port, its path, the QP. */
 static void test_info_fill(struct bench_test_info *info,
 			   const struct resources *res, const char *device)
@@ -683,6 +710,8 @@ int bench_run(const struct config *cfg, const struct bench_config *bc,
 			bench_print_result(bc, &results[done], report);
 	}
 	restore_timer_slack(slack);
+	if (ret && done < count)
+		hint_path_mtu(res, sizes, done, ret);
 	if (counters) {
 		port_counters_read(dir, &counters[1]);
 		port_counters_print(&counters[0], &counters[1], stdout);

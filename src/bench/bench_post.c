@@ -326,7 +326,8 @@ static int report_failed(const struct ibv_wc *wc)
 	      " on QP 0x%06x: %s (vendor error 0x%x)%s%s",
 	      wc->wr_id, wc->qp_num, ibv_wc_status_str(wc->status),
 	      wc->vendor_err, hint ? "; " : "", hint ? hint : "");
-	return -EIO;
+	/* as the steps' poll_completion: retry exceeded is no path */
+	return wc->status == IBV_WC_RETRY_EXC_ERR ? -EHOSTUNREACH : -EIO;
 }
 
 /*

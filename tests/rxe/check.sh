@@ -10,7 +10,8 @@
 #          fifth RoCE packet of b's dropped at a (a lossy link: the
 #          loss check fails, or warns under --max-lost), b's RoCE frames
 #          of 1024 bytes and more dropped at a (the path check names the
-#          way and -m 512, with which the pair passes);
+#          way and -m 512, with which the pair passes; rdma_bench -a
+#          names the path MTU where its sizes stop);
 #   a:     port DOWN, rdma_ucm unloaded with -R, no RDMA device, then
 #          siw0 ahead of rxe0 in the device list;
 #   b:     netdev MTU too small, -g at an empty index, locked memory.
@@ -77,6 +78,10 @@ rxe_pair mtu_hole --on a b "$P --pair -p 19988 --accept-timeout 60" \
 	"$P -p 19988 --connect-timeout 60 $peer"
 rxe_pair mtu_capped --on a b "$P --pair -m 512 -p 19989 --accept-timeout 60" \
 	"$P -m 512 -p 19989 --connect-timeout 60 $peer"
+# rdma_bench over the same path, every size from 2 bytes: 512 passes,
+# 1024 fills a frame and never arrives; the client names the path MTU.
+rxe_pair bench_hole --on a b "'$RDMA_BENCH' lat --op send -a -n 5 -p 19990 --accept-timeout 60" \
+	"'$RDMA_BENCH' lat --op send -a -n 5 -p 19990 --connect-timeout 60 $peer"
 rxe_step --on a "tc qdisc del dev eth0 ingress"
 # a drops every fifth RoCE packet from b: each request of b's gets
 # through when sent again, and the loss check counts what was lost.
@@ -201,6 +206,9 @@ for side in server client; do
 	expect_regex "$R/mtu_capped.$side.out" "^PASS path-mtu +512 bytes, as -m asks \(this port's active MTU: 1024\)$"
 	expect_regex "$R/mtu_capped.$side.out" "^PASS path +frames of 256 to 512 bytes \(the path MTU\) crossed both ways"
 done
+expect_rc "$R/bench_hole.client.rc" 1
+expect_regex "$R/bench_hole.client.out" "^ 512 +5 "
+expect_line "$R/bench_hole.client.err" "rdma_bench: the path MTU is the likely cause: messages of 512 bytes passed and of 1024 bytes, which fill frames of the path MTU 1024, did not: a switch port or a tunnel on the way carries less than the ports; try -m 512, and rdma_check --pair names the way"
 # A lossy link: every operation passes (RC sends again), and both sides
 # name the packets b lost toward a, each from its own side; with
 # --max-lost above the count, a warning.
