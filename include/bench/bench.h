@@ -13,7 +13,8 @@
  *   bench_stats.c    latency and bandwidth figures from raw timestamps
  *                    (pure)
  *   bench_report.c   the perftest-style table and the JSON file
- *   bench_counters.c --report-counters: the port's counters before and after
+ *   (src/extras/port_counters.c: --report-counters, the port's counters
+ *                    before and after, shared with rdma_check)
  *   bench_wait.c     how a side waits for a completion, and why
  *   bench_post.c     lean post/poll for the hot loops
  *   bench_peer.c     the peer's beats and end-of-size sync, as the loops
