@@ -6,7 +6,6 @@
  * way (check_path.c), and the packets lost over them.
  */
 #include <arpa/inet.h>
-#include <endian.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <net/if.h>
@@ -18,6 +17,7 @@
 #include "check_priv.h"
 #include "cm/cm.h"
 #include "common/interrupt.h"
+#include "common/wire.h"
 #include "ops/ops.h"
 #include "qp.h"
 #include "sock.h"
@@ -423,27 +423,42 @@ static uint64_t lost_toward(const struct loss_count *from,
 	return f->resent > t->duplicate ? f->resent - t->duplicate : 0;
 }
 
-/* Trade @mine for the peer's counts over TCP, in network byte order. */
+int check_trade(const struct pair *p, const uint64_t *mine, uint64_t *theirs,
+		size_t n, int timeout_ms)
+{
+	uint8_t out[CHECK_TRADE_MAX * 8] = {0}, in[CHECK_TRADE_MAX * 8];
+	size_t i;
+	int ret;
+
+	if (n > CHECK_TRADE_MAX)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		put_u64(out + 8 * i, mine[i]);
+	ret = sock_sync_data(p->sock, out, in, 8 * n, timeout_ms);
+	for (i = 0; !ret && i < n; i++)
+		theirs[i] = get_u64(in + 8 * i);
+	return ret;
+}
+
+/* Trade @mine for the peer's counts. */
 static int trade_loss(const struct pair *p, const struct loss_count *mine,
 		      struct loss_count *theirs)
 {
-	uint64_t out[6] = {
-		htobe64(mine->counted),		 htobe64(mine->moved.resent),
-		htobe64(mine->moved.out_of_seq), htobe64(mine->moved.duplicate),
-		htobe64(mine->moved.sent),	 htobe64(mine->moved.received)};
+	const uint64_t out[6] = {mine->counted,		 mine->moved.resent,
+				 mine->moved.out_of_seq, mine->moved.duplicate,
+				 mine->moved.sent,	 mine->moved.received};
 	uint64_t in[6];
-	int ret = sock_sync_data(p->sock, out, in, sizeof(out),
-				 config_timeout_ms(p->cfg));
+	int ret = check_trade(p, out, in, 6, config_timeout_ms(p->cfg));
 
 	if (ret)
 		return ret;
-	theirs->counted = be64toh(in[0]);
+	theirs->counted = in[0];
 	theirs->moved = (struct port_counters_loss){
-		.resent = be64toh(in[1]),
-		.out_of_seq = be64toh(in[2]),
-		.duplicate = be64toh(in[3]),
-		.sent = be64toh(in[4]),
-		.received = be64toh(in[5]),
+		.resent = in[1],
+		.out_of_seq = in[2],
+		.duplicate = in[3],
+		.sent = in[4],
+		.received = in[5],
 	};
 	return 0;
 }

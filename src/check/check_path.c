@@ -11,7 +11,6 @@
  * arrive ends in retry exceeded (or -t's wait); the client stops there,
  * sends what it found, and both sides print the same judgment.
  */
-#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +19,6 @@
 #include "completion.h"
 #include "device.h"
 #include "post.h"
-#include "sock.h"
 
 _Static_assert(sizeof(struct rc_buffer) <= CHECK_PATH_AREA_OFFSET,
 	       "the path area comes after the operations' buffer");
@@ -38,7 +36,7 @@ enum path_way {
  */
 #define PATH_RETRY_BUDGET_MS 10000
 
-/* What the client found, as both sides judge it (in network order). */
+/* What the client found, as both sides judge it. */
 struct path_result {
 	uint32_t largest[PATH_WAYS]; /* the largest single frame across */
 	uint32_t failed_size;	     /* 0: every size crossed */
@@ -155,20 +153,19 @@ static bool judge(struct check_report *r, const struct path_result *res,
 bool check_path(struct check_report *r, struct pair *p)
 {
 	struct path_result res = {0}, in;
-	uint32_t out[5], got[5];
+	uint64_t out[5], got[5];
 	int timeout_ms = config_timeout_ms(p->cfg), ret;
-	size_t i;
 
 	if (p->client)
 		probe(p, &res);
 	else
 		timeout_ms += PATH_RETRY_BUDGET_MS;
-	out[0] = htobe32(res.largest[PATH_TO_CLIENT]);
-	out[1] = htobe32(res.largest[PATH_TO_SERVER]);
-	out[2] = htobe32(res.failed_size);
-	out[3] = htobe32(res.failed_way);
-	out[4] = htobe32(res.mtu);
-	ret = sock_sync_data(p->sock, out, got, sizeof(out), timeout_ms);
+	out[0] = res.largest[PATH_TO_CLIENT];
+	out[1] = res.largest[PATH_TO_SERVER];
+	out[2] = res.failed_size;
+	out[3] = res.failed_way;
+	out[4] = res.mtu;
+	ret = check_trade(p, out, got, 5, timeout_ms);
 	if (ret) {
 		check_add(r, "path", CHECK_FAIL, NULL, "%s: %s",
 			  p->client ? "the server did not take the findings"
@@ -176,13 +173,12 @@ bool check_path(struct check_report *r, struct pair *p)
 			  strerror(-ret));
 		return false;
 	}
-	for (i = 0; i < 5; i++)
-		got[i] = be32toh(got[i]);
 	in = (struct path_result){
-		.largest = {got[0], got[1]},
-		.failed_size = got[2],
-		.failed_way = got[3] < PATH_WAYS ? got[3] : PATH_TO_SERVER,
-		.mtu = got[4],
+		.largest = {(uint32_t)got[0], (uint32_t)got[1]},
+		.failed_size = (uint32_t)got[2],
+		.failed_way =
+			got[3] < PATH_WAYS ? (uint32_t)got[3] : PATH_TO_SERVER,
+		.mtu = (uint32_t)got[4],
 	};
 	return judge(r, p->client ? &res : &in, p->client);
 }

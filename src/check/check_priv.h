@@ -148,6 +148,14 @@ struct pair {
 };
 
 /*
+ * Trade @n numbers with the peer over the pair's TCP connection, in
+ * network byte order (common/wire.h), within @timeout_ms: 0, or -errno.
+ */
+#define CHECK_TRADE_MAX 8
+int check_trade(const struct pair *p, const uint64_t *mine, uint64_t *theirs,
+		size_t n, int timeout_ms);
+
+/*
  * The registered buffer of a pair check: the operations' buffer, then
  * the path check's area, where the client WRITEs and READs messages of
  * every frame size up to the path MTU, and one of several frames.

@@ -194,6 +194,16 @@ size_t port_counters_moved(const struct port_counters *before,
 	return n;
 }
 
+/* "LABEL: BEFORE N AFTER", or "LABEL: none" for 0. */
+static void print_count(FILE *out, const char *label, const char *before,
+			uint64_t n, const char *after)
+{
+	if (n)
+		fprintf(out, "%s: %s%" PRIu64 "%s\n", label, before, n, after);
+	else
+		fprintf(out, "%s: none\n", label);
+}
+
 void port_counters_print(const struct port_counters *before,
 			 const struct port_counters *after, FILE *out)
 {
@@ -217,26 +227,13 @@ void port_counters_print(const struct port_counters *before,
 			meaning_of(moved[i].name, &kind));
 	if (!n)
 		fprintf(out, "  (none moved)\n");
-	if (loss.resent)
-		fprintf(out,
-			"resent: this side sent packets again %" PRIu64
-			" time(s) (after an ack timeout or a sequence NAK)\n",
-			loss.resent);
-	else
-		fprintf(out, "resent: none\n");
-	if (loss.out_of_seq)
-		fprintf(out,
-			"out of sequence: %" PRIu64
-			" packet(s) came after a gap: one before them was lost on the way here\n",
-			loss.out_of_seq);
-	else
-		fprintf(out, "out of sequence: none\n");
-	if (loss.duplicate)
-		fprintf(out,
-			"twice: %" PRIu64
-			" packet(s) came twice: the peer sent again what had arrived (its ack came late, or was lost)\n",
-			loss.duplicate);
-	else
-		fprintf(out, "twice: none\n");
+	print_count(out, "resent", "this side sent packets again ", loss.resent,
+		    " time(s) (after an ack timeout or a sequence NAK)");
+	print_count(
+		out, "out of sequence", "", loss.out_of_seq,
+		" packet(s) came after a gap: one before them was lost on the way here");
+	print_count(
+		out, "twice", "", loss.duplicate,
+		" packet(s) came twice: the peer sent again what had arrived (its ack came late, or was lost)");
 	fflush(out);
 }
