@@ -571,7 +571,7 @@ static void check_pair_cm(struct check_report *r, struct pair *p,
 {
 	long long start;
 	struct cm cm;
-	int ret;
+	int ret, synced;
 
 	ret = cm_open(&cm, p->cfg, &sizes->needs, 1);
 	if (ret) {
@@ -587,10 +587,17 @@ static void check_pair_cm(struct check_report *r, struct pair *p,
 		start = now_ms();
 		ret = cm_connect_qp(&cm, &p->res, p->cfg, sizes, p->sock,
 				    &p->conn);
-		/* RDMA_CM opened the device as it connected: counters now */
-		if (!ret)
+		/*
+		 * RDMA_CM opened the device as it connected: counters now,
+		 * and a sync after them, so that the server's first SEND
+		 * cannot reach a client that has not read its own yet.
+		 */
+		synced = ret;
+		if (!ret) {
 			read_port_counters(p, &p->before);
-		if (check_cm_connect(r, p, ret, now_ms() - start) &&
+			synced = sock_sync(p->sock, config_timeout_ms(p->cfg));
+		}
+		if (check_cm_connect(r, p, synced, now_ms() - start) &&
 		    check_ops(r, p) && check_path(r, p))
 			check_loss(r, p, max_lost);
 		if (!ret) {

@@ -117,6 +117,7 @@ RXE_TEST_NAME=$(basename "${0%.sh}")
 RXE_OUT_DIR=${BUILD_DIR:-${TMPDIR:-/tmp}}/rxe-out/$RXE_TEST_NAME
 RXE_PASSED=0
 RXE_FAILED=0
+RXE_FAIL_LINES=() # each failed check's line, then its file or ""
 rm -rf "$RXE_OUT_DIR"
 mkdir -p "$RXE_OUT_DIR"
 _rxe_here=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
@@ -174,6 +175,7 @@ _rxe_fail() {
 	local where=$1 what=$2 file=$3
 	RXE_FAILED=$((RXE_FAILED + 1))
 	echo "FAIL: $where: $what"
+	RXE_FAIL_LINES+=("FAIL: $where: $what" "$file")
 	if [ -e "$file" ]; then
 		echo "  found in $file:"
 		sed 's/^/  | /' "$file"
@@ -503,6 +505,7 @@ expect_status() {
 	else
 		RXE_FAILED=$((RXE_FAILED + 1))
 		echo "FAIL: $(_rxe_where): $what: expected status $want, got $got"
+		RXE_FAIL_LINES+=("FAIL: $(_rxe_where): $what: expected status $want, got $got" "")
 	fi
 }
 
@@ -514,6 +517,7 @@ expect_nonzero() {
 	else
 		RXE_FAILED=$((RXE_FAILED + 1))
 		echo "FAIL: $(_rxe_where): $what: expected a non-zero status, got 0"
+		RXE_FAIL_LINES+=("FAIL: $(_rxe_where): $what: expected a non-zero status, got 0" "")
 	fi
 }
 
@@ -578,8 +582,18 @@ expect_empty() {
 # finish: print the tally and exit non-zero if any check failed (or if none
 # ran at all, which is a broken test, not a passing one).
 finish() {
+	local i
 	echo "$RXE_PASSED passed, $RXE_FAILED failed"
 	if [ "$RXE_FAILED" -ne 0 ]; then
+		# Again at the end, where a log cut short in the middle still
+		# shows them: each failed check and the end of its file.
+		echo "the failed checks (the first 8):"
+		for ((i = 0; i < ${#RXE_FAIL_LINES[@]} && i < 16; i += 2)); do
+			echo "${RXE_FAIL_LINES[i]}"
+			[ -z "${RXE_FAIL_LINES[i + 1]}" ] ||
+				tail -n 12 "${RXE_FAIL_LINES[i + 1]}" 2>/dev/null |
+				cut -c1-300 | sed 's/^/  | /'
+		done
 		exit 1
 	fi
 	if [ "$RXE_PASSED" -eq 0 ]; then
