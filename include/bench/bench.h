@@ -99,6 +99,7 @@ struct bench_config {
 
 	/* What the user gave explicitly, to apply the right defaults. */
 	bool size_set, iters_set, tx_depth_set, cq_mod_set, inline_set;
+	const char *op_given; /* "--op X" or "-A X" as given, NULL: not yet */
 };
 
 /* The program's name, as its messages start, and what it is given. */

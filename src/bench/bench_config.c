@@ -344,8 +344,49 @@ static int take_mode(void *settings, const char *word, FILE *err)
 	return 1;
 }
 
+static bool op_is_atomic(enum bench_op op)
+{
+	return op == BENCH_OP_FETCH_ADD || op == BENCH_OP_CMP_SWAP;
+}
+
+/*
+ * The operation, from --op or perftest's -A. -A picks the atomic of an
+ * atomic --op, as it does in perftest's ib_atomic_* (whose --op is
+ * fetch_add); otherwise an operation given twice must be the same, or
+ * the line means two things and is refused.
+ */
+static int set_op(struct bench_config *bc, enum bench_op op,
+		  const char *given, FILE *err)
+{
+	const char *before = bc->op_given;
+	bool a_now = given[1] == 'A', a_before = before && before[1] == 'A';
+
+	if (before && a_now != a_before && op_is_atomic(op) &&
+	    op_is_atomic(bc->op)) {
+		if (a_now)
+			bc->op = op;
+		return 0;
+	}
+	if (before && op != bc->op) {
+		fprintf(err, "%s: %s conflicts with %s: give one of them\n",
+			BENCH_PROGRAM, given, before);
+		return -EINVAL;
+	}
+	bc->op = op;
+	bc->op_given = given;
+	return 0;
+}
+
 static int parse_op(struct bench_config *bc, const char *arg, FILE *err)
 {
+	static const char *const given[] = {
+		[BENCH_OP_SEND] = "--op send",
+		[BENCH_OP_WRITE] = "--op write",
+		[BENCH_OP_READ] = "--op read",
+		[BENCH_OP_WRITE_IMM] = "--op write_imm",
+		[BENCH_OP_FETCH_ADD] = "--op fetch_add",
+		[BENCH_OP_CMP_SWAP] = "--op cmp_swap",
+	};
 	int i = find_name(op_names, BENCH_OP_SEND, BENCH_OP_LAST, arg);
 
 	if (i < 0) {
@@ -354,25 +395,21 @@ static int parse_op(struct bench_config *bc, const char *arg, FILE *err)
 			BENCH_PROGRAM, arg);
 		return -EINVAL;
 	}
-	bc->op = (enum bench_op)i;
-	return 0;
+	return set_op(bc, (enum bench_op)i, given[i], err);
 }
 
 /* perftest's -A: its names of the two atomics. */
 static int parse_atomic_type(struct bench_config *bc, const char *arg,
 			     FILE *err)
 {
-	if (strcmp(arg, "FETCH_AND_ADD") == 0) {
-		bc->op = BENCH_OP_FETCH_ADD;
-	} else if (strcmp(arg, "CMP_AND_SWAP") == 0) {
-		bc->op = BENCH_OP_CMP_SWAP;
-	} else {
-		fprintf(err,
-			"%s: invalid --atomic_type value '%s' (expected FETCH_AND_ADD or CMP_AND_SWAP)\n",
-			BENCH_PROGRAM, arg);
-		return -EINVAL;
-	}
-	return 0;
+	if (strcmp(arg, "FETCH_AND_ADD") == 0)
+		return set_op(bc, BENCH_OP_FETCH_ADD, "-A FETCH_AND_ADD", err);
+	if (strcmp(arg, "CMP_AND_SWAP") == 0)
+		return set_op(bc, BENCH_OP_CMP_SWAP, "-A CMP_AND_SWAP", err);
+	fprintf(err,
+		"%s: invalid --atomic_type value '%s' (expected FETCH_AND_ADD or CMP_AND_SWAP)\n",
+		BENCH_PROGRAM, arg);
+	return -EINVAL;
 }
 
 /* perftest's -c: RC is what rdma_bench measures; the others are refused. */

@@ -721,6 +721,29 @@ static void bench_takes_perftest_options(void **state)
 	assert_true(r.cfg.use_rdma_cm);
 	assert_string_equal(r.cfg.server_name, "HOST");
 	free_result(&r);
+	/* -A picks the atomic of an atomic --op, before it or after it, as
+	 * in perftest's ib_atomic_*; two operations else are refused */
+	r = parse_bench("lat", "--op", "fetch_add", "-A", "CMP_AND_SWAP",
+			(char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.bench.op, BENCH_OP_CMP_SWAP);
+	free_result(&r);
+	r = parse_bench("lat", "-A", "FETCH_AND_ADD", "--op", "cmp_swap",
+			(char *)NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.bench.op, BENCH_OP_FETCH_ADD);
+	free_result(&r);
+	expect_usage_error(
+		parse_bench("lat", "-A", "FETCH_AND_ADD", "-A", "CMP_AND_SWAP",
+			    (char *)NULL),
+		"rdma_bench: -A CMP_AND_SWAP conflicts with -A FETCH_AND_ADD: give one of them\n");
+	expect_usage_error(
+		parse_bench("lat", "--op", "send", "-A", "CMP_AND_SWAP",
+			    (char *)NULL),
+		"rdma_bench: -A CMP_AND_SWAP conflicts with --op send: give one of them\n");
+	expect_usage_error(
+		parse_bench("bw", "--op", "write", "--op", "read", (char *)NULL),
+		"rdma_bench: --op read conflicts with --op write: give one of them\n");
 }
 
 /* What perftest has and rdma_bench does not: one line naming it so. */
