@@ -25,7 +25,12 @@ import tempfile
 import unittest
 
 ARGS = {}
-ROW = re.compile(r"^\| `(?P<opt>[^`]+)` \| `(?P<cmd>[^`]+)` \| (?P<answer>.+) \|$")
+ROW = re.compile(r"^\| `(?P<opt>[^`]+)` \| `(?P<cmd>[^`]+)` \| (?P<answer>.+?) \|"
+                 r" (?P<default>.*?) ?\|$")
+# The default column: "perftest `A`, `B`; rdma_bench `X`" (a side without
+# backquoted values states none, or says "the same").
+DEFAULTS = re.compile(r"^perftest (?P<perftest>.*?); rdma_bench (?P<ours>.*)$")
+VALUE = re.compile(r"`([^`]+)`")
 TOOL = re.compile(r"^ib_(send|write|read|atomic)_(lat|bw)$")
 OPS = {"send": "send", "write": "write", "read": "read", "atomic": "fetch_add"}
 # An option line of perftest's --help: "  -x, --gid-index=<index> ...".
@@ -86,16 +91,60 @@ class PerftestTable(unittest.TestCase):
                         self.assertTrue(lines[0].endswith(": " + why),
                                         f"{lines[0]!r} ends with {why!r}")
                     else:
-                        self.assertRegex(answer, r"^(same|accepted)")
+                        self.assertRegex(answer, r"^(same|taken|accepted)")
                         self.assertIn(res.returncode, (0, 1),
                                       f"{args}: {res.stderr}")
                         self.assertNotRegex(res.stderr, r"invalid|option")
 
+    def test_same_rows_have_one_default(self):
+        for row in self.rows:
+            if not row["default"]:
+                continue
+            with self.subTest(row=row["opt"]):
+                m = DEFAULTS.match(row["default"])
+                self.assertIsNotNone(m, f"the default cell: {row['default']!r}")
+                theirs = VALUE.findall(m.group("perftest"))
+                ours = VALUE.findall(m.group("ours"))
+                if theirs and ours and row["answer"].startswith("same"):
+                    self.assertEqual(sorted(theirs), sorted(ours),
+                                     "a 'same' row whose defaults differ")
+
+    def test_defaults_are_the_tools_own(self):
+        tools = perftest_tools(self)
+        theirs = {}  # long option: its lines of perftest's --help
+        for tool in tools:
+            for line in help_text([tool]).splitlines():
+                m = PERFTEST_OPTION.match(line)
+                if m:
+                    theirs.setdefault(m.group(1), []).append(line)
+        ours = bench_help_blocks(help_text([ARGS["bench"], "--help"]))
+        cells = 0
+        for row in self.rows:
+            name = re.search(r"--([A-Za-z0-9_-]+)", row["opt"]).group(1)
+            stated = [l for l in theirs.get(name, [])
+                      if "default" in l.lower()]
+            offered = not row["answer"].startswith("not offered")
+            with self.subTest(row=row["opt"]):
+                if stated and offered:
+                    self.assertTrue(row["default"],
+                                    f"perftest states a default: {stated[0]}")
+                if not row["default"]:
+                    continue
+                cells += 1
+                m = DEFAULTS.match(row["default"])
+                self.assertIsNotNone(m, row["default"])
+                for value in VALUE.findall(m.group("perftest")):
+                    after = [l[l.lower().index("default"):] for l in stated]
+                    self.assertTrue(any(value in a for a in after),
+                                    f"perftest's --help gives no default "
+                                    f"{value!r} for --{name}: {stated}")
+                for value in VALUE.findall(m.group("ours")):
+                    self.assertIn(value, ours.get(name, ""),
+                                  f"rdma_bench --help for --{name}")
+        self.assertGreater(cells, 15, "rows with a default")
+
     def test_every_perftest_option_has_a_row(self):
-        tools = [shutil.which(f"ib_{op}_{mode}")
-                 for op in OPS for mode in ("lat", "bw")]
-        if not all(tools):
-            self.skipTest("perftest is not installed (Debian: perftest)")
+        tools = perftest_tools(self)
         named = {re.search(r"--([A-Za-z0-9_-]+)", r["opt"]).group(1)
                  for r in self.rows}
         missing, seen = set(), 0
@@ -110,6 +159,36 @@ class PerftestTable(unittest.TestCase):
                         missing.add(f"{os.path.basename(tool)} --{m.group(1)}")
         self.assertGreater(seen, 100, "options read from perftest's --help")
         self.assertEqual(sorted(missing), [], "perftest options with no row")
+
+
+def perftest_tools(test):
+    """The eight perftest tools' paths, or the test skipped without them."""
+    tools = [shutil.which(f"ib_{op}_{mode}")
+             for op in OPS for mode in ("lat", "bw")]
+    if not all(tools):
+        test.skipTest("perftest is not installed (Debian: perftest)")
+    return tools
+
+
+def help_text(argv):
+    res = subprocess.run([*argv, "--help"] if len(argv) == 1 else argv,
+                         capture_output=True, text=True, timeout=30)
+    return res.stdout + res.stderr
+
+
+def bench_help_blocks(text):
+    """rdma_bench --help as {long option: its text, on one line}."""
+    blocks, name = {}, None
+    for line in text.splitlines():
+        m = re.match(r"^  (?:-[A-Za-z0-9], | {4})--([A-Za-z0-9_-]+)", line)
+        if m:
+            name = m.group(1)
+        elif not line.startswith(" " * 20):
+            name = None
+        if name:
+            blocks[name] = " ".join((blocks.get(name, "") + " " +
+                                     line.strip()).split())
+    return blocks
 
 
 def main():
