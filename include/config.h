@@ -225,6 +225,7 @@ struct config_tool {
 	const char *synopsis; /* after the name in "usage: NAME ..." */
 	const char *roles;    /* the line under it: which side is which */
 	const struct config_option *options; /* ends with a row of zeros */
+	uint16_t tcp_port; /* -p's default; 0: CONFIG_DEFAULT_TCP_PORT */
 	void *settings;
 	/* 0, or -EINVAL after one line on @err */
 	int (*parse)(void *settings, int id, const char *arg, FILE *err);

@@ -491,6 +491,8 @@ int config_parse(struct config *cfg, const struct config_tool *tool, int argc,
 
 	config_defaults(cfg);
 	cfg->program = tool->program;
+	if (tool->tcp_port)
+		cfg->tcp_port = tool->tcp_port;
 	if (build_tables(tool, table, shorts)) {
 		fprintf(err, "%s: too many options to parse\n", NAME(cfg));
 		return -EINVAL;

@@ -47,6 +47,8 @@
  * thing: a bandwidth run inlines the messages that fit, where perftest's
  * bandwidth tests inline only with -I (BENCH_INLINE_SEND, above).
  */
+/* perftest's TCP port, so that its firewall rules fit rdma_bench too */
+#define BENCH_DEFAULT_TCP_PORT	18515
 #define BENCH_DEFAULT_LAT_SIZE	2
 #define BENCH_DEFAULT_BW_SIZE	65536
 #define BENCH_DEFAULT_LAT_ITERS 1000
@@ -149,7 +151,10 @@ static const struct config_option bench_options[] = {
 	{"gid-index", 'x', required_argument, CONFIG_OPT_GID, "N",
 	 CONFIG_HELP_GID},
 	{"port", 'p', required_argument, CONFIG_OPT_PORT, "PORT",
-	 CONFIG_HELP_PORT},
+	 "TCP port for the QP-info exchange (default " CONFIG_STR(
+		 BENCH_DEFAULT_TCP_PORT) ",\nperftest's); with -R, RDMA_CM's port, and the\n"
+					 "syncs take PORT+1 (on iWARP RDMA_CM owns the\n"
+					 "TCP port)"},
 	{"rdma_cm", 'R', no_argument, CONFIG_OPT_RDMA_CM, NULL,
 	 CONFIG_HELP_RDMA_CM},
 	{"source_ip", 0, required_argument, CONFIG_OPT_SOURCE_IP, "ADDR",
@@ -355,8 +360,8 @@ static bool op_is_atomic(enum bench_op op)
  * fetch_add); otherwise an operation given twice must be the same, or
  * the line means two things and is refused.
  */
-static int set_op(struct bench_config *bc, enum bench_op op,
-		  const char *given, FILE *err)
+static int set_op(struct bench_config *bc, enum bench_op op, const char *given,
+		  FILE *err)
 {
 	const char *before = bc->op_given;
 	bool a_now = given[1] == 'A', a_before = before && before[1] == 'A';
@@ -826,6 +831,7 @@ void bench_config_tool(struct bench_config *bc, struct config_tool *tool)
 		.synopsis = "lat|bw [options] [SERVER]",
 		.roles = CONFIG_ROLE_SERVER,
 		.options = bench_options,
+		.tcp_port = BENCH_DEFAULT_TCP_PORT,
 		.settings = bc,
 		.parse = parse_setting,
 		.word = take_mode,

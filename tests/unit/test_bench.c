@@ -591,6 +591,13 @@ static void bench_lat_defaults_are_perftest_ones(void **state)
 	assert_int_equal(r.bench.op, BENCH_OP_SEND);
 	assert_int_equal(r.bench.size, 2);
 	assert_int_equal(r.bench.iters, 1000);
+	/* perftest's TCP port (the other programs' is 19875), and -p's */
+	assert_int_equal(r.cfg.tcp_port, 18515);
+	free_result(&r);
+	r = parse_bench("lat", "-p", "19875", (char *)NULL);
+	assert_int_equal(r.cfg.tcp_port, 19875);
+	free_result(&r);
+	r = parse_bench("lat", (char *)NULL);
 	/* one request in the send queue, each one signalled */
 	assert_int_equal(r.bench.tx_depth, 1);
 	assert_int_equal(r.bench.cq_mod, 1);
@@ -742,7 +749,8 @@ static void bench_takes_perftest_options(void **state)
 			    (char *)NULL),
 		"rdma_bench: -A CMP_AND_SWAP conflicts with --op send: give one of them\n");
 	expect_usage_error(
-		parse_bench("bw", "--op", "write", "--op", "read", (char *)NULL),
+		parse_bench("bw", "--op", "write", "--op", "read",
+			    (char *)NULL),
 		"rdma_bench: --op read conflicts with --op write: give one of them\n");
 }
 
