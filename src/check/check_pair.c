@@ -17,7 +17,6 @@
 #include "check_priv.h"
 #include "cm/cm.h"
 #include "common/interrupt.h"
-#include "common/wire.h"
 #include "ops/ops.h"
 #include "qp.h"
 #include "sock.h"
@@ -421,23 +420,6 @@ static uint64_t lost_toward(const struct loss_count *from,
 	if (t->out_of_seq)
 		return f->resent > t->out_of_seq ? f->resent : t->out_of_seq;
 	return f->resent > t->duplicate ? f->resent - t->duplicate : 0;
-}
-
-int check_trade(const struct pair *p, const uint64_t *mine, uint64_t *theirs,
-		size_t n, int timeout_ms)
-{
-	uint8_t out[CHECK_TRADE_MAX * 8] = {0}, in[CHECK_TRADE_MAX * 8];
-	size_t i;
-	int ret;
-
-	if (n > CHECK_TRADE_MAX)
-		return -EINVAL;
-	for (i = 0; i < n; i++)
-		put_u64(out + 8 * i, mine[i]);
-	ret = sock_sync_data(p->sock, out, in, 8 * n, timeout_ms);
-	for (i = 0; !ret && i < n; i++)
-		theirs[i] = get_u64(in + 8 * i);
-	return ret;
 }
 
 /* Trade @mine for the peer's counts. */
