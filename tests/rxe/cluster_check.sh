@@ -387,8 +387,7 @@ expect_line "$R/interrupted.err" "$P: interrupted: ending what the run started o
 if [ $((SECONDS - started)) -le 40 ]; then
 	_rxe_pass "it ended $((SECONDS - started)) s after SIGINT (at most 40)"
 else
-	RXE_FAILED=$((RXE_FAILED + 1))
-	echo "FAIL: it ended $((SECONDS - started)) s after SIGINT, more than 40"
+	_rxe_failed "FAIL: it ended $((SECONDS - started)) s after SIGINT, more than 40"
 fi
 expect_regex "$R/interrupted.out" "^verdict: INCOMPLETE: interrupted by SIGINT in round 2 of 2; so far nothing failed: 4 hosts, 1 of 1 pair run in 1 round, 0 warnings, [0-9]+ s$"
 expect_line "$R/interrupted.out" "PASS $A: rxe0, 2.5 Gb/s, GID ::ffff:$A (RoCE v2)"
@@ -438,8 +437,7 @@ echo "the run took $took s" >"$R/down.time"
 if [ "$took" -le 120 ]; then
 	_rxe_pass "the run with a stopped guest took $took s (at most 120)"
 else
-	RXE_FAILED=$((RXE_FAILED + 1))
-	echo "FAIL: the run with a stopped guest took $took s, more than 120"
+	_rxe_failed "FAIL: the run with a stopped guest took $took s, more than 120"
 fi
 
 # --- the docs: every host, link and verdict line docs/cluster-check.md

@@ -165,6 +165,14 @@ _rxe_where() {
 	echo "$(basename "${BASH_SOURCE[2]}"):${BASH_LINENO[1]}"
 }
 
+# _rxe_failed LINE [FILE]: count a failed check, print LINE ("FAIL: ...")
+# and keep it, with FILE, for finish to repeat at the end.
+_rxe_failed() {
+	RXE_FAILED=$((RXE_FAILED + 1))
+	echo "$1"
+	RXE_FAIL_LINES+=("$1" "${2:-}")
+}
+
 _rxe_pass() {
 	RXE_PASSED=$((RXE_PASSED + 1))
 	echo "ok: $*"
@@ -173,9 +181,7 @@ _rxe_pass() {
 # _rxe_fail WHERE WHAT FILE: report a failed check with the file's content.
 _rxe_fail() {
 	local where=$1 what=$2 file=$3
-	RXE_FAILED=$((RXE_FAILED + 1))
-	echo "FAIL: $where: $what"
-	RXE_FAIL_LINES+=("FAIL: $where: $what" "$file")
+	_rxe_failed "FAIL: $where: $what" "$file"
 	if [ -e "$file" ]; then
 		echo "  found in $file:"
 		sed 's/^/  | /' "$file"
@@ -503,9 +509,7 @@ expect_status() {
 	if [ "$got" = "$want" ]; then
 		_rxe_pass "$what: status $want"
 	else
-		RXE_FAILED=$((RXE_FAILED + 1))
-		echo "FAIL: $(_rxe_where): $what: expected status $want, got $got"
-		RXE_FAIL_LINES+=("FAIL: $(_rxe_where): $what: expected status $want, got $got" "")
+		_rxe_failed "FAIL: $(_rxe_where): $what: expected status $want, got $got"
 	fi
 }
 
@@ -515,9 +519,7 @@ expect_nonzero() {
 	if [ "$got" != 0 ]; then
 		_rxe_pass "$what: status $got (non-zero, as expected)"
 	else
-		RXE_FAILED=$((RXE_FAILED + 1))
-		echo "FAIL: $(_rxe_where): $what: expected a non-zero status, got 0"
-		RXE_FAIL_LINES+=("FAIL: $(_rxe_where): $what: expected a non-zero status, got 0" "")
+		_rxe_failed "FAIL: $(_rxe_where): $what: expected a non-zero status, got 0"
 	fi
 }
 

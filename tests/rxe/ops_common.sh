@@ -8,8 +8,7 @@ ops_expect_same() {
 	if [ -n "$2" ] && [ "$2" = "$3" ]; then
 		_rxe_pass "$1: '$2' on both sides"
 	else
-		RXE_FAILED=$((RXE_FAILED + 1))
-		echo "FAIL: $(_rxe_where): $1: sent '$2', received '$3'"
+		_rxe_failed "FAIL: $(_rxe_where): $1: sent '$2', received '$3'"
 	fi
 }
 

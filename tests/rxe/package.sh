@@ -21,9 +21,9 @@ status=0
 expect_status "$status" 0 "cpack -G DEB"
 debs=("$work"/*.deb)
 if [ "$status" -ne 0 ] || [ "${#debs[@]}" -ne 1 ] || [ ! -f "${debs[0]}" ]; then
-	echo "FAIL: expected one .deb in $work, found: ${debs[*]}"
+	_rxe_failed "FAIL: expected one .deb in $work, found: ${debs[*]}" \
+		"$RXE_OUT_DIR/cpack.log"
 	sed 's/^/  | /' "$RXE_OUT_DIR/cpack.log"
-	RXE_FAILED=$((RXE_FAILED + 1))
 	finish
 fi
 deb=${debs[0]}

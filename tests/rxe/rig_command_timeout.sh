@@ -25,7 +25,6 @@ spent=$((${done_at:-0} - start - ${boot:-0}))
 if [ -n "$boot" ] && [ -n "$done_at" ] && ((spent <= timeout + 15)); then
 	_rxe_pass "exec gave up $spent s after the guests were up (bound: $((timeout + 15)) s)"
 else
-	RXE_FAILED=$((RXE_FAILED + 1))
-	echo "FAIL: exec took $spent s after a boot of '${boot:-?}' s; expected at most $((timeout + 15)) s"
+	_rxe_failed "FAIL: exec took $spent s after a boot of '${boot:-?}' s; expected at most $((timeout + 15)) s"
 fi
 finish

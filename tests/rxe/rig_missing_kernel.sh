@@ -11,7 +11,6 @@ expect_text "$RXE_OUT.log" "kernel not found: /nonexistent/vmlinuz"
 if ((SECONDS - start <= 10)); then
 	_rxe_pass "failed within 10 s ($((SECONDS - start)) s)"
 else
-	RXE_FAILED=$((RXE_FAILED + 1))
-	echo "FAIL: took $((SECONDS - start)) s to fail, expected at most 10 s"
+	_rxe_failed "FAIL: took $((SECONDS - start)) s to fail, expected at most 10 s"
 fi
 finish
